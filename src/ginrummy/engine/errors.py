@@ -1,0 +1,19 @@
+"""The engine's exceptions. All are ``ValueError``s so callers can catch bad input in one place."""
+
+from __future__ import annotations
+
+
+class GinRummyError(ValueError):
+    """Base class of every error the engine raises for bad input."""
+
+
+class InvalidNotationError(GinRummyError):
+    """Text that is not valid card, meld or action notation."""
+
+
+class IllegalActionError(GinRummyError):
+    """An action that the rules do not allow in the current state."""
+
+
+class InvalidRulesError(GinRummyError):
+    """A rule option with an impossible value."""
