@@ -1,0 +1,96 @@
+"""The result of one hand and its score under the rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .cards import Card
+from .melds import Arrangement, Meld
+from .rules import Rules
+
+
+class ResultKind(StrEnum):
+    KNOCK = "knock"
+    GIN = "gin"
+    BIG_GIN = "big_gin"
+    UNDERCUT = "undercut"
+    DEAD = "dead"
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a hand ended and who scored what.
+
+    ``points`` are scored by ``winner`` (0 and ``winner`` None for a dead hand, or for a tie
+    when ties are not undercuts). ``multiplier`` is 2 for an Oklahoma spade upcard hand and is
+    already included in ``points``. Hands played in the engine fill in the arrangements; results
+    entered by hand for real-card play (the constructors below) leave them empty.
+    """
+
+    kind: ResultKind
+    knocker: int | None
+    winner: int | None
+    points: int
+    knocker_deadwood: int = 0
+    defender_deadwood: int = 0
+    multiplier: int = 1
+    knocker_arrangement: Arrangement | None = None
+    defender_arrangement: Arrangement | None = None
+    #: The defender's layoffs: (card, the knocker's meld it went onto, as laid down).
+    layoffs: tuple[tuple[Card, Meld], ...] = ()
+
+    @property
+    def loser(self) -> int | None:
+        return None if self.winner is None else 1 - self.winner
+
+    @property
+    def defender(self) -> int | None:
+        return None if self.knocker is None else 1 - self.knocker
+
+    # -- constructors for results entered by hand ------------------------------------------
+
+    @classmethod
+    def knock(
+        cls, rules: Rules, knocker: int, knocker_deadwood: int, defender_deadwood: int,
+        multiplier: int = 1,
+    ) -> HandResult:
+        """A knock: the knocker's deadwood and the defender's after layoffs."""
+        _check_seat(knocker)
+        if not 0 <= knocker_deadwood <= 98 or not 0 <= defender_deadwood <= 98:
+            raise ValueError("deadwood counts must be between 0 and 98")
+        if knocker_deadwood == 0:
+            return cls.gin(rules, knocker, defender_deadwood, multiplier)
+        defender = 1 - knocker
+        k, d = knocker_deadwood, defender_deadwood
+        if k < d:
+            return cls(ResultKind.KNOCK, knocker, knocker, (d - k) * multiplier, k, d, multiplier)
+        if d < k or rules.undercut_on_tie:
+            pts = (k - d + rules.undercut_bonus) * multiplier
+            return cls(ResultKind.UNDERCUT, knocker, defender, pts, k, d, multiplier)
+        return cls(ResultKind.KNOCK, knocker, None, 0, k, d, multiplier)
+
+    @classmethod
+    def gin(
+        cls, rules: Rules, knocker: int, defender_deadwood: int, multiplier: int = 1
+    ) -> HandResult:
+        _check_seat(knocker)
+        pts = (defender_deadwood + rules.gin_bonus) * multiplier
+        return cls(ResultKind.GIN, knocker, knocker, pts, 0, defender_deadwood, multiplier)
+
+    @classmethod
+    def big_gin(
+        cls, rules: Rules, knocker: int, defender_deadwood: int, multiplier: int = 1
+    ) -> HandResult:
+        _check_seat(knocker)
+        pts = (defender_deadwood + rules.big_gin_bonus) * multiplier
+        return cls(ResultKind.BIG_GIN, knocker, knocker, pts, 0, defender_deadwood, multiplier)
+
+    @classmethod
+    def dead(cls) -> HandResult:
+        return cls(ResultKind.DEAD, None, None, 0)
+
+
+def _check_seat(seat: int) -> None:
+    if seat not in (0, 1):
+        raise ValueError(f"seat must be 0 or 1, not {seat!r}")
