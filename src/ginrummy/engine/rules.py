@@ -1,10 +1,21 @@
-"""Rules: every option of RULES.md in one frozen dataclass, and the named presets."""
+"""Rules: every option of RULES.md in one frozen dataclass, and the named presets.
+
+>>> Rules.preset("classic").gin_bonus
+20
+>>> Rules().replace(knock_limit=0).preset_name()
+'straight'
+"""
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from decimal import Decimal
-from typing import Literal
+from decimal import Decimal, InvalidOperation
+from typing import Any, Final, Literal, get_args
+
+from .cards import Card
+from .errors import GinRummyError, InvalidRulesError
 
 DealKind = Literal["standard", "eleven"]
 FirstDealer = Literal["cut", "fixed"]
@@ -16,7 +27,12 @@ OklahomaAce = Literal["gin", "one"]
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """Every rule option. The defaults are RULES.md's standard game."""
+    """Every rule option. The defaults are RULES.md's standard game.
+
+    ``match_target`` 0 means games are not played as a match. ``knock_limit`` is ignored in
+    Oklahoma, where each hand's first upcard sets the limit (see :meth:`knock_limit_for`).
+    ``stake`` is the money per point; it accepts a ``Decimal``, an ``int`` or a decimal string.
+    """
 
     knock_limit: int = 10
     gin_bonus: int = 25
@@ -43,3 +59,291 @@ class Rules:
     match_target: int = 500
     hollywood: bool = False
     stake: Decimal = Decimal(0)
+
+    def __post_init__(self) -> None:
+        for name, check in _CHECKS.items():
+            value = check(name, getattr(self, name))
+            if value is not getattr(self, name):
+                object.__setattr__(self, name, value)
+        if self.match_target and self.match_target < self.game_target:
+            raise InvalidRulesError(
+                f"match_target {self.match_target} is below game_target {self.game_target}: "
+                "a match must last at least one game (use 0 for no match)"
+            )
+        if self.oklahoma and self.deal == "eleven":
+            raise InvalidRulesError(
+                "oklahoma cannot be played with the eleven-card deal: that deal turns no upcard, "
+                "and Oklahoma's knock limit comes from the first upcard"
+            )
+
+    # -- presets -------------------------------------------------------------------------------
+
+    @staticmethod
+    def presets() -> tuple[str, ...]:
+        """The names :meth:`preset` knows, the standard game first."""
+        return tuple(_PRESETS)
+
+    @classmethod
+    def preset(cls, name: str, **overrides: Any) -> Rules:
+        """A named preset, optionally with some options changed."""
+        try:
+            changes = _PRESETS[name]
+        except (KeyError, TypeError):
+            raise InvalidRulesError(
+                f"unknown preset {name!r}; the presets are: {', '.join(_PRESETS)}"
+            ) from None
+        return cls().replace(**{**changes, **overrides})
+
+    def preset_name(self) -> str | None:
+        """The name of the preset these rules equal, or None."""
+        for name in _PRESETS:
+            if self == Rules.preset(name):
+                return name
+        return None
+
+    def replace(self, **changes: Any) -> Rules:
+        """A validated copy with some options changed."""
+        unknown = sorted(set(changes) - set(_CHECKS))
+        if unknown:
+            raise InvalidRulesError(f"unknown rule option(s): {', '.join(unknown)}")
+        return dataclasses.replace(self, **changes)
+
+    # -- serialisation -------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every option as JSON-safe values (the stake as a string)."""
+        data = {name: getattr(self, name) for name in _CHECKS}
+        data["stake"] = str(self.stake)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
+        """Rules from :meth:`to_dict`'s form; missing options take their defaults."""
+        if not isinstance(data, Mapping):
+            raise InvalidRulesError(f"rules must be a mapping, not {type(data).__name__}")
+        return cls().replace(**{str(key): value for key, value in data.items()})
+
+    # -- per-hand rules ------------------------------------------------------------------------
+
+    def knock_limit_for(self, upcard: Card | None) -> int:
+        """The knock limit of a hand whose first upcard is ``upcard``.
+
+        In Oklahoma that is the upcard's value (face cards 10); an ace means gin only (0),
+        or 1 when ``oklahoma_ace`` is ``"one"``. Otherwise it is ``knock_limit``.
+        """
+        if not self.oklahoma:
+            return self.knock_limit
+        card = _need_upcard(upcard)
+        if card.rank == 0:
+            return 1 if self.oklahoma_ace == "one" else 0
+        return card.value
+
+    def hand_multiplier(self, upcard: Card | None) -> int:
+        """2 for an Oklahoma hand whose first upcard is a spade (when that doubles), else 1."""
+        if not (self.oklahoma and self.oklahoma_spade_double):
+            return 1
+        return 2 if _need_upcard(upcard).suit == 0 else 1
+
+    # -- words ---------------------------------------------------------------------------------
+
+    def describe(self) -> str:
+        """A few lines of English that sum the rules up for people."""
+        return "\n".join(_describe(self))
+
+
+def _need_upcard(upcard: Card | None) -> Card:
+    if not isinstance(upcard, Card):
+        raise GinRummyError(f"Oklahoma needs the hand's first upcard, not {upcard!r}")
+    return upcard
+
+
+# -- validation ----------------------------------------------------------------------------------
+
+
+Check = Callable[[str, object], object]
+
+
+def _int_check(low: int, high: int | None = None, why: str = "") -> Check:
+    def check(name: str, value: object) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidRulesError(f"{name} must be a whole number, not {value!r}")
+        if value < low or (high is not None and value > high):
+            span = f"at least {low}" if high is None else f"between {low} and {high}"
+            raise InvalidRulesError(f"{name} must be {span}, not {value}{why}")
+        return value if type(value) is int else int(value)
+
+    return check
+
+
+def _bool_check(name: str, value: object) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidRulesError(f"{name} must be true or false, not {value!r}")
+    return value
+
+
+def _choice_check(kind: object) -> Check:
+    allowed: tuple[str, ...] = get_args(kind)
+
+    def check(name: str, value: object) -> str:
+        if not isinstance(value, str) or value not in allowed:
+            raise InvalidRulesError(f"{name} must be one of {', '.join(allowed)}; not {value!r}")
+        return value
+
+    return check
+
+
+def _stake_check(name: str, value: object) -> Decimal:
+    if isinstance(value, bool) or not isinstance(value, Decimal | int | str):
+        raise InvalidRulesError(
+            f"{name} must be a Decimal, a whole number or a decimal string, not {value!r}"
+        )
+    try:
+        stake = Decimal(value.strip() if isinstance(value, str) else value)
+    except InvalidOperation:
+        raise InvalidRulesError(f"{name} is not a decimal number: {value!r}") from None
+    if not stake.is_finite() or stake < 0:
+        raise InvalidRulesError(f"{name} must be a finite amount of at least 0, not {value!r}")
+    return Decimal(0) if stake.is_zero() and stake.is_signed() else stake
+
+
+_CHECKS: Final[dict[str, Check]] = {
+    "knock_limit": _int_check(
+        0, 10, " (0 is gin only; 10 is the standard limit and the highest upcard value)"
+    ),
+    "gin_bonus": _int_check(0),
+    "big_gin": _bool_check,
+    "big_gin_bonus": _int_check(0),
+    "undercut_bonus": _int_check(0),
+    "undercut_on_tie": _bool_check,
+    "must_gin": _bool_check,
+    "deal": _choice_check(DealKind),
+    "wall_pickup": _bool_check,
+    "oklahoma": _bool_check,
+    "oklahoma_ace": _choice_check(OklahomaAce),
+    "oklahoma_spade_double": _bool_check,
+    "oklahoma_double_boxes": _bool_check,
+    "first_dealer": _choice_check(FirstDealer),
+    "first_dealer_seat": _int_check(0, 1, " (the seats are 0 and 1)"),
+    "next_dealer": _choice_check(NextDealer),
+    "dead_hand_dealer": _choice_check(DeadHandDealer),
+    "box_bonus": _int_check(0),
+    "game_bonus": _int_check(0),
+    "shutout": _choice_check(Shutout),
+    "shutout_bonus": _int_check(0),
+    "game_target": _int_check(1),
+    "match_target": _int_check(0),
+    "hollywood": _bool_check,
+    "stake": _stake_check,
+}
+
+#: Each preset's changes from the standard game.
+_PRESETS: Final[dict[str, dict[str, Any]]] = {
+    "standard": {},
+    "modern": {
+        "gin_bonus": 25,
+        "undercut_bonus": 25,
+        "box_bonus": 25,
+        "game_bonus": 100,
+        "shutout": "double",
+    },
+    "classic": {
+        "gin_bonus": 20,
+        "undercut_bonus": 10,
+        "box_bonus": 20,
+        "game_bonus": 100,
+        "shutout": "bonus",
+        "shutout_bonus": 100,
+    },
+    "eaai": {
+        "game_target": 100,
+        "knock_limit": 10,
+        "gin_bonus": 25,
+        "undercut_bonus": 25,
+        "undercut_on_tie": True,
+        "box_bonus": 0,
+        "game_bonus": 0,
+        "shutout": "none",
+        "dead_hand_dealer": "same",
+        "next_dealer": "alternate",
+    },
+    "oklahoma": {"oklahoma": True, "game_target": 150},
+    "straight": {"knock_limit": 0},
+    "hollywood": {"hollywood": True},
+}
+
+
+# -- description ---------------------------------------------------------------------------------
+
+
+def _describe(r: Rules) -> list[str]:
+    hand = []
+    if r.knock_limit == 0 and not r.oklahoma:
+        hand.append("Gin only (no knocking)")
+    elif not r.oklahoma:  # Oklahoma's limit is described on its own line
+        hand.append(f"Knock with {r.knock_limit} or less")
+    tie = "ties are undercuts" if r.undercut_on_tie else "ties score nothing"
+    hand.append(f"gin +{r.gin_bonus}")
+    if r.big_gin:
+        hand.append(f"big gin +{r.big_gin_bonus}")
+    hand.append(f"undercut +{r.undercut_bonus} ({tie})")
+    if r.must_gin:
+        hand.append("gin is compulsory when possible")
+    lines = [_capital("; ".join(hand)) + "."]
+
+    game = [
+        f"box {r.box_bonus} per hand won" if r.box_bonus else "no box bonus",
+        f"game to {r.game_target}",
+        f"+{r.game_bonus} game bonus" if r.game_bonus else "no game bonus",
+    ]
+    game.append(
+        {
+            "bonus": f"shutout +{r.shutout_bonus}",
+            "double": "shutout doubles the winner's score",
+            "none": "no shutout bonus",
+        }[r.shutout]
+    )
+    lines.append(_capital("; ".join(game[:1]) + "; " + ", ".join(game[1:]) + "."))
+    if r.match_target:
+        lines.append(f"Match to {r.match_target}.")
+
+    if r.oklahoma:
+        ace = "1" if r.oklahoma_ace == "one" else "gin only"
+        okla = f"Oklahoma: the first upcard sets the knock limit; ace: {ace}"
+        if r.oklahoma_spade_double:
+            boxes = ", boxes too" if r.oklahoma_double_boxes else ""
+            okla += f"; spade upcard doubles the hand{boxes}"
+        lines.append(okla + ".")
+    if r.hollywood:
+        lines.append("Hollywood: three games are scored at once.")
+
+    play = []
+    if r.deal == "eleven":
+        play.append("eleven-card deal (non-dealer discards first, no upcard)")
+    if r.wall_pickup:
+        play.append("the last discard may be taken to knock")
+    first = (
+        "cut for first deal"
+        if r.first_dealer == "cut"
+        else f"seat {r.first_dealer_seat} deals first"
+    )
+    play.append(first)
+    play.append(
+        {
+            "winner": "winner deals next",
+            "alternate": "deal alternates",
+            "loser": "loser deals next",
+        }[r.next_dealer]
+    )
+    play.append(
+        "same dealer after a dead hand"
+        if r.dead_hand_dealer == "same"
+        else "deal passes after a dead hand"
+    )
+    lines.append(_capital("; ".join(play)) + ".")
+    if r.stake:
+        lines.append(f"Stake {r.stake} per point.")
+    return lines
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
