@@ -175,10 +175,18 @@ class Cards(Sequence[Card]):
         self.mask = mask
 
     @classmethod
+    def _trusted(cls, cards: tuple[Card, ...], mask: int) -> Cards:
+        """No checks: for callers that already hold distinct cards and their mask."""
+        obj = object.__new__(cls)
+        obj._cards = cards
+        obj.mask = mask
+        return obj
+
+    @classmethod
     def from_mask(cls, mask: int) -> Cards:
         """The cards of a mask, in index order."""
         obj = object.__new__(cls)
-        obj._cards = tuple(_DECK[i] for i in iter_indices(mask))
+        obj._cards = mask_cards(mask)
         obj.mask = mask
         return obj
 
@@ -279,8 +287,26 @@ def iter_indices(mask: int) -> Iterator[int]:
         mask ^= low
 
 
-def mask_cards(mask: int) -> list[Card]:
-    return [_DECK[i] for i in iter_indices(mask)]
+def _suit_tables() -> tuple[tuple[tuple[Card, ...], ...], ...]:
+    return tuple(
+        tuple(tuple(_DECK[s * 13 + r] for r in range(13) if p >> r & 1) for p in range(8192))
+        for s in range(4)
+    )
+
+
+#: SUIT_CARDS[suit][pattern]: the cards of a 13-bit rank pattern in one suit, low rank first.
+SUIT_CARDS: Final = _suit_tables()
+
+
+def mask_cards(mask: int) -> tuple[Card, ...]:
+    """The cards of a mask in index order (four table lookups)."""
+    t = SUIT_CARDS
+    return (
+        t[0][mask & 0x1FFF]
+        + t[1][(mask >> 13) & 0x1FFF]
+        + t[2][(mask >> 26) & 0x1FFF]
+        + t[3][mask >> 39]
+    )
 
 
 def mask_value(mask: int) -> int:

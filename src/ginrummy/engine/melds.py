@@ -144,6 +144,13 @@ def min_discard_deadwood_mask(m: int) -> int:
     """Least deadwood left after discarding one card from mask ``m`` (at least one card)."""
     rd = RUN_DW
     dd = DISC_DW
+    a = m & SUIT_MASK
+    b = (m >> 13) & SUIT_MASK
+    c = (m >> 26) & SUIT_MASK
+    d = m >> 39
+    if not (a & b & (c | d)) | (c & d & (a | b)):  # no set possible
+        ra, rb, rc, rdd = rd[a], rd[b], rd[c], rd[d]
+        return ra + rb + rc + rdd + min(dd[a] - ra, dd[b] - rb, dd[c] - rc, dd[d] - rdd)
     best = 999
     for s in _set_choices(m):
         r = m & ~s
@@ -515,4 +522,9 @@ def parse_melds(text: str) -> list[Meld]:
     melds = [Meld.parse(word) for word in text.replace(",", " ").split()]
     if not melds:
         raise InvalidNotationError("no melds given")
+    used = 0
+    for meld in melds:
+        if meld.mask & used:
+            raise InvalidNotationError(f"meld {meld} shares a card with another meld")
+        used |= meld.mask
     return melds
