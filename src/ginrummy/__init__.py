@@ -1,21 +1,9 @@
-"""ginrummy: an exact Gin Rummy engine, computer players and places to play."""
+"""ginrummy: an exact Gin Rummy engine, computer players and places to play.
 
-from .engine.cards import DECK, Card, Cards, parse_cards
-from .engine.errors import GinRummyError, IllegalActionError, InvalidNotationError, InvalidRulesError
-from .engine.melds import (
-    Arrangement,
-    LayoffResult,
-    Meld,
-    best_arrangement,
-    best_arrangements,
-    best_discards,
-    deadwood,
-    layoff,
-    parse_melds,
-)
+The package namespace re-exports the engine's API (:mod:`ginrummy.engine`).
+"""
 
-__all__ = [
-    "DECK", "Arrangement", "Card", "Cards", "GinRummyError", "IllegalActionError",
-    "InvalidNotationError", "InvalidRulesError", "LayoffResult", "Meld", "best_arrangement",
-    "best_arrangements", "best_discards", "deadwood", "layoff", "parse_cards", "parse_melds",
-]
+from .engine import *  # noqa: F403
+from .engine import __all__ as __all__
+
+__version__ = "0.1.0"

@@ -78,7 +78,9 @@ class Action:
         melds: tuple[Meld, ...] | None = None
         if rest:
             if kind not in _WITH_MELDS:
-                raise InvalidNotationError(f"unexpected text after {kind.value!r}: {' '.join(rest)}")
+                raise InvalidNotationError(
+                    f"unexpected text after {kind.value!r}: {' '.join(rest)}"
+                )
             melds = tuple(Meld.parse(word) for word in rest)
         if card is not None and melds is None:
             return CARD_ACTIONS[kind][card.index]
@@ -89,8 +91,14 @@ class Action:
 
 SIMPLE_ACTIONS: Final = {
     k: Action(k)
-    for k in (ActionKind.PASS, ActionKind.TAKE, ActionKind.DRAW, ActionKind.BIG_GIN,
-              ActionKind.DONE, ActionKind.AUTO)
+    for k in (
+        ActionKind.PASS,
+        ActionKind.TAKE,
+        ActionKind.DRAW,
+        ActionKind.BIG_GIN,
+        ActionKind.DONE,
+        ActionKind.AUTO,
+    )
 }
 CARD_ACTIONS: Final = {k: tuple(Action(k, c) for c in DECK) for k in _WITH_CARD}
 PASS: Final = SIMPLE_ACTIONS[ActionKind.PASS]
@@ -110,7 +118,9 @@ def discard(card: Card | str) -> Action:
 
 
 def knock(card: Card | str, melds: tuple[Meld, ...] | None = None) -> Action:
-    return KNOCKS[_card(card).index] if melds is None else Action(ActionKind.KNOCK, _card(card), melds)
+    return (
+        KNOCKS[_card(card).index] if melds is None else Action(ActionKind.KNOCK, _card(card), melds)
+    )
 
 
 def gin(card: Card | str) -> Action:

@@ -45,6 +45,7 @@ from .results import HandResult
 from .rules import Rules
 
 if TYPE_CHECKING:
+    from .records import HandRecord
     from .views import PlayerView
 
 
@@ -57,8 +58,23 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-_FIELDS = ("_hands", "_stock_pos", "_pile", "_phase", "_turn", "_passes", "_taken", "_known",
-           "_knocker", "_knock_card", "_knock_arr", "_melds", "_layoffs", "_wall_take", "_result")
+_FIELDS = (
+    "_hands",
+    "_stock_pos",
+    "_pile",
+    "_phase",
+    "_turn",
+    "_passes",
+    "_taken",
+    "_known",
+    "_knocker",
+    "_knock_card",
+    "_knock_arr",
+    "_melds",
+    "_layoffs",
+    "_wall_take",
+    "_result",
+)
 _Snapshot = tuple[object, ...]
 
 STOCK_FLOOR = 2  # the last two cards of the stock are never drawn
@@ -75,8 +91,18 @@ class Hand:
     Action('pass')
     """
 
-    __slots__ = ("_cache", "_history", "dealer", "deck", "events", "knock_limit", "multiplier",
-                 "rules", "upcard", *_FIELDS)
+    __slots__ = (
+        "_cache",
+        "_history",
+        "dealer",
+        "deck",
+        "events",
+        "knock_limit",
+        "multiplier",
+        "rules",
+        "upcard",
+        *_FIELDS,
+    )
 
     # The state. Every field holds an immutable value, so a snapshot is a tuple of references.
     _hands: tuple[int, int]  # card masks
@@ -117,9 +143,27 @@ class Hand:
             self.upcard = cards[20]
             pile = (cards[20],)
             phase = Phase.FIRST_UPCARD
-        self.knock_limit, self.multiplier = _limit_and_multiplier(rules, self.upcard)
-        self._restore(((hands[0], hands[1]), 21, pile, phase, non_dealer, 0, None, (0, 0),
-                       None, None, None, (), (), False, None))
+        self.knock_limit = rules.knock_limit_for(self.upcard)
+        self.multiplier = rules.hand_multiplier(self.upcard)
+        self._restore(
+            (
+                (hands[0], hands[1]),
+                21,
+                pile,
+                phase,
+                non_dealer,
+                0,
+                None,
+                (0, 0),
+                None,
+                None,
+                None,
+                (),
+                (),
+                False,
+                None,
+            )
+        )
         self._history: list[_Snapshot] = []
         self.events: list[Event] = []
         self._cache: tuple[int, dict[int, int]] | None = None
@@ -142,22 +186,58 @@ class Hand:
     def copy(self) -> Hand:
         """An independent copy (shares only immutable values)."""
         other = object.__new__(Hand)
-        for name in ("rules", "dealer", "deck", "upcard", "knock_limit", "multiplier", "_cache",
-                     *_FIELDS):
+        for name in (
+            "rules",
+            "dealer",
+            "deck",
+            "upcard",
+            "knock_limit",
+            "multiplier",
+            "_cache",
+            *_FIELDS,
+        ):
             object.__setattr__(other, name, getattr(self, name))
         other._history = list(self._history)
         other.events = list(self.events)
         return other
 
     def _snapshot(self) -> _Snapshot:
-        return (self._hands, self._stock_pos, self._pile, self._phase, self._turn, self._passes,
-                self._taken, self._known, self._knocker, self._knock_card, self._knock_arr,
-                self._melds, self._layoffs, self._wall_take, self._result)
+        return (
+            self._hands,
+            self._stock_pos,
+            self._pile,
+            self._phase,
+            self._turn,
+            self._passes,
+            self._taken,
+            self._known,
+            self._knocker,
+            self._knock_card,
+            self._knock_arr,
+            self._melds,
+            self._layoffs,
+            self._wall_take,
+            self._result,
+        )
 
     def _restore(self, snap: _Snapshot) -> None:
-        (self._hands, self._stock_pos, self._pile, self._phase, self._turn, self._passes,
-         self._taken, self._known, self._knocker, self._knock_card, self._knock_arr,
-         self._melds, self._layoffs, self._wall_take, self._result) = snap  # type: ignore[assignment]
+        (
+            self._hands,
+            self._stock_pos,
+            self._pile,
+            self._phase,
+            self._turn,
+            self._passes,
+            self._taken,
+            self._known,
+            self._knocker,
+            self._knock_card,
+            self._knock_arr,
+            self._melds,
+            self._layoffs,
+            self._wall_take,
+            self._result,
+        ) = snap  # type: ignore[assignment]
 
     # -- state ----------------------------------------------------------------------------
 
@@ -284,14 +364,17 @@ class Hand:
         if taken is not None:
             mask &= ~taken.bit
         t = SUIT_DISCARDS
-        discards = (t[0][mask & 0x1FFF] + t[1][(mask >> 13) & 0x1FFF]
-                    + t[2][(mask >> 26) & 0x1FFF] + t[3][mask >> 39])
+        discards = (
+            t[0][mask & 0x1FFF]
+            + t[1][(mask >> 13) & 0x1FFF]
+            + t[2][(mask >> 26) & 0x1FFF]
+            + t[3][mask >> 39]
+        )
         return [*discards, *knocks, *gins, *big]
 
     def _layoff_cards(self) -> list[Card]:
         melds = self._melds
-        return [c for c in mask_cards(self._hands[self._turn])
-                if any(m.accepts(c) for m in melds)]
+        return [c for c in mask_cards(self._hands[self._turn]) if any(m.accepts(c) for m in melds)]
 
     def _wall_take_can_knock(self) -> bool:
         card = self._pile[-1]
@@ -324,8 +407,7 @@ class Hand:
         if phase is Phase.OVER:
             raise IllegalActionError("the hand is over")
         if seat is not None and seat != self._turn:
-            raise IllegalActionError(
-                f"it is not your turn: seat {self._turn} is to {_verb(phase)}")
+            raise IllegalActionError(f"it is not your turn: seat {self._turn} is to {_verb(phase)}")
         if phase is Phase.DISCARD:
             return self._check_discard_phase(a)
         if phase is Phase.DRAW:
@@ -334,14 +416,18 @@ class Hand:
             if kind is ActionKind.TAKE:
                 if self._passes == 2:
                     raise IllegalActionError(
-                        "both players passed the upcard: the non-dealer must draw from the stock")
+                        "both players passed the upcard: the non-dealer must draw from the stock"
+                    )
                 return None
-            raise IllegalActionError(f"'{a}' is not allowed now: draw from the stock or take "
-                                     f"the top card of the discard pile")
+            raise IllegalActionError(
+                f"'{a}' is not allowed now: draw from the stock or take "
+                f"the top card of the discard pile"
+            )
         if phase is Phase.FIRST_UPCARD:
             if kind not in (ActionKind.TAKE, ActionKind.PASS):
                 raise IllegalActionError(
-                    f"'{a}' is not allowed now: take or pass the first upcard {self._pile[-1]}")
+                    f"'{a}' is not allowed now: take or pass the first upcard {self._pile[-1]}"
+                )
             return None
         if phase is Phase.WALL:
             if kind is ActionKind.PASS:
@@ -350,7 +436,8 @@ class Hand:
                 if not self._wall_take_can_knock():
                     raise IllegalActionError(
                         f"at the wall {self._pile[-1]} may be taken only to knock with it, "
-                        f"and it gives no knock")
+                        f"and it gives no knock"
+                    )
                 return None
             raise IllegalActionError(f"'{a}' is not allowed at the wall: take (to knock) or pass")
         # LAYOFF
@@ -382,8 +469,9 @@ class Hand:
         if not mask & card.bit:
             raise IllegalActionError(f"you do not hold {card}")
         if card is self._taken:
-            raise IllegalActionError(f"{card} was just taken from the discard pile and may not "
-                                     f"be discarded this turn")
+            raise IllegalActionError(
+                f"{card} was just taken from the discard pile and may not be discarded this turn"
+            )
         if kind is ActionKind.DISCARD:
             if self._wall_take:
                 raise IllegalActionError("a card taken at the wall must be used to knock")
@@ -436,9 +524,23 @@ class Hand:
         """
         a = action if isinstance(action, Action) else Action.parse(action)
         arrangement = self._check(a, seat)
-        before = (self._hands, self._stock_pos, self._pile, self._phase, self._turn, self._passes,
-                  self._taken, self._known, self._knocker, self._knock_card, self._knock_arr,
-                  self._melds, self._layoffs, self._wall_take, self._result)
+        before = (
+            self._hands,
+            self._stock_pos,
+            self._pile,
+            self._phase,
+            self._turn,
+            self._passes,
+            self._taken,
+            self._known,
+            self._knocker,
+            self._knock_card,
+            self._knock_arr,
+            self._melds,
+            self._layoffs,
+            self._wall_take,
+            self._result,
+        )
         try:
             event = self._do(a, arrangement)
         except BaseException:
@@ -467,8 +569,9 @@ class Hand:
             self._passes = 0
             return Event(number, seat, a, card)
         if kind is ActionKind.DISCARD:
-            card = a.card
-            assert card is not None
+            discarded = a.card
+            assert discarded is not None
+            card = discarded
             self._hands = _remove(self._hands, seat, card.bit)
             self._pile = (*self._pile, card)
             self._taken = None
@@ -503,10 +606,9 @@ class Hand:
                     self._phase = Phase.DRAW
             return Event(number, seat, a)
         if kind is ActionKind.LAYOFF:
-            card = a.card
-            assert card is not None
-            self._lay_off(seat, [card])
-            return Event(number, seat, a, card)
+            assert a.card is not None
+            self._lay_off(seat, [a.card])
+            return Event(number, seat, a, a.card)
         if kind is ActionKind.AUTO:
             best = layoff(self._hands[seat], self._melds)
             cards = [card for card, _ in best.layoffs]
@@ -550,18 +652,26 @@ class Hand:
             defender = best_arrangement(self._hands[other])
             make = HandResult.gin if a.kind is ActionKind.GIN else HandResult.big_gin
             result = make(self.rules, seat, defender.deadwood, self.multiplier)
-            self._end(replace(result, knocker_arrangement=arrangement,
-                              defender_arrangement=defender))
+            self._end(
+                replace(result, knocker_arrangement=arrangement, defender_arrangement=defender)
+            )
         return Event(number, seat, a, card)
 
     def _finish_knock(self) -> None:
         knocker = self._knocker
         assert knocker is not None and self._knock_arr is not None
         defender = best_arrangement(self._hands[1 - knocker])
-        result = HandResult.knock(self.rules, knocker, self._knock_arr.deadwood,
-                                  defender.deadwood, self.multiplier)
-        self._end(replace(result, knocker_arrangement=self._knock_arr,
-                          defender_arrangement=defender, layoffs=self._layoffs))
+        result = HandResult.knock(
+            self.rules, knocker, self._knock_arr.deadwood, defender.deadwood, self.multiplier
+        )
+        self._end(
+            replace(
+                result,
+                knocker_arrangement=self._knock_arr,
+                defender_arrangement=defender,
+                layoffs=self._layoffs,
+            )
+        )
 
     def _end(self, result: HandResult) -> None:
         self._phase = Phase.OVER
@@ -569,15 +679,26 @@ class Hand:
 
     # -- views and records ---------------------------------------------------------------
 
-    def view(self, seat: int) -> PlayerView:
-        """What ``seat`` knows: never the opponent's hidden cards or the stock order."""
+    def view(self, seat: int, scores: tuple[int, int] = (0, 0)) -> PlayerView:
+        """What ``seat`` knows: never the opponent's hidden cards or the stock order.
+
+        ``scores`` is the game score to carry in the view, for players that weigh it.
+        """
         from .views import view_of
 
-        return view_of(self, seat)
+        return view_of(self, seat, scores)
+
+    def record(self) -> HandRecord:
+        """The hand's record: rules, dealer, deck and actions; it replays exactly."""
+        from .records import HandRecord
+
+        return HandRecord.of(self)
 
     def __repr__(self) -> str:
-        return (f"<Hand dealer={self.dealer} phase={self.phase.value} "
-                f"turn={self.current_player} stock={self.stock_count}>")
+        return (
+            f"<Hand dealer={self.dealer} phase={self.phase.value} "
+            f"turn={self.current_player} stock={self.stock_count}>"
+        )
 
     def __str__(self) -> str:
         lines = [repr(self)]
@@ -610,17 +731,6 @@ def _verb(phase: Phase) -> str:
         Phase.LAYOFF: "lay off",
         Phase.OVER: "nothing",
     }[phase]
-
-
-def _limit_and_multiplier(rules: Rules, upcard: Card | None) -> tuple[int, int]:
-    if not rules.oklahoma or upcard is None:
-        return rules.knock_limit, 1
-    if upcard.rank == 0:
-        limit = 1 if rules.oklahoma_ace == "one" else 0
-    else:
-        limit = upcard.value
-    mult = 2 if rules.oklahoma_spade_double and upcard.suit == 0 else 1
-    return limit, mult
 
 
 __all__ = ["Hand", "Phase"]

@@ -52,7 +52,11 @@ class HandResult:
 
     @classmethod
     def knock(
-        cls, rules: Rules, knocker: int, knocker_deadwood: int, defender_deadwood: int,
+        cls,
+        rules: Rules,
+        knocker: int,
+        knocker_deadwood: int,
+        defender_deadwood: int,
         multiplier: int = 1,
     ) -> HandResult:
         """A knock: the knocker's deadwood and the defender's after layoffs."""

@@ -1,0 +1,177 @@
+"""PlayerView: exactly what one seat knows, as a plain frozen dataclass.
+
+A view can be built directly from its fields, so another referee can drive our computer players,
+and it round-trips through JSON (:meth:`PlayerView.to_dict` / :meth:`PlayerView.from_dict`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .actions import Action, Event
+from .cards import Card, Cards, parse_cards
+from .errors import InvalidNotationError
+from .melds import Meld
+from .results import HandResult
+from .rules import Rules
+from .serial import event_from_dict, event_to_dict, result_from_dict, result_to_dict
+
+if TYPE_CHECKING:
+    from .hand import Hand
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """One seat's knowledge of a hand.
+
+    Public to both seats: the discard pile, the cards a player took from the pile and still
+    holds, card counts, and after a knock the cards laid down. Never the opponent's other
+    cards, never the stock order (until the showdown reveals the opponent's hand).
+    """
+
+    seat: int
+    hand: Cards
+    phase: str
+    current_player: int | None
+    dealer: int
+    discard_pile: tuple[Card, ...] = ()
+    opponent_known: Cards = field(default_factory=Cards)
+    opponent_count: int = 10
+    stock_count: int = 31
+    knock_limit: int = 10
+    multiplier: int = 1
+    upcard: Card | None = None
+    taken_card: Card | None = None
+    legal_actions: tuple[Action, ...] = ()
+    history: tuple[Event, ...] = ()
+    knocker: int | None = None
+    table_melds: tuple[Meld, ...] = ()
+    knocker_deadwood: Cards = field(default_factory=Cards)
+    layoffs: tuple[tuple[Card, Meld], ...] = ()
+    opponent_hand: Cards | None = None
+    result: HandResult | None = None
+    rules: Rules = field(default_factory=Rules)
+    scores: tuple[int, int] = (0, 0)
+
+    @property
+    def is_my_turn(self) -> bool:
+        return self.current_player == self.seat
+
+    @property
+    def top_discard(self) -> Card | None:
+        return self.discard_pile[-1] if self.discard_pile else None
+
+    @property
+    def unseen(self) -> Cards:
+        """Cards this seat has not seen: the opponent's unknown cards and the stock."""
+        seen = self.hand.mask | self.opponent_known.mask | self.knocker_deadwood.mask
+        for card in self.discard_pile:
+            seen |= card.bit
+        for meld in self.table_melds:
+            seen |= meld.mask
+        if self.opponent_hand is not None:
+            seen |= self.opponent_hand.mask
+        return Cards.from_mask(((1 << 52) - 1) & ~seen)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "hand": str(self.hand),
+            "phase": self.phase,
+            "current_player": self.current_player,
+            "dealer": self.dealer,
+            "discard_pile": " ".join(map(str, self.discard_pile)),
+            "opponent_known": str(self.opponent_known),
+            "opponent_count": self.opponent_count,
+            "stock_count": self.stock_count,
+            "knock_limit": self.knock_limit,
+            "multiplier": self.multiplier,
+            "upcard": None if self.upcard is None else str(self.upcard),
+            "taken_card": None if self.taken_card is None else str(self.taken_card),
+            "legal_actions": [str(a) for a in self.legal_actions],
+            "history": [event_to_dict(e) for e in self.history],
+            "knocker": self.knocker,
+            "table_melds": [str(m) for m in self.table_melds],
+            "knocker_deadwood": str(self.knocker_deadwood),
+            "layoffs": [[str(c), str(m)] for c, m in self.layoffs],
+            "opponent_hand": None if self.opponent_hand is None else str(self.opponent_hand),
+            "result": None if self.result is None else result_to_dict(self.result),
+            "rules": self.rules.to_dict(),
+            "scores": list(self.scores),
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PlayerView:
+        def cards(text: str) -> Cards:
+            return parse_cards(text, allow_empty=True)
+
+        def card(text: str | None) -> Card | None:
+            return None if text is None else Card.parse(text)
+
+        try:
+            return cls(
+                seat=int(data["seat"]),
+                hand=cards(data["hand"]),
+                phase=str(data["phase"]),
+                current_player=data["current_player"],
+                dealer=int(data["dealer"]),
+                discard_pile=tuple(cards(data["discard_pile"])),
+                opponent_known=cards(data["opponent_known"]),
+                opponent_count=int(data["opponent_count"]),
+                stock_count=int(data["stock_count"]),
+                knock_limit=int(data["knock_limit"]),
+                multiplier=int(data["multiplier"]),
+                upcard=card(data["upcard"]),
+                taken_card=card(data["taken_card"]),
+                legal_actions=tuple(Action.parse(a) for a in data["legal_actions"]),
+                history=tuple(event_from_dict(e) for e in data["history"]),
+                knocker=data["knocker"],
+                table_melds=tuple(Meld.parse(m) for m in data["table_melds"]),
+                knocker_deadwood=cards(data["knocker_deadwood"]),
+                layoffs=tuple((Card.parse(c), Meld.parse(m)) for c, m in data["layoffs"]),
+                opponent_hand=None
+                if data["opponent_hand"] is None
+                else cards(data["opponent_hand"]),
+                result=None if data["result"] is None else result_from_dict(data["result"]),
+                rules=Rules.from_dict(data["rules"]),
+                scores=(int(data["scores"][0]), int(data["scores"][1])),
+            )
+        except (KeyError, TypeError, IndexError) as exc:
+            raise InvalidNotationError(f"bad player view: {exc!r}") from None
+
+
+def view_of(hand: Hand, seat: int, scores: tuple[int, int] = (0, 0)) -> PlayerView:
+    """Build ``seat``'s view of ``hand``."""
+    if seat not in (0, 1):
+        raise ValueError(f"seat must be 0 or 1, not {seat!r}")
+    other = 1 - seat
+    over = hand.is_over
+    knock = hand.knock_arrangement
+    turn = hand.current_player
+    taken = hand.taken_card if turn == seat else None
+    return PlayerView(
+        seat=seat,
+        hand=hand.cards(seat),
+        phase=hand.phase.value,
+        current_player=turn,
+        dealer=hand.dealer,
+        discard_pile=hand.discard_pile,
+        opponent_known=Cards.from_mask(hand.known_cards[other]),
+        opponent_count=hand.hand_mask(other).bit_count(),
+        stock_count=hand.stock_count,
+        knock_limit=hand.knock_limit,
+        multiplier=hand.multiplier,
+        upcard=hand.upcard,
+        taken_card=taken,
+        legal_actions=tuple(hand.legal_actions()) if turn == seat else (),
+        history=tuple(e.public(seat) for e in hand.events),
+        knocker=hand.knocker,
+        table_melds=hand.table_melds,
+        knocker_deadwood=Cards() if knock is None else knock.deadwood_cards,
+        layoffs=hand.layoffs,
+        opponent_hand=hand.cards(other) if over else None,
+        result=hand.result,
+        rules=hand.rules,
+        scores=scores,
+    )
