@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 Names = tuple[str, str]
 DEFAULT_NAMES: Names = ("Player 1", "Player 2")
+_Row = Callable[[str, Sequence[str]], str]
 
 _HOW = {
     ResultKind.KNOCK: "knock",
@@ -76,6 +77,8 @@ class ScoreSheet:
     lines: tuple[SheetLine, ...]
     final: GameFinal | None
     stake: Decimal
+    #: False for a game of a match, which settles the stake once for the match.
+    settles: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -87,6 +90,7 @@ class ScoreSheet:
             "hands": [line.to_dict() for line in self.lines],
             "final": None if self.final is None else self.final.to_dict(),
             "stake": str(self.stake),
+            "settles": self.settles,
         }
 
     def to_json(self) -> str:
@@ -102,7 +106,7 @@ class ScoreSheet:
         return self.to_text()
 
 
-def game_sheet(game: Game, names: Names = DEFAULT_NAMES) -> ScoreSheet:
+def game_sheet(game: Game, names: Names = DEFAULT_NAMES, *, settles: bool = True) -> ScoreSheet:
     """The sheet of ``game`` with the players called ``names`` (seat 0's first)."""
     lines = []
     for entry, line in zip(game.hands, game.tally.lines, strict=True):
@@ -135,6 +139,7 @@ def game_sheet(game: Game, names: Names = DEFAULT_NAMES) -> ScoreSheet:
         tuple(lines),
         final,
         game.rules.stake,
+        settles,
     )
 
 
@@ -154,7 +159,7 @@ def _result_text(sheet: ScoreSheet, line: SheetLine) -> str:
     if line.multiplier != 1:
         text += f" (x{line.multiplier})"
     for number in line.closed:
-        text += " game over" if sheet.column_count == 1 else f", game {number} over"
+        text += ", game over" if sheet.column_count == 1 else f", game {number} over"
     return text
 
 
@@ -205,7 +210,7 @@ def _current_totals(sheet: ScoreSheet) -> tuple[Pair, ...]:
     return sheet.lines[-1].totals if sheet.lines else ((0, 0),) * sheet.column_count
 
 
-def _final_text(sheet: ScoreSheet, final: GameFinal, row: Any) -> list[str]:
+def _final_text(sheet: ScoreSheet, final: GameFinal, row: _Row) -> list[str]:
     names = sheet.names
     rows = [
         ("Hand points", "hand_points"),
@@ -228,7 +233,7 @@ def _final_text(sheet: ScoreSheet, final: GameFinal, row: Any) -> list[str]:
         return out
     winner, loser = names[final.winner], names[1 - final.winner]
     out.append(f"Net: {winner} +{final.net}")
-    if final.stake:
+    if final.stake and sheet.settles:
         out.append(f"Stake {final.stake} a point: {loser} pays {winner} {final.settlement}")
     return out
 
@@ -270,7 +275,8 @@ def _game_csv(sheet: ScoreSheet) -> str:
             writer.writerow([attr.replace("_", " "), "", "", "", "", "", *cells])
         winner = "" if final.winner is None else names[final.winner]
         writer.writerow(["net", "", winner, "", final.net, ""])
-        writer.writerow(["settlement", "", winner, "", str(final.settlement), ""])
+        if sheet.settles:
+            writer.writerow(["settlement", "", winner, "", str(final.settlement), ""])
     return buffer.getvalue()
 
 
@@ -360,7 +366,8 @@ class MatchSheet:
 
 def match_sheet(match: Match, names: Names = DEFAULT_NAMES) -> MatchSheet:
     names = _check_names(names)
-    games = tuple(game_sheet(g, names) for g in match.games if g.hands or g is match.games[0])
+    shown = [g for g in match.games if g.hands or g is match.games[0]]
+    games = tuple(game_sheet(g, names, settles=False) for g in shown)
     lines = []
     points = [0, 0]
     for number, game in enumerate(match.finished, 1):
