@@ -1,7 +1,8 @@
 """The score sheet of a game or a match, as data, as paper-like text, as JSON and as CSV.
 
-Each hand gets a line: its number, the dealer, who won and how, the points and every game
-column's running totals. As on paper, the text form shows a player's new total only on the
+Each hand gets a line: its number, the dealer, who won and how (knock, gin, big gin, undercut,
+dead hand, or tie for a tied knock that scores nothing), the points and every game column's
+running totals. As on paper, the text form shows a player's new total only on the
 hands he won, and underlines it (a line of dashes beneath it): the underlines are the boxes.
 """
 
@@ -16,6 +17,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 from .cards import Card
+from .errors import GinRummyError
 from .results import ResultKind
 from .scoring import GameFinal, Pair
 
@@ -145,7 +147,7 @@ def game_sheet(game: Game, names: Names = DEFAULT_NAMES, *, settles: bool = True
 
 def _check_names(names: Sequence[str]) -> Names:
     if len(names) != 2 or not all(isinstance(n, str) and n.strip() for n in names):
-        raise ValueError("a sheet needs two player names")
+        raise GinRummyError(f"a sheet needs two player names, not {names!r}")
     return (names[0].strip(), names[1].strip())
 
 
