@@ -81,6 +81,13 @@ def test_every_card_round_trips() -> None:
         assert Card.parse(str(card).upper()) is card
 
 
+def test_emoji_suit_symbols() -> None:
+    # Phones and web pages often write a suit as the symbol plus U+FE0F (emoji presentation).
+    assert parse_cards("A\u2665\ufe0f 10\u2660\ufe0f K\u2666\ufe0e") == parse_cards("Ah Ts Kd")
+    assert parse_cards("A\u2665\ufe0f2\u2665\ufe0f3\u2665\ufe0f") == parse_cards("Ah 2h 3h")
+    assert Card.parse("Q\u2663\ufe0f") is Card.parse("Qc")
+
+
 def test_pretty_and_names() -> None:
     assert Card.parse("Th").pretty() == "10♥"
     assert Card.parse("As").pretty() == "A♠"

@@ -17,8 +17,19 @@ SUITS: Final = "shdc"
 SUIT_SYMBOLS: Final = "♠♥♦♣"
 SUIT_NAMES: Final = ("spades", "hearts", "diamonds", "clubs")
 RANK_NAMES: Final = (
-    "ace", "two", "three", "four", "five", "six", "seven",
-    "eight", "nine", "ten", "jack", "queen", "king",
+    "ace",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
 )
 #: Deadwood value of each rank index: ace 1, 2-10 face value, J/Q/K 10.
 RANK_VALUES: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
@@ -26,6 +37,8 @@ FULL_DECK_MASK: Final = (1 << 52) - 1
 
 _SYMBOL_TO_SUIT = {sym: i for i, sym in enumerate(SUIT_SYMBOLS)}
 _SYMBOL_TO_SUIT.update({"♤": 0, "♡": 1, "♢": 2, "♧": 3})
+#: Variation selectors that often follow a suit symbol (``♥️`` is ``♥`` + U+FE0F): ignored.
+_DROP_SELECTORS: Final = str.maketrans("", "", "\ufe0e\ufe0f")
 
 
 class Card:
@@ -34,7 +47,7 @@ class Card:
     There are exactly 52 instances: ``Card(rank, suit)`` and :meth:`parse` return them.
     """
 
-    __slots__ = ("index", "rank", "suit", "value", "bit")
+    __slots__ = ("bit", "index", "rank", "suit", "value")
     index: int
     rank: int
     suit: int
@@ -123,7 +136,7 @@ def card_from_index(index: int) -> Card:
 
 def _parse_token(token: str, position: int) -> Card:
     raw = token
-    token = token.strip()
+    token = token.translate(_DROP_SELECTORS).strip()
     if len(token) < 2:
         raise InvalidNotationError(f"bad card {raw!r} at position {position}")
     rank_text, suit_text = token[:-1], token[-1]
@@ -146,7 +159,7 @@ def _tokens(text: str) -> list[str]:
     """Split card text into card tokens; spaces and commas separate, and runs of cards
     written without spaces (``As2s3s``, ``10h10d10c``) are split too."""
     out: list[str] = []
-    for word in text.replace(",", " ").split():
+    for word in text.translate(_DROP_SELECTORS).replace(",", " ").split():
         i = 0
         while i < len(word):
             j = i + (2 if word[i] != "1" else 3)

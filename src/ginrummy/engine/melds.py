@@ -22,11 +22,11 @@ from .cards import (
     Card,
     Cards,
     CardsLike,
+    _parse_token,
     _tokens,
     iter_indices,
     mask_value,
     to_mask,
-    _parse_token,
 )
 from .errors import InvalidNotationError
 
@@ -474,7 +474,9 @@ def _meld_options(defender: int, meld: Meld) -> list[list[Card]]:
     while r < 13 and defender >> (suit * 13 + r) & 1:
         up.append(DECK[suit * 13 + r])
         r += 1
-    return [down[:i] + up[:j] for i in range(len(down) + 1) for j in range(len(up) + 1) if i or j] + [[]]
+    return [
+        down[:i] + up[:j] for i in range(len(down) + 1) for j in range(len(up) + 1) if i or j
+    ] + [[]]
 
 
 def layoff(defender_cards: CardsLike | int, knocker_melds: Sequence[Meld] | str) -> LayoffResult:
