@@ -139,8 +139,8 @@ def layoff_cases(draw: st.DrawFn) -> tuple[frozenset[int], list[frozenset[int]]]
     return frozenset(defender), melds
 
 
-FAST = settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-SLOW = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SLOW = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 # --------------------------------------------------------------------------------------------
