@@ -1,0 +1,118 @@
+"""Where the database is, how to connect to it, and bringing its schema up to date.
+
+The URL is, first found: the one given, ``$GINRUMMY_DATABASE_URL``, or SQLite in the user's
+data directory (``platformdirs.user_data_dir("ginrummy")/ginrummy.db``, which follows
+``XDG_DATA_HOME`` on Linux).
+
+SQLite gets foreign keys, WAL mode for files, a busy timeout, and real transactions: Python's
+``sqlite3`` module otherwise begins transactions late and never around DDL, so here every
+transaction starts with an explicit ``BEGIN`` (``BEGIN IMMEDIATE`` for writes, so that two
+writers queue up instead of failing halfway).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from platformdirs import user_data_dir
+from sqlalchemy import Connection, Engine, create_engine, event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.pool import StaticPool
+
+ENV_VAR = "GINRUMMY_DATABASE_URL"
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+#: The execution option that makes a SQLite transaction ``BEGIN IMMEDIATE``.
+WRITE = "ginrummy_write"
+
+
+def default_path() -> Path:
+    return Path(user_data_dir("ginrummy", appauthor=False)) / "ginrummy.db"
+
+
+def resolve_url(url: str | None = None) -> str:
+    """The URL to use: ``url``, else the environment variable, else the default SQLite file."""
+    if url:
+        return url
+    env = os.environ.get(ENV_VAR, "").strip()
+    if env:
+        return env
+    return f"sqlite:///{default_path()}"
+
+
+def _is_memory(url: URL) -> bool:
+    database = url.database or ""
+    return database in ("", ":memory:") or "mode=memory" in str(url.query)
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``, set up as the module docstring says."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(parsed, pool_pre_ping=True)
+    memory = _is_memory(parsed)
+    kwargs: dict[str, Any] = {}
+    if memory:
+        # One shared connection, or every connection would see its own empty database.
+        kwargs = {"poolclass": StaticPool, "connect_args": {"check_same_thread": False}}
+    else:
+        Path(parsed.database or "").expanduser().parent.mkdir(parents=True, exist_ok=True)
+    engine = create_engine(parsed, **kwargs)
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("PRAGMA foreign_keys = ON")
+            cursor.execute("PRAGMA busy_timeout = 10000")
+            if not memory:
+                cursor.execute("PRAGMA journal_mode = WAL")
+                cursor.execute("PRAGMA synchronous = NORMAL")
+        finally:
+            cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Connection) -> None:
+        write = connection.get_execution_options().get(WRITE, False)
+        connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
+
+    return engine
+
+
+def _config() -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS).replace("%", "%%"))
+    return config
+
+
+def head() -> str | None:
+    """The newest schema revision shipped with the package."""
+    return ScriptDirectory.from_config(_config()).get_current_head()
+
+
+def current(engine: Engine) -> str | None:
+    """The database's schema revision (None for an empty database)."""
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def migrate(engine: Engine, revision: str = "head") -> None:
+    """Upgrade the schema to ``revision`` in one transaction (nothing to do when up to date)."""
+    config = _config()
+    with engine.execution_options(**{WRITE: True}).begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+
+
+def downgrade(engine: Engine, revision: str) -> None:
+    """Downgrade the schema to ``revision`` (``"base"`` drops every table)."""
+    config = _config()
+    with engine.execution_options(**{WRITE: True}).begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, revision)

@@ -1,0 +1,15 @@
+"""The store's errors. Bad arguments raise plain ``ValueError`` instead, before any write."""
+
+from __future__ import annotations
+
+
+class StorageError(Exception):
+    """Base class of the store's own errors."""
+
+
+class NotFoundError(StorageError, LookupError):
+    """The game, hand or player named does not exist."""
+
+
+class ConflictError(StorageError):
+    """The write clashes with what is already stored."""

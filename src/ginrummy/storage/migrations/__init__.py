@@ -1,0 +1,1 @@
+"""The schema's Alembic migrations; :func:`ginrummy.storage.database.migrate` runs them."""

@@ -1,0 +1,330 @@
+"""The repository: every read and write of saved games goes through :class:`Store`.
+
+>>> from ginrummy.engine.rules import Rules
+>>> store = Store("sqlite://")
+>>> game_id = store.create_game("scorekeeper", Rules(), ("Ann", "Bob"))
+>>> store.add_entry(game_id, "result", {"hand": 1})
+1
+>>> store.get_game(game_id).names
+('Ann', 'Bob')
+>>> store.close()
+
+Each write method is one transaction: it all happens or, on any error, none of it does. To make
+several writes one transaction, use :meth:`Store.transaction`, whose :class:`.Writer` has the
+same write methods::
+
+    with store.transaction() as tx:
+        tx.add_action(game_id, 3, 41, 0, "knock Kd")
+        tx.finish_hand(game_id, 3, result)
+        tx.finish_game(game_id, final)
+
+Reads return plain frozen records (:mod:`.records`), or None for a game that does not exist;
+writes to a missing game or hand raise :class:`.NotFoundError`, and writes that clash with what
+is stored (a second action with the same ``seq``, a hand started twice) raise
+:class:`.ConflictError`. Bad arguments raise ``ValueError`` before anything is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from types import TracebackType
+from typing import Any
+
+from sqlalchemy import ColumnElement, Engine, and_, false, or_, select
+from sqlalchemy.orm import selectinload, sessionmaker
+
+from ..engine.cards import Card, Cards
+from ..engine.results import HandResult, ResultKind
+from ..engine.rules import Rules
+from .convert import entry_info, game_info, hand_info, player_info, seat_info
+from .database import WRITE, make_engine, migrate, resolve_url
+from .models import GAME_KINDS, GAME_STATUSES, GameRow, HandRow, Player, SeatRow
+from .records import EntryInfo, GameInfo, PlayerInfo, PlayerStats, SavedGame
+from .writer import Writer
+
+
+class Store:
+    """Saved games in a database: ``url`` (any SQLAlchemy URL), else ``$GINRUMMY_DATABASE_URL``,
+    else SQLite in the user's data directory. The schema is migrated to the newest revision on
+    opening (``migrate=False`` skips that)."""
+
+    def __init__(self, url: str | None = None, *, migrate_schema: bool = True) -> None:
+        self.url = resolve_url(url)
+        self.engine: Engine = make_engine(self.url)
+        if migrate_schema:
+            try:
+                migrate(self.engine)
+            except BaseException:
+                self.engine.dispose()
+                raise
+        self._read = sessionmaker(self.engine, expire_on_commit=False)
+        self._write = sessionmaker(
+            self.engine.execution_options(**{WRITE: True}),
+            expire_on_commit=False,
+            autoflush=False,
+        )
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Store({self.engine.url.render_as_string(hide_password=True)!r})"
+
+    @contextmanager
+    def transaction(self) -> Iterator[Writer]:
+        """One transaction: committed when the block ends, rolled back if it raises."""
+        with self._write() as session, session.begin():
+            yield Writer(session)
+
+    # -- writes (one transaction each) ---------------------------------------------------
+
+    def add_player(self, name: str) -> PlayerInfo:
+        with self.transaction() as tx:
+            return tx.add_player(name)
+
+    def ensure_player(self, name: str) -> PlayerInfo:
+        with self.transaction() as tx:
+            return tx.ensure_player(name)
+
+    def create_game(
+        self,
+        kind: str,
+        rules: Rules,
+        names: Sequence[str],
+        *,
+        seed: int | None = None,
+        player_ids: Sequence[int | None] = (None, None),
+        options: Mapping[str, Any] | None = None,
+        seats: Iterable[tuple[int, str]] = (),
+        game_id: str | None = None,
+    ) -> str:
+        with self.transaction() as tx:
+            return tx.create_game(
+                kind,
+                rules,
+                names,
+                seed=seed,
+                player_ids=player_ids,
+                options=options,
+                seats=seats,
+                game_id=game_id,
+            )
+
+    def update_options(self, game_id: str, changes: Mapping[str, Any]) -> dict[str, Any]:
+        with self.transaction() as tx:
+            return tx.update_options(game_id, changes)
+
+    def finish_game(
+        self, game_id: str, final: Mapping[str, Any], *, winner: int | None = None
+    ) -> None:
+        with self.transaction() as tx:
+            tx.finish_game(game_id, final, winner=winner)
+
+    def abandon_game(self, game_id: str) -> None:
+        with self.transaction() as tx:
+            tx.abandon_game(game_id)
+
+    def reopen_game(self, game_id: str) -> None:
+        with self.transaction() as tx:
+            tx.reopen_game(game_id)
+
+    def set_seat(
+        self, game_id: str, seat: int, token_hash: str, player_id: int | None = None
+    ) -> None:
+        with self.transaction() as tx:
+            tx.set_seat(game_id, seat, token_hash, player_id)
+
+    def start_hand(
+        self,
+        game_id: str,
+        number: int,
+        dealer: int,
+        deck: Cards | Iterable[Card] | str,
+        salt: str,
+        commitment: str,
+        *,
+        game_number: int = 1,
+    ) -> None:
+        with self.transaction() as tx:
+            tx.start_hand(game_id, number, dealer, deck, salt, commitment, game_number=game_number)
+
+    def add_action(
+        self, game_id: str, hand_number: int, seq: int, seat: int | None, text: str
+    ) -> None:
+        with self.transaction() as tx:
+            tx.add_action(game_id, hand_number, seq, seat, text)
+
+    def finish_hand(
+        self, game_id: str, number: int, result: HandResult | Mapping[str, Any]
+    ) -> None:
+        with self.transaction() as tx:
+            tx.finish_hand(game_id, number, result)
+
+    def add_entry(self, game_id: str, kind: str, data: Mapping[str, Any]) -> int:
+        with self.transaction() as tx:
+            return tx.add_entry(game_id, kind, data)
+
+    def remove_last_entry(self, game_id: str) -> EntryInfo | None:
+        with self.transaction() as tx:
+            return tx.remove_last_entry(game_id)
+
+    # -- reads ---------------------------------------------------------------------------
+
+    def player(self, name: str) -> PlayerInfo | None:
+        with self._read() as session:
+            row = session.scalar(select(Player).where(Player.name == name))
+            return None if row is None else player_info(row)
+
+    def list_players(self) -> list[PlayerInfo]:
+        with self._read() as session:
+            return [player_info(p) for p in session.scalars(select(Player).order_by(Player.name))]
+
+    def get_game(self, game_id: str) -> GameInfo | None:
+        with self._read() as session:
+            row = session.get(GameRow, game_id)
+            return None if row is None else game_info(row)
+
+    def list_games(
+        self,
+        kind: str | None = None,
+        status: str | None = None,
+        *,
+        limit: int | None = None,
+    ) -> list[GameInfo]:
+        """Games, the most recently changed first, optionally of one kind and status."""
+        if kind is not None and kind not in GAME_KINDS:
+            raise ValueError(f"a game's kind is one of {', '.join(GAME_KINDS)}, not {kind!r}")
+        if status is not None and status not in GAME_STATUSES:
+            raise ValueError(f"a status is one of {', '.join(GAME_STATUSES)}, not {status!r}")
+        query = select(GameRow).order_by(GameRow.updated_at.desc(), GameRow.created_at.desc())
+        if kind is not None:
+            query = query.where(GameRow.kind == kind)
+        if status is not None:
+            query = query.where(GameRow.status == status)
+        if limit is not None:
+            query = query.limit(limit)
+        with self._read() as session:
+            return [game_info(row) for row in session.scalars(query)]
+
+    def seat_for_token(self, game_id: str, token_hash: str) -> int | None:
+        """The seat whose token hashes to ``token_hash``, or None."""
+        with self._read() as session:
+            seat = session.scalar(
+                select(SeatRow.seat).where(
+                    SeatRow.game_id == game_id, SeatRow.token_hash == token_hash
+                )
+            )
+            return seat
+
+    def load_game(self, game_id: str) -> SavedGame | None:
+        """The game with its seats, hands (with their actions) and entries."""
+        with self._read() as session:
+            row = session.scalar(
+                select(GameRow)
+                .where(GameRow.id == game_id)
+                .options(
+                    selectinload(GameRow.seats),
+                    selectinload(GameRow.hands).selectinload(HandRow.actions),
+                    selectinload(GameRow.entries),
+                )
+            )
+            if row is None:
+                return None
+            return SavedGame(
+                game_info(row),
+                tuple(seat_info(s) for s in row.seats),
+                tuple(hand_info(h) for h in row.hands),
+                tuple(entry_info(e) for e in row.entries),
+            )
+
+    def player_stats(self, name: str) -> PlayerStats:
+        """The record of the player called ``name`` (all zeros for a stranger)."""
+        with self._read() as session:
+            player = session.scalar(select(Player).where(Player.name == name))
+            pid = None if player is None else player.id
+            games = session.scalars(
+                select(GameRow)
+                .where(or_(_seated(0, pid, name), _seated(1, pid, name)))
+                .options(selectinload(GameRow.hands), selectinload(GameRow.entries))
+            ).all()
+            tally = _StatsTally()
+            for game in games:
+                seat = 0 if _sits(game, 0, pid, name) else 1
+                tally.game(game, seat)
+            return tally.stats(name)
+
+
+class _StatsTally:
+    def __init__(self) -> None:
+        self.games = self.wins = self.losses = 0
+        self.hands = self.hands_won = self.gins = self.undercuts = self.points = 0
+
+    def game(self, game: GameRow, seat: int) -> None:
+        if game.status == "finished":
+            self.games += 1
+            if game.winner == seat:
+                self.wins += 1
+            elif game.winner == 1 - seat:
+                self.losses += 1
+        results = [h.result for h in game.hands if h.result is not None]
+        results += [
+            e.data["result"]
+            for e in game.entries
+            if e.kind == "result" and isinstance(e.data.get("result"), dict)
+        ]
+        for result in results:
+            self.hand(result, seat)
+
+    def hand(self, result: Mapping[str, Any], seat: int) -> None:
+        self.hands += 1
+        if result.get("winner") != seat:
+            return
+        self.hands_won += 1
+        self.points += int(result.get("points", 0))
+        kind = result.get("kind")
+        if kind in (ResultKind.GIN.value, ResultKind.BIG_GIN.value):
+            self.gins += 1
+        elif kind == ResultKind.UNDERCUT.value:
+            self.undercuts += 1
+
+    def stats(self, name: str) -> PlayerStats:
+        return PlayerStats(
+            name,
+            self.games,
+            self.wins,
+            self.hands,
+            self.hands_won,
+            self.gins,
+            self.undercuts,
+            self.points,
+            self.losses,
+        )
+
+
+def _seated(seat: int, pid: int | None, name: str) -> ColumnElement[bool]:
+    """SQL for: the player with id ``pid`` (or, at a seat without a player, called ``name``)
+    sits at ``seat``."""
+    player_id = GameRow.player0_id if seat == 0 else GameRow.player1_id
+    seat_name = GameRow.name0 if seat == 0 else GameRow.name1
+    by_id = player_id == pid if pid is not None else false()
+    return or_(by_id, and_(player_id.is_(None), seat_name == name))
+
+
+def _sits(game: GameRow, seat: int, pid: int | None, name: str) -> bool:
+    player_id = game.player0_id if seat == 0 else game.player1_id
+    seat_name = game.name0 if seat == 0 else game.name1
+    if player_id is not None:
+        return player_id == pid
+    return seat_name == name

@@ -1,0 +1,340 @@
+"""The write operations, all inside the one transaction they are given.
+
+:class:`~ginrummy.storage.store.Store` runs each of its write methods in a new transaction; a
+caller that needs several writes to happen together uses ``Store.transaction()``, which yields
+a :class:`Writer` on one transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from ..engine.cards import Card, Cards, to_cards
+from ..engine.errors import GinRummyError
+from ..engine.results import HandResult
+from ..engine.rules import Rules
+from ..engine.serial import result_to_dict
+from .convert import entry_info, player_info
+from .errors import ConflictError, NotFoundError
+from .models import GAME_KINDS, ActionRow, EntryRow, GameRow, HandRow, Player, SeatRow, utcnow
+from .records import EntryInfo, PlayerInfo
+
+ENTRY_KINDS = ("result", "irregularity", "note")
+_HEX64 = re.compile(r"[0-9a-f]{64}")
+_ID_BYTES = 6  # 8 url-safe characters
+_INT64 = 1 << 63
+
+
+def new_game_id() -> str:
+    """A short, url-safe random id (8 characters)."""
+    return secrets.token_urlsafe(_ID_BYTES)
+
+
+class Writer:
+    """The write operations, all inside one transaction (see :meth:`Store.transaction`).
+
+    The session must not autoflush: each method flushes once, at its end, so that a clash is
+    reported by the method that caused it, as a :class:`ConflictError`.
+    """
+
+    def __init__(self, session: Session) -> None:
+        self._session = session
+
+    # -- players -------------------------------------------------------------------------
+
+    def add_player(self, name: str) -> PlayerInfo:
+        name = _name(name)
+        player = Player(name=name)
+        self._session.add(player)
+        self._flush(f"there is already a player called {name!r}")
+        return player_info(player)
+
+    def ensure_player(self, name: str) -> PlayerInfo:
+        """The player called ``name``, added if new."""
+        name = _name(name)
+        found = self._session.scalar(select(Player).where(Player.name == name))
+        return player_info(found) if found is not None else self.add_player(name)
+
+    # -- games ---------------------------------------------------------------------------
+
+    def create_game(
+        self,
+        kind: str,
+        rules: Rules,
+        names: Sequence[str],
+        *,
+        seed: int | None = None,
+        player_ids: Sequence[int | None] = (None, None),
+        options: Mapping[str, Any] | None = None,
+        seats: Iterable[tuple[int, str]] = (),
+        game_id: str | None = None,
+    ) -> str:
+        """Add an open game and return its id. ``seats`` are ``(seat, token_hash)`` pairs to
+        store with it."""
+        if kind not in GAME_KINDS:
+            raise ValueError(f"a game's kind is one of {', '.join(GAME_KINDS)}, not {kind!r}")
+        if not isinstance(rules, Rules):
+            raise ValueError(f"rules must be a Rules, not {type(rules).__name__}")
+        if isinstance(names, str) or len(names) != 2:
+            raise ValueError("a game needs two names, seat 0's first")
+        if isinstance(player_ids, str) or len(player_ids) != 2:
+            raise ValueError("player_ids needs one entry (or None) per seat")
+        if seed is not None and (
+            isinstance(seed, bool) or not isinstance(seed, int) or not -_INT64 <= seed < _INT64
+        ):
+            raise ValueError(f"the seed must be a 64-bit whole number, not {seed!r}")
+        if game_id is None:
+            game_id = new_game_id()
+            while self._session.get(GameRow, game_id) is not None:
+                game_id = new_game_id()
+        elif not re.fullmatch(r"[A-Za-z0-9_-]{1,16}", game_id):
+            raise ValueError(f"a game id is 1 to 16 url-safe characters, not {game_id!r}")
+        now = utcnow()
+        row = GameRow(
+            id=game_id,
+            kind=kind,
+            status="open",
+            rules=rules.to_dict(),
+            seed=seed,
+            name0=_name(names[0]),
+            name1=_name(names[1]),
+            player0_id=player_ids[0],
+            player1_id=player_ids[1],
+            options=_json(options or {}, "options"),
+            created_at=now,
+            updated_at=now,
+        )
+        self._session.add(row)
+        self._flush(f"there is already a game {game_id!r}, or a player id does not exist")
+        for seat, token_hash in seats:
+            self.set_seat(game_id, seat, token_hash)
+        return game_id
+
+    def update_options(self, game_id: str, changes: Mapping[str, Any]) -> dict[str, Any]:
+        """Merge ``changes`` into the game's options and return them all."""
+        row = self._game(game_id)
+        row.options = {**row.options, **_json(changes, "options")}
+        row.updated_at = utcnow()
+        self._flush("could not update the options")
+        return dict(row.options)
+
+    def finish_game(
+        self, game_id: str, final: Mapping[str, Any], *, winner: int | None = None
+    ) -> None:
+        """Close the game with its final summary. The winning seat is ``winner``, else
+        ``final["winner"]`` when that is a seat, else nobody (an even game)."""
+        row = self._game(game_id)
+        if row.status != "open":
+            raise ConflictError(f"game {game_id} is already {row.status}")
+        if winner is None and final.get("winner") in (0, 1):
+            winner = int(final["winner"])
+        if winner is not None:
+            _seat(winner)
+        row.final = _json(final, "final")
+        row.winner = winner
+        row.status = "finished"
+        row.updated_at = utcnow()
+        self._flush("could not finish the game")
+
+    def abandon_game(self, game_id: str) -> None:
+        row = self._game(game_id)
+        if row.status != "open":
+            raise ConflictError(f"game {game_id} is already {row.status}")
+        row.status = "abandoned"
+        row.updated_at = utcnow()
+        self._flush("could not abandon the game")
+
+    def reopen_game(self, game_id: str) -> None:
+        """Open a finished or abandoned game again, forgetting its final and winner."""
+        row = self._game(game_id)
+        row.status, row.final, row.winner = "open", None, None
+        row.updated_at = utcnow()
+        self._flush("could not reopen the game")
+
+    # -- seats ---------------------------------------------------------------------------
+
+    def set_seat(
+        self, game_id: str, seat: int, token_hash: str, player_id: int | None = None
+    ) -> None:
+        """Store (or replace) a seat's token hash and player."""
+        _seat(seat)
+        if not isinstance(token_hash, str) or not _HEX64.fullmatch(token_hash):
+            raise ValueError("a token hash is the 64 lowercase hex digits of a SHA-256")
+        game = self._game(game_id)
+        row = self._session.get(SeatRow, (game_id, seat))
+        if row is None:
+            self._session.add(
+                SeatRow(game_id=game_id, seat=seat, token_hash=token_hash, player_id=player_id)
+            )
+        else:
+            row.token_hash, row.player_id = token_hash, player_id
+        game.updated_at = utcnow()
+        self._flush(f"seat {seat} of game {game_id} could not be stored (unknown player id?)")
+
+    # -- online hands --------------------------------------------------------------------
+
+    def start_hand(
+        self,
+        game_id: str,
+        number: int,
+        dealer: int,
+        deck: Cards | Iterable[Card] | str,
+        salt: str,
+        commitment: str,
+        *,
+        game_number: int = 1,
+    ) -> None:
+        """Store a new hand with its deck (52 distinct cards, top first)."""
+        if isinstance(number, bool) or not isinstance(number, int) or number < 1:
+            raise ValueError(f"hands are numbered from 1, not {number!r}")
+        if isinstance(game_number, bool) or not isinstance(game_number, int) or game_number < 1:
+            raise ValueError(f"games are numbered from 1, not {game_number!r}")
+        _seat(dealer)
+        try:
+            cards = to_cards(deck)
+        except GinRummyError as exc:
+            raise ValueError(f"bad deck: {exc}") from None
+        if len(cards) != 52:
+            raise ValueError(f"a deck has 52 cards, not {len(cards)}")
+        for label, text in (("salt", salt), ("commitment", commitment)):
+            if not isinstance(text, str) or not 0 < len(text) <= 128:
+                raise ValueError(f"the {label} must be text of 1 to 128 characters")
+        game = self._game(game_id)
+        if self._session.get(HandRow, (game_id, number)) is not None:
+            raise ConflictError(f"hand {number} of game {game_id} was already started")
+        self._session.add(
+            HandRow(
+                game_id=game_id,
+                number=number,
+                game_number=game_number,
+                dealer=dealer,
+                deck=str(cards),
+                salt=salt,
+                commitment=commitment,
+            )
+        )
+        game.updated_at = utcnow()
+        self._flush(f"hand {number} of game {game_id} could not be stored")
+
+    def add_action(
+        self, game_id: str, hand_number: int, seq: int, seat: int | None, text: str
+    ) -> None:
+        """Store one action of a hand. ``seq`` orders them; a seq already stored is refused."""
+        if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
+            raise ValueError(f"seq must be a whole number of at least 0, not {seq!r}")
+        if seat is not None:
+            _seat(seat)
+        if not isinstance(text, str) or not 0 < len(text) <= 200:
+            raise ValueError("an action is text of 1 to 200 characters")
+        game, hand = self._hand(game_id, hand_number)
+        if hand.result is not None:
+            raise ConflictError(f"hand {hand_number} of game {game_id} is over")
+        self._session.add(
+            ActionRow(game_id=game_id, hand_number=hand_number, seq=seq, seat=seat, action=text)
+        )
+        game.updated_at = utcnow()
+        self._flush(f"hand {hand_number} of game {game_id} already has an action {seq}")
+
+    def finish_hand(
+        self, game_id: str, number: int, result: HandResult | Mapping[str, Any]
+    ) -> None:
+        """Store how the hand ended (a ``HandResult`` or its ``serial.result_to_dict`` form)."""
+        data = result_to_dict(result) if isinstance(result, HandResult) else result
+        game, hand = self._hand(game_id, number)
+        if hand.result is not None:
+            raise ConflictError(f"hand {number} of game {game_id} is already over")
+        hand.result = _json(data, "result")
+        hand.ended_at = utcnow()
+        game.updated_at = utcnow()
+        self._flush(f"hand {number} of game {game_id} could not be finished")
+
+    # -- scorekeeper entries -------------------------------------------------------------
+
+    def add_entry(self, game_id: str, kind: str, data: Mapping[str, Any]) -> int:
+        """Append an entry and return its seq (1, 2, ...)."""
+        if kind not in ENTRY_KINDS:
+            raise ValueError(f"an entry's kind is one of {', '.join(ENTRY_KINDS)}, not {kind!r}")
+        game = self._game(game_id)
+        if game.status != "open":
+            raise ConflictError(f"game {game_id} is {game.status}")
+        last = self._session.scalar(
+            select(func.max(EntryRow.seq)).where(EntryRow.game_id == game_id)
+        )
+        seq = (last or 0) + 1
+        self._session.add(EntryRow(game_id=game_id, seq=seq, kind=kind, data=_json(data, "data")))
+        game.updated_at = utcnow()
+        self._flush(f"entry {seq} of game {game_id} was written at the same time elsewhere")
+        return seq
+
+    def remove_last_entry(self, game_id: str) -> EntryInfo | None:
+        """Remove the newest entry and return it (None when there are none)."""
+        game = self._game(game_id)
+        row = self._session.scalar(
+            select(EntryRow)
+            .where(EntryRow.game_id == game_id)
+            .order_by(EntryRow.seq.desc())
+            .limit(1)
+        )
+        if row is None:
+            return None
+        entry = entry_info(row)
+        self._session.delete(row)
+        game.updated_at = utcnow()
+        self._flush("could not remove the entry")
+        return entry
+
+    # -- helpers -------------------------------------------------------------------------
+
+    def _game(self, game_id: str) -> GameRow:
+        row = self._session.get(GameRow, game_id) if isinstance(game_id, str) else None
+        if row is None:
+            raise NotFoundError(f"there is no game {game_id!r}")
+        return row
+
+    def _hand(self, game_id: str, number: int) -> tuple[GameRow, HandRow]:
+        game = self._game(game_id)
+        row = self._session.get(HandRow, (game_id, number))
+        if row is None:
+            raise NotFoundError(f"game {game_id} has no hand {number!r}")
+        return game, row
+
+    def _flush(self, why: str) -> None:
+        try:
+            self._session.flush()
+        except IntegrityError as exc:
+            raise ConflictError(why) from exc
+
+
+def _name(name: object) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"a name must be non-empty text, not {name!r}")
+    name = name.strip()
+    if len(name) > 64:
+        raise ValueError(f"a name has at most 64 characters: {name[:20]!r}...")
+    return name
+
+
+def _seat(seat: object) -> int:
+    if isinstance(seat, bool) or seat not in (0, 1):
+        raise ValueError(f"a seat is 0 or 1, not {seat!r}")
+    return int(seat)
+
+
+def _json(data: Mapping[str, Any], what: str) -> dict[str, Any]:
+    """A JSON-safe deep copy of ``data`` (so later changes by the caller are not stored)."""
+    if not isinstance(data, Mapping):
+        raise ValueError(f"{what} must be a mapping, not {type(data).__name__}")
+    try:
+        copy = json.loads(json.dumps(dict(data), allow_nan=False))
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"{what} must be JSON data: {exc}") from None
+    assert isinstance(copy, dict)
+    return copy

@@ -1,0 +1,504 @@
+"""The store: migrations, round trips of every record, one transaction per write, the database's
+location (explicit URL, environment variable, user data directory) and player statistics."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+from datetime import UTC
+from pathlib import Path
+from typing import Any
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import inspect
+
+from ginrummy.engine.cards import DECK
+from ginrummy.engine.results import HandResult, ResultKind
+from ginrummy.engine.rules import Rules
+from ginrummy.storage import (
+    ENV_VAR,
+    ConflictError,
+    NotFoundError,
+    Store,
+    default_path,
+    resolve_url,
+)
+from ginrummy.storage.database import current, downgrade, head, migrate
+from ginrummy.storage.models import Base
+
+RULES = Rules()
+TABLES = {"players", "games", "seats", "hands", "actions", "entries", "alembic_version"}
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@pytest.fixture
+def store() -> Any:
+    with Store("sqlite://") as s:
+        yield s
+
+
+@pytest.fixture
+def db_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'games.db'}"
+
+
+def online_game(store: Store, **kw: Any) -> str:
+    return store.create_game("online", RULES, ("Ann", "Bob"), seed=42, **kw)
+
+
+# -- migrations ------------------------------------------------------------------------------
+
+
+def test_migrations_from_empty_create_every_table(db_url: str) -> None:
+    with Store(db_url) as store:
+        assert current(store.engine) == head() == "0001"
+        assert set(inspect(store.engine).get_table_names()) == TABLES
+
+
+def test_migrated_schema_matches_the_models(db_url: str) -> None:
+    with Store(db_url) as store, store.engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        assert compare_metadata(context, Base.metadata) == []
+
+
+def test_downgrade_to_base_and_up_again(db_url: str) -> None:
+    with Store(db_url) as store:
+        downgrade(store.engine, "base")
+        assert current(store.engine) is None
+        assert set(inspect(store.engine).get_table_names()) == {"alembic_version"}
+        migrate(store.engine)
+        assert current(store.engine) == "0001"
+        assert store.list_games() == []
+
+
+def test_opening_twice_migrates_once(db_url: str) -> None:
+    with Store(db_url) as store:
+        game_id = online_game(store)
+    with Store(db_url) as store:
+        assert store.get_game(game_id) is not None
+
+
+def test_sqlite_file_uses_wal_and_foreign_keys(db_url: str) -> None:
+    with Store(db_url) as store, store.engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+
+
+def test_migration_files_ship_with_the_package() -> None:
+    folder = Path(__import__("ginrummy.storage").storage.__file__).parent / "migrations"
+    assert (folder / "env.py").is_file() and (folder / "script.py.mako").is_file()
+    assert any(folder.glob("versions/0001_*.py"))
+    pyproject = (Path(__file__).resolve().parents[1] / "pyproject.toml").read_text()
+    assert "storage/migrations/versions/*.py" in pyproject
+    assert "storage/migrations/script.py.mako" in pyproject
+
+
+# -- where the database is -------------------------------------------------------------------
+
+
+def test_file_database_survives_close_and_reopen(db_url: str) -> None:
+    store = Store(db_url)
+    game_id = store.create_game("scorekeeper", RULES, ("Ann", "Bob"))
+    store.add_entry(game_id, "result", {"hand": 1})
+    store.close()
+    with Store(db_url) as again:
+        saved = again.load_game(game_id)
+        assert saved is not None
+        assert [e.data for e in saved.entries] == [{"hand": 1}]
+
+
+def test_environment_variable_names_the_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "from-env.db"
+    monkeypatch.setenv(ENV_VAR, f"sqlite:///{path}")
+    with Store() as store:
+        online_game(store)
+    assert path.is_file()
+    assert resolve_url("sqlite://") == "sqlite://"  # an explicit URL wins
+
+
+def test_default_database_is_in_the_user_data_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv(ENV_VAR, raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    expected = tmp_path / "data" / "ginrummy" / "ginrummy.db"
+    assert default_path() == expected
+    with Store() as store:
+        online_game(store)
+    assert expected.is_file()
+
+
+def test_sqlite_parent_directory_is_created(tmp_path: Path) -> None:
+    path = tmp_path / "deep" / "er" / "g.db"
+    with Store(f"sqlite:///{path}"):
+        pass
+    assert path.is_file()
+
+
+# -- games -----------------------------------------------------------------------------------
+
+
+def test_game_round_trip(store: Store) -> None:
+    ann = store.add_player("Ann")
+    rules = Rules.preset("classic", stake="0.05")
+    options = {"mode": "match", "opponent": {"level": "expert"}, "clock": 30}
+    game_id = store.create_game(
+        "online",
+        rules,
+        ("Ann", " Bot "),
+        seed=(1 << 63) - 1,
+        player_ids=(ann.id, None),
+        options=options,
+    )
+    options["clock"] = 99  # the store kept its own copy
+    game = store.get_game(game_id)
+    assert game is not None
+    assert (game.id, game.kind, game.status, game.is_open) == (game_id, "online", "open", True)
+    assert game.rules == rules and game.seed == (1 << 63) - 1
+    assert game.names == ("Ann", "Bot") and game.player_ids == (ann.id, None)
+    assert game.options == {"mode": "match", "opponent": {"level": "expert"}, "clock": 30}
+    assert game.final is None and game.winner is None
+    assert game.created_at.tzinfo is UTC and game.created_at <= game.updated_at
+    assert len(game_id) == 8 and game_id.replace("-", "").replace("_", "").isalnum()
+
+
+def test_missing_game_reads_none_and_writes_raise(store: Store) -> None:
+    assert store.get_game("nope") is None and store.load_game("nope") is None
+    with pytest.raises(NotFoundError):
+        store.add_entry("nope", "result", {})
+    with pytest.raises(NotFoundError):
+        store.finish_game("nope", {})
+    with pytest.raises(NotFoundError):
+        store.set_seat("nope", 0, token_hash("t"))
+
+
+def test_list_games_filters_and_orders_newest_first(store: Store) -> None:
+    first = online_game(store)
+    second = store.create_game("scorekeeper", RULES, ("Cy", "Di"))
+    third = online_game(store)
+    store.finish_game(third, {"winner": 1})
+    assert [g.id for g in store.list_games()] == [third, second, first]
+    assert [g.id for g in store.list_games(kind="online")] == [third, first]
+    assert [g.id for g in store.list_games(kind="online", status="open")] == [first]
+    assert [g.id for g in store.list_games(limit=1)] == [third]
+    store.add_entry(second, "note", {"text": "coffee break"})
+    assert store.list_games()[0].id == second
+    with pytest.raises(ValueError):
+        store.list_games(kind="chess")
+    with pytest.raises(ValueError):
+        store.list_games(status="won")
+
+
+def test_finish_abandon_and_reopen(store: Store) -> None:
+    game_id = online_game(store)
+    store.finish_game(game_id, {"winner": 1, "net": 130, "sheet": {"hands": []}})
+    game = store.get_game(game_id)
+    assert game is not None
+    assert (game.status, game.winner, game.final) == (
+        "finished",
+        1,
+        {"winner": 1, "net": 130, "sheet": {"hands": []}},
+    )
+    with pytest.raises(ConflictError):
+        store.finish_game(game_id, {})
+    store.reopen_game(game_id)
+    game = store.get_game(game_id)
+    assert game is not None and (game.status, game.winner, game.final) == ("open", None, None)
+    store.finish_game(game_id, {"winner": None}, winner=0)
+    assert store.get_game(game_id).winner == 0  # type: ignore[union-attr]
+    other = online_game(store)
+    store.abandon_game(other)
+    assert store.get_game(other).status == "abandoned"  # type: ignore[union-attr]
+    with pytest.raises(ConflictError):
+        store.abandon_game(other)
+
+
+def test_update_options_merges(store: Store) -> None:
+    game_id = online_game(store, options={"mode": "single"})
+    assert store.update_options(game_id, {"clock": 20}) == {"mode": "single", "clock": 20}
+    assert store.get_game(game_id).options == {"mode": "single", "clock": 20}  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs"),
+    [
+        (("chess", RULES, ("A", "B")), {}),
+        (("online", {"gin_bonus": 25}, ("A", "B")), {}),
+        (("online", RULES, ("A",)), {}),
+        (("online", RULES, ("A", "  ")), {}),
+        (("online", RULES, ("A", "B" * 65)), {}),
+        (("online", RULES, ("A", "B")), {"seed": 1 << 63}),
+        (("online", RULES, ("A", "B")), {"seed": "7"}),
+        (("online", RULES, ("A", "B")), {"options": {"f": object()}}),
+        (("online", RULES, ("A", "B")), {"options": {"x": float("nan")}}),
+        (("online", RULES, ("A", "B")), {"game_id": "no spaces"}),
+        (("online", RULES, ("A", "B")), {"seats": [(2, token_hash("x"))]}),
+        (("online", RULES, ("A", "B")), {"seats": [(0, "not a hash")]}),
+    ],
+)
+def test_bad_game_arguments_raise_and_store_nothing(
+    store: Store, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> None:
+    with pytest.raises(ValueError):
+        store.create_game(*args, **kwargs)
+    assert store.list_games() == []
+
+
+def test_chosen_game_id_must_be_new(store: Store) -> None:
+    assert online_game(store, game_id="table-1") == "table-1"
+    with pytest.raises(ConflictError):
+        online_game(store, game_id="table-1")
+
+
+# -- players ---------------------------------------------------------------------------------
+
+
+def test_players(store: Store) -> None:
+    ann = store.add_player("Ann")
+    assert store.ensure_player("Ann") == ann
+    bob = store.ensure_player("Bob")
+    assert bob.id != ann.id
+    with pytest.raises(ConflictError):
+        store.add_player("Ann")
+    assert store.player("Ann") == ann and store.player("Zed") is None
+    assert [p.name for p in store.list_players()] == ["Ann", "Bob"]
+
+
+def test_unknown_player_id_is_a_conflict(store: Store) -> None:
+    with pytest.raises(ConflictError):
+        online_game(store, player_ids=(999, None))
+    assert store.list_games() == []
+
+
+# -- seats -----------------------------------------------------------------------------------
+
+
+def test_seats_and_tokens(store: Store) -> None:
+    game_id = online_game(store, seats=[(0, token_hash("zero"))])
+    bob = store.add_player("Bob")
+    store.set_seat(game_id, 1, token_hash("one"), bob.id)
+    assert store.seat_for_token(game_id, token_hash("zero")) == 0
+    assert store.seat_for_token(game_id, token_hash("one")) == 1
+    assert store.seat_for_token(game_id, token_hash("two")) is None
+    assert store.seat_for_token("other", token_hash("zero")) is None
+    store.set_seat(game_id, 0, token_hash("new"))  # a new invite link for seat 0
+    assert store.seat_for_token(game_id, token_hash("zero")) is None
+    assert store.seat_for_token(game_id, token_hash("new")) == 0
+    saved = store.load_game(game_id)
+    assert saved is not None
+    assert [(s.seat, s.player_id) for s in saved.seats] == [(0, None), (1, bob.id)]
+    with pytest.raises(ValueError):
+        store.set_seat(game_id, 1, token_hash("x").upper())
+
+
+# -- hands and actions -----------------------------------------------------------------------
+
+
+def test_hand_round_trip(store: Store) -> None:
+    game_id = online_game(store)
+    deck = list(reversed(DECK))
+    store.start_hand(game_id, 1, 1, deck, "ab" * 16, "c" * 64)
+    moves = ["take", "discard Kd", "draw", "knock 7c"]
+    for seq, text in enumerate(moves):
+        store.add_action(game_id, 1, seq, seq % 2, text)
+    store.add_action(game_id, 1, len(moves), None, "system note")
+    result = HandResult.knock(RULES, 0, 7, 30)
+    store.finish_hand(game_id, 1, result)
+    store.start_hand(game_id, 2, 0, " ".join(str(c) for c in DECK), "s", "c", game_number=2)
+    saved = store.load_game(game_id)
+    assert saved is not None
+    first, second = saved.hands
+    assert first.deck == " ".join(str(c) for c in deck) and first.dealer == 1
+    assert (first.salt, first.commitment, first.game_number) == ("ab" * 16, "c" * 64, 1)
+    assert [a.text for a in first.actions] == [*moves, "system note"]
+    assert [a.seat for a in first.actions] == [0, 1, 0, 1, None]
+    assert first.hand_result == result and first.result is not None
+    assert first.result["kind"] == "knock" and first.ended_at is not None
+    assert second.result is None and second.ended_at is None and second.game_number == 2
+
+
+def test_duplicate_action_seq_is_rejected(store: Store) -> None:
+    game_id = online_game(store)
+    store.start_hand(game_id, 1, 0, DECK, "s", "c")
+    store.add_action(game_id, 1, 0, 1, "take")
+    with pytest.raises(ConflictError):
+        store.add_action(game_id, 1, 0, 0, "draw")
+    store.start_hand(game_id, 2, 0, DECK, "s", "c")
+    store.add_action(game_id, 2, 0, 1, "draw")  # the same seq in another hand is fine
+    saved = store.load_game(game_id)
+    assert saved is not None
+    assert [[a.text for a in h.actions] for h in saved.hands] == [["take"], ["draw"]]
+
+
+def test_hand_conflicts_and_missing_hands(store: Store) -> None:
+    game_id = online_game(store)
+    with pytest.raises(NotFoundError):
+        store.add_action(game_id, 1, 0, 0, "draw")
+    with pytest.raises(NotFoundError):
+        store.finish_hand(game_id, 1, HandResult.dead())
+    store.start_hand(game_id, 1, 0, DECK, "s", "c")
+    with pytest.raises(ConflictError):
+        store.start_hand(game_id, 1, 0, DECK, "s", "c")
+    store.finish_hand(game_id, 1, HandResult.dead())
+    with pytest.raises(ConflictError):
+        store.finish_hand(game_id, 1, HandResult.dead())
+    with pytest.raises(ConflictError):
+        store.add_action(game_id, 1, 5, 0, "draw")
+
+
+@pytest.mark.parametrize(
+    ("number", "dealer", "deck"),
+    [(0, 0, DECK), (1, 2, DECK), (1, 0, DECK[:51]), (1, 0, "As As"), (1, 0, "not cards")],
+)
+def test_bad_hands_are_refused(store: Store, number: int, dealer: int, deck: Any) -> None:
+    game_id = online_game(store)
+    with pytest.raises(ValueError):
+        store.start_hand(game_id, number, dealer, deck, "s", "c")
+    assert store.load_game(game_id).hands == ()  # type: ignore[union-attr]
+
+
+# -- entries ---------------------------------------------------------------------------------
+
+
+def test_entries_append_and_undo(store: Store) -> None:
+    game_id = store.create_game("scorekeeper", RULES, ("Ann", "Bob"))
+    assert store.remove_last_entry(game_id) is None
+    assert store.add_entry(game_id, "result", {"text": "ann knock 7 bob 23"}) == 1
+    assert store.add_entry(game_id, "irregularity", {"text": "exposed card"}) == 2
+    removed = store.remove_last_entry(game_id)
+    assert removed is not None and (removed.seq, removed.kind) == (2, "irregularity")
+    assert store.add_entry(game_id, "result", {"text": "bob gin 30"}) == 2
+    saved = store.load_game(game_id)
+    assert saved is not None
+    assert [(e.seq, e.data["text"]) for e in saved.entries] == [
+        (1, "ann knock 7 bob 23"),
+        (2, "bob gin 30"),
+    ]
+    with pytest.raises(ValueError):
+        store.add_entry(game_id, "mystery", {})
+    store.finish_game(game_id, {"winner": 0})
+    with pytest.raises(ConflictError):
+        store.add_entry(game_id, "result", {})
+
+
+# -- one transaction per write ---------------------------------------------------------------
+
+
+def test_failure_inside_a_transaction_leaves_nothing(store: Store) -> None:
+    game_id = online_game(store)
+    store.start_hand(game_id, 1, 0, DECK, "s", "c")
+    with pytest.raises(RuntimeError), store.transaction() as tx:
+        tx.add_action(game_id, 1, 0, 1, "take")
+        tx.add_action(game_id, 1, 1, 1, "discard Kd")
+        tx.add_entry(game_id, "note", {"text": "half way"})
+        raise RuntimeError("the server fell over")
+    saved = store.load_game(game_id)
+    assert saved is not None and saved.hands[0].actions == () and saved.entries == ()
+
+
+def test_clash_in_the_middle_of_a_transaction_rolls_it_all_back(store: Store) -> None:
+    game_id = online_game(store)
+    store.start_hand(game_id, 1, 0, DECK, "s", "c")
+    store.add_action(game_id, 1, 0, 1, "take")
+    with pytest.raises(ConflictError), store.transaction() as tx:
+        tx.add_action(game_id, 1, 1, 1, "discard Kd")
+        tx.finish_hand(game_id, 1, HandResult.knock(RULES, 0, 3, 40))
+        tx.add_action(game_id, 1, 0, 0, "draw")  # seq 0 is taken
+    saved = store.load_game(game_id)
+    assert saved is not None
+    assert [a.text for a in saved.hands[0].actions] == ["take"]
+    assert saved.hands[0].result is None
+
+
+def test_transaction_commits_together(store: Store) -> None:
+    game_id = online_game(store)
+    with store.transaction() as tx:
+        tx.start_hand(game_id, 1, 0, DECK, "s", "c")
+        tx.add_action(game_id, 1, 0, 1, "take")
+        tx.finish_hand(game_id, 1, HandResult.dead())
+        tx.finish_game(game_id, {"winner": None})
+    saved = store.load_game(game_id)
+    assert saved is not None and saved.game.status == "finished"
+    assert saved.hands[0].hand_result == HandResult.dead()
+
+
+def test_game_with_a_bad_seat_is_not_half_created(store: Store) -> None:
+    with pytest.raises(ValueError):
+        online_game(store, seats=[(0, token_hash("a")), (5, token_hash("b"))])
+    assert store.list_games() == []
+
+
+def test_crash_mid_write_on_a_file_leaves_nothing(db_url: str) -> None:
+    """A second process sees nothing of a transaction that has not committed."""
+    path = db_url.removeprefix("sqlite:///")
+    with Store(db_url) as store:
+        game_id = online_game(store)
+        with pytest.raises(KeyboardInterrupt), store.transaction() as tx:
+            tx.add_entry(game_id, "note", {"n": 1})
+            with sqlite3.connect(path) as other:
+                count = other.execute("SELECT count(*) FROM entries").fetchone()[0]
+            assert count == 0
+            raise KeyboardInterrupt
+        assert store.load_game(game_id).entries == ()  # type: ignore[union-attr]
+
+
+def test_two_stores_on_one_file_see_each_others_writes(db_url: str) -> None:
+    with Store(db_url) as one, Store(db_url) as two:
+        game_id = online_game(one)
+        two.add_entry(game_id, "note", {"by": "two"})
+        assert [e.data for e in one.load_game(game_id).entries] == [{"by": "two"}]  # type: ignore[union-attr]
+
+
+# -- statistics ------------------------------------------------------------------------------
+
+
+def test_player_stats_from_hands_and_entries(store: Store) -> None:
+    ann = store.add_player("Ann")
+    online = store.create_game("online", RULES, ("Ann", "Bob"), player_ids=(ann.id, None))
+    store.start_hand(online, 1, 0, DECK, "s", "c")
+    store.finish_hand(online, 1, HandResult.gin(RULES, 0, 20))  # Ann gin: 45
+    store.start_hand(online, 2, 0, DECK, "s", "c")
+    store.finish_hand(online, 2, HandResult.knock(RULES, 0, 9, 5))  # Bob undercuts: 29
+    store.finish_game(online, {"winner": 0})
+    # A scorekeeper game where Ann sits in seat 1, known by name only.
+    kept = store.create_game("scorekeeper", RULES, ("Cy", "Ann"))
+    for result in (
+        HandResult.knock(RULES, 0, 8, 4),  # Ann undercuts: 29
+        HandResult.dead(),
+        HandResult.knock(RULES, 1, 2, 30),  # Ann knocks: 28
+    ):
+        from ginrummy.engine.serial import result_to_dict
+
+        store.add_entry(kept, "result", {"result": result_to_dict(result)})
+    store.add_entry(kept, "irregularity", {"text": "exposed card"})
+    store.finish_game(kept, {"winner": 0})
+    # A game where another "Ann" has a player id of her own does not count.
+    other = store.add_player("Ann (Leeds)")
+    store.create_game("online", RULES, ("Ann", "Zed"), player_ids=(other.id, None))
+
+    stats = store.player_stats("Ann")
+    assert (stats.games, stats.wins, stats.losses) == (2, 1, 1)
+    assert (stats.hands, stats.hands_won, stats.gins, stats.undercuts) == (5, 3, 1, 1)
+    assert stats.points == 45 + 29 + 28
+    assert stats.average_points == pytest.approx((45 + 29 + 28) / 5)
+    bob = store.player_stats("Bob")
+    assert (bob.games, bob.wins, bob.hands, bob.undercuts, bob.points) == (1, 0, 2, 1, 29)
+    nobody = store.player_stats("Nobody")
+    assert (nobody.games, nobody.hands, nobody.average_points) == (0, 0, 0.0)
+
+
+def test_stats_count_big_gin_as_gin(store: Store) -> None:
+    rules = RULES.replace(big_gin=True)
+    game_id = store.create_game("online", rules, ("Ann", "Bob"))
+    store.start_hand(game_id, 1, 0, DECK, "s", "c")
+    result = HandResult.big_gin(rules, 1, 10)
+    assert result.kind is ResultKind.BIG_GIN
+    store.finish_hand(game_id, 1, result)
+    assert store.player_stats("Bob").gins == 1
