@@ -34,6 +34,7 @@ PROG = "ginrummy"
 
 #: (subcommand, module) in the order ``ginrummy --help`` lists them.
 SUBCOMMANDS: list[tuple[str, str]] = [
+    ("serve", "ginrummy.cli.serve"),
     ("analyze", "ginrummy.cli.analyze"),
 ]
 

@@ -1,0 +1,46 @@
+// Helpers shared by the pages: seat tokens kept in this browser, settings, small DOM helpers.
+const KEY = "ginrummy.tables";
+
+export function savedTables() {
+  try { return JSON.parse(localStorage.getItem(KEY) || "[]"); } catch { return []; }
+}
+export function saveTable(id, token) {
+  const list = savedTables().filter((t) => t.id !== id);
+  list.unshift({ id, token, at: Date.now() });
+  localStorage.setItem(KEY, JSON.stringify(list.slice(0, 100)));
+}
+export function tokenFor(id) {
+  const found = savedTables().find((t) => t.id === id);
+  return found ? found.token : null;
+}
+
+export function settings() {
+  try { return JSON.parse(localStorage.getItem("ginrummy.settings") || "{}"); } catch { return {}; }
+}
+export function saveSettings(s) { localStorage.setItem("ginrummy.settings", JSON.stringify(s)); }
+export function applySettings() {
+  const s = settings();
+  document.body.classList.toggle("large-cards", !!s.large);
+  document.body.classList.toggle("four-colour", !!s.fourColour);
+  return s;
+}
+
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === "class") el.className = v;
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else if (v !== false && v != null) el.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) {
+    if (c == null || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+export async function sha256Hex(text) {
+  const data = new TextEncoder().encode(text);
+  const digest = await crypto.subtle.digest("SHA-256", data);
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
