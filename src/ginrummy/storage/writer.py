@@ -34,8 +34,12 @@ _INT64 = 1 << 63
 
 
 def new_game_id() -> str:
-    """A short, url-safe random id (8 characters)."""
-    return secrets.token_urlsafe(_ID_BYTES)
+    """A short, url-safe random id (8 characters), never starting with "-" so that it can be
+    given as a command-line argument."""
+    while True:
+        game_id = secrets.token_urlsafe(_ID_BYTES)
+        if not game_id.startswith("-"):
+            return game_id
 
 
 class Writer:
