@@ -36,6 +36,7 @@ PROG = "ginrummy"
 SUBCOMMANDS: list[tuple[str, str]] = [
     ("serve", "ginrummy.cli.serve"),
     ("analyze", "ginrummy.cli.analyze"),
+    ("score", "ginrummy.cli.score"),
 ]
 
 if TYPE_CHECKING:

@@ -1,0 +1,133 @@
+"""The scorekeeper's Rich view: the sheet as a table, with colour on a terminal.
+
+On paper the winner of a hand underlines his new total, and the underlines are his boxes; here
+that total is bold and underlined, and a "Boxes" row counts them. Without a terminal Rich
+prints the same tables without colour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TextIO
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from ..engine.rules import Rules
+from ..engine.scoring import GameFinal
+from ..engine.sheet import ScoreSheet
+from .keeper import Keeper
+from .scoreview import (
+    GameRow,
+    boxes_so_far,
+    final_lines,
+    line_result,
+    match_lines,
+    ruling_lines,
+    sheet_title,
+)
+
+_FINAL_ROWS = (
+    ("Hand points", "hand_points"),
+    ("Boxes", "boxes"),
+    ("Game bonus", "game_bonus"),
+    ("Shutout", "shutout"),
+    ("Total", "total"),
+)
+
+
+class RichView:
+    def __init__(self, out: TextIO | None = None) -> None:
+        self.console = Console(file=out, highlight=False)
+
+    def say(self, text: str, style: str = "") -> None:
+        self.console.print(Text(text, style=style or ""), soft_wrap=True)
+
+    def error(self, text: str) -> None:
+        self.console.print(Text(f"error: {text}", style="bold red"), soft_wrap=True)
+
+    def sheet(self, keeper: Keeper, number: int | None = None) -> None:
+        number = number or keeper.game_number
+        sheet = keeper.sheet(number)
+        self.console.print()
+        self.console.print(_table(keeper, sheet, number))
+        for line in final_lines(keeper, sheet):
+            self.console.print(Text(line, style="bold" if sheet.final else ""), soft_wrap=True)
+        rulings = ruling_lines(keeper, number)
+        if rulings:
+            self.console.print(Text("Rulings:", style="bold"))
+            for line in rulings:
+                self.console.print(Text(f"  {line}", style="yellow"), soft_wrap=True)
+        self.console.print()
+
+    def match(self, keeper: Keeper) -> None:
+        for line in match_lines(keeper):
+            self.console.print(Text(line, style="bold cyan"), soft_wrap=True)
+
+    def rules(self, rules: Rules) -> None:
+        name = rules.preset_name()
+        self.console.print(Text(f"Rules{f' ({name})' if name else ''}:", style="bold"))
+        for line in rules.describe().splitlines():
+            self.console.print(Text(f"  {line}"))
+
+    def games(self, rows: Sequence[GameRow]) -> None:
+        if not rows:
+            self.console.print("No saved games.")
+            return
+        table = Table(box=box.SIMPLE_HEAD, title="Saved games", title_justify="left")
+        for header in ("ID", "Updated", "Players", "Mode"):
+            table.add_column(header, no_wrap=True)
+        table.add_column("Hands", justify="right")
+        table.add_column("Result", no_wrap=True)
+        for r in rows:
+            style = "green" if r.status.startswith("open") else ""
+            table.add_row(r.id, r.updated, r.players, r.mode, str(r.hands), r.status, style=style)
+        self.console.print(table)
+
+
+def _table(keeper: Keeper, sheet: ScoreSheet, number: int) -> Table:
+    names, count = sheet.names, sheet.column_count
+    table = Table(
+        title=sheet_title(keeper, number),
+        title_justify="left",
+        title_style="bold",
+        box=box.SIMPLE_HEAD,
+        caption=f"First dealer: {names[sheet.first_dealer]}",
+        caption_justify="left",
+    )
+    table.add_column("Hand", justify="right")
+    table.add_column("Dealer")
+    table.add_column("Result")
+    for column in range(1, count + 1):
+        for name in names:
+            header = name if count == 1 else f"{name} g{column}"
+            table.add_column(header, justify="right")
+    for line in sheet.lines:
+        cells: list[Text] = []
+        for column in range(count):
+            for seat in (0, 1):
+                total = line.totals[column][seat]
+                boxed = seat == line.winner and column + 1 in line.columns
+                cells.append(Text(str(total), style="bold underline" if boxed else "dim"))
+        result = line_result(sheet, line)
+        style = "" if line.winner is None else ("green" if line.winner == 0 else "magenta")
+        table.add_row(str(line.number), names[line.dealer], Text(result, style=style), *cells)
+    table.add_section()
+    if sheet.final is None:
+        wins = boxes_so_far(sheet)
+        table.add_row("", "", "Boxes so far", *[str(w[s]) for w in wins for s in (0, 1)])
+    else:
+        _final_rows(table, sheet.final)
+    return table
+
+
+def _final_rows(table: Table, final: GameFinal) -> None:
+    table.add_row(
+        "", "", "Hands won", *[str(p.hands_won) for c in final.columns for p in c.players]
+    )
+    for label, attr in _FINAL_ROWS:
+        cells = [str(getattr(p, attr)) for c in final.columns for p in c.players]
+        style = "bold" if attr == "total" else ""
+        table.add_row("", "", label, *cells, style=style)
