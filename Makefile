@@ -11,9 +11,9 @@ $(BIN)/.installed: pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[all,test,dev]'
 	touch $@
 
-# The main program. Until the web app lands it analyses a sample hand.
+# The main program: the web app on http://127.0.0.1:8000 (SQLite in your data directory).
 run: $(BIN)/.installed
-	$(BIN)/ginrummy analyze "As 2s 3s 7h 7d 7c Kd Qd 5c 9h 8h" --layoff "5s6s7s KhKdKc"
+	$(BIN)/ginrummy serve
 
 test: $(BIN)/.installed
 	$(BIN)/python -m pytest -q -n 2

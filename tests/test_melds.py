@@ -533,3 +533,22 @@ def test_meld_accepts() -> None:
     assert not Meld.parse("KsKhKdKc").accepts(parse_cards("Ks")[0])
     assert not Meld.parse("JsQsKs").accepts(parse_cards("Ah")[0])
     assert not Meld.parse("As2s3s").accepts(parse_cards("Kc")[0])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 8), st.sampled_from([3, 4, 5]), st.integers(10, 12), st.randoms())
+def test_fast_paths_agree_with_the_full_enumeration(low, width, n, rnd):
+    """The pruned set choices (deadwood) and the one-card discard minimum match the full
+    enumeration on dense hands, where sets and runs overlap most."""
+    from ginrummy.engine import melds as m
+
+    pool = [s * 13 + r for s in range(4) for r in range(low, min(13, low + width))]
+    if len(pool) < n:
+        return
+    mask = sum(1 << i for i in rnd.sample(pool, n))
+    full = min(
+        sum(m.RUN_DW[((mask & ~s) >> (13 * k)) & 0x1FFF] for k in range(4))
+        for s in m._set_choices(mask, False)
+    )
+    assert m.deadwood_mask(mask) == full
+    assert m.min_discard_deadwood_mask(mask) == min(m.discard_deadwoods_mask(mask).values())

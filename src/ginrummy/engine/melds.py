@@ -100,8 +100,53 @@ def _build_set_options() -> list[list[list[int]]]:
 SET_OPTIONS: Final = _build_set_options()
 
 
-def _set_choices(m: int) -> list[int]:
-    """Every choice of set cards (a 52-bit mask, 0 = no sets) for hand mask m."""
+def _runnable(p: int) -> int:
+    """The ranks of pattern p that lie in some three consecutive ranks all present."""
+    w = p & (p >> 1) & (p >> 2)
+    return (w | w << 1 | w << 2) & SUIT_MASK
+
+
+#: RUNNABLE[p]: the cards of a suit pattern that could be part of a run at all.
+RUNNABLE: Final = [_runnable(p) for p in range(8192)]
+
+
+def _build_pruned_options() -> list[list[list[list[int]]]]:
+    """PRUNED[rank][present][runnable]: the set choices worth trying when only the cards in
+    ``runnable`` could ever join a run. A card that can join no run is deadwood unless it is in
+    a set, so a set keeping it dominates leaving it out: with no runnable card the full set is
+    the only choice; with one, the full set or the set without that card."""
+    table: list[list[list[list[int]]]] = []
+    for r in range(13):
+        by_present: list[list[list[int]]] = []
+        for present in range(16):
+            by_runnable: list[list[int]] = []
+            for runnable in range(16):
+                suits = [s for s in range(4) if present >> s & 1]
+                runs = [s for s in suits if runnable >> s & 1]
+                bits = {s: 1 << (s * 13 + r) for s in suits}
+                full = sum(bits.values())
+                if len(suits) < 3:
+                    opts = [0]
+                elif len(suits) == 3:
+                    opts = [full] if not runs else [0, full]
+                elif not runs:
+                    opts = [full]
+                elif len(runs) == 1:
+                    opts = [full, full ^ bits[runs[0]]]
+                else:
+                    opts = [0, full] + [full ^ bits[s] for s in runs]
+                by_runnable.append(opts)
+            by_present.append(by_runnable)
+        table.append(by_present)
+    return table
+
+
+PRUNED_OPTIONS: Final = _build_pruned_options()
+
+
+def _set_choices(m: int, prune: bool = False) -> list[int]:
+    """Choices of set cards (52-bit masks, 0 = no sets) for hand mask m: every choice, or with
+    ``prune`` only those not dominated for the hand's minimum deadwood."""
     a = m & SUIT_MASK
     b = (m >> 13) & SUIT_MASK
     c = (m >> 26) & SUIT_MASK
@@ -109,15 +154,27 @@ def _set_choices(m: int) -> list[int]:
     trip = (a & b & (c | d)) | (c & d & (a | b))
     if not trip:
         return [0]
+    if prune:
+        ra, rb, rc, rd = RUNNABLE[a], RUNNABLE[b], RUNNABLE[c], RUNNABLE[d]
     groups: list[list[int]] = []
     while trip:
         low = trip & -trip
         r = low.bit_length() - 1
         present = (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
-        groups.append(SET_OPTIONS[r][present])
+        if prune:
+            runnable = (ra >> r & 1) | (rb >> r & 1) << 1 | (rc >> r & 1) << 2 | (rd >> r & 1) << 3
+            groups.append(PRUNED_OPTIONS[r][present][runnable & present])
+        else:
+            groups.append(SET_OPTIONS[r][present])
         trip ^= low
     if len(groups) == 1:
         return groups[0]
+    if len(groups) == 2:
+        g0, g1 = groups
+        return [x + y for x in g0 for y in g1]
+    if len(groups) == 3:
+        g0, g1, g2 = groups
+        return [x + y + z for x in g0 for y in g1 for z in g2]
     return [sum(combo) for combo in product(*groups)]
 
 
@@ -131,8 +188,18 @@ def deadwood_mask(m: int) -> int:
     rd = RUN_DW
     if not trip:
         return rd[a] + rd[b] + rd[c] + rd[d]
+    if trip & (trip - 1):
+        choices = _set_choices(m, True)
+    else:  # one rank held three or four times: the common case, without the general loop
+        r = trip.bit_length() - 1
+        rn = RUNNABLE
+        present = (a >> r & 1) | (b >> r & 1) << 1 | (c >> r & 1) << 2 | (d >> r & 1) << 3
+        runnable = (
+            (rn[a] >> r & 1) | (rn[b] >> r & 1) << 1 | (rn[c] >> r & 1) << 2 | (rn[d] >> r & 1) << 3
+        )
+        choices = PRUNED_OPTIONS[r][present][runnable & present]
     best = 999
-    for s in _set_choices(m):
+    for s in choices:
         r = m & ~s
         v = rd[r & SUIT_MASK] + rd[(r >> 13) & SUIT_MASK] + rd[(r >> 26) & SUIT_MASK] + rd[r >> 39]
         if v < best:
@@ -152,6 +219,7 @@ def min_discard_deadwood_mask(m: int) -> int:
         ra, rb, rc, rdd = rd[a], rd[b], rd[c], rd[d]
         return ra + rb + rc + rdd + min(dd[a] - ra, dd[b] - rb, dd[c] - rc, dd[d] - rdd)
     best = 999
+    # No pruning here: a dominated set choice may be the one that leaves a card to discard.
     for s in _set_choices(m):
         r = m & ~s
         pa = r & SUIT_MASK
