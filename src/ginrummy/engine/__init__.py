@@ -3,7 +3,9 @@
 from .actions import Action, ActionKind, Event
 from .cards import DECK, Card, Cards, parse_cards
 from .errors import GinRummyError, IllegalActionError, InvalidNotationError, InvalidRulesError
+from .game import Game, GameRecord, HandEntry
 from .hand import Hand, Phase
+from .match import Match, MatchRecord
 from .melds import (
     Arrangement,
     LayoffResult,
@@ -18,6 +20,8 @@ from .melds import (
 from .records import HandRecord
 from .results import HandResult, ResultKind
 from .rules import Rules
+from .scoring import GameFinal
+from .sheet import ScoreSheet
 from .views import PlayerView
 
 __all__ = [
@@ -28,19 +32,26 @@ __all__ = [
     "Card",
     "Cards",
     "Event",
+    "Game",
+    "GameFinal",
+    "GameRecord",
     "GinRummyError",
     "Hand",
+    "HandEntry",
     "HandRecord",
     "HandResult",
     "IllegalActionError",
     "InvalidNotationError",
     "InvalidRulesError",
     "LayoffResult",
+    "Match",
+    "MatchRecord",
     "Meld",
     "Phase",
     "PlayerView",
     "ResultKind",
     "Rules",
+    "ScoreSheet",
     "best_arrangement",
     "best_arrangements",
     "best_discards",

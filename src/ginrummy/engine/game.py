@@ -26,9 +26,10 @@ from typing import TYPE_CHECKING, Any
 
 from .cards import DECK, Card, Cards, parse_cards
 from .errors import GinRummyError, IllegalActionError
-from .results import HandResult, ResultKind
+from .results import HandResult
 from .rules import Rules
 from .scoring import Column, GameFinal, Tally
+from .serial import result_from_dict, result_to_dict
 
 if TYPE_CHECKING:
     from .hand import Hand
@@ -278,7 +279,7 @@ def _play_again(rules: Rules, entry: HandEntry) -> HandResult:
     hand = Hand.from_deck(rules, entry.dealer, Cards(entry.deck))
     for text in entry.actions or ():
         hand.apply(text)
-    if hand.result is None or _result_to_dict(hand.result) != _result_to_dict(entry.result):
+    if hand.result is None or _scoring_facts(hand.result) != _scoring_facts(entry.result):
         raise GinRummyError(f"hand {entry.number}: replaying the actions gives another result")
     return hand.result
 
@@ -286,38 +287,20 @@ def _play_again(rules: Rules, entry: HandEntry) -> HandResult:
 # -- plain-data forms ------------------------------------------------------------------------
 
 
-def _result_to_dict(result: HandResult) -> dict[str, Any]:
-    """A hand result's scoring facts (arrangements and layoffs are not kept)."""
-    return {
-        "kind": result.kind.value,
-        "knocker": result.knocker,
-        "winner": result.winner,
-        "points": result.points,
-        "knocker_deadwood": result.knocker_deadwood,
-        "defender_deadwood": result.defender_deadwood,
-        "multiplier": result.multiplier,
-    }
-
-
-def _result_from_dict(data: dict[str, Any]) -> HandResult:
-    try:
-        kind = ResultKind(data["kind"])
-        knocker, winner = data.get("knocker"), data.get("winner")
-        points = int(data.get("points", 0))
-        knocker_dw = int(data.get("knocker_deadwood", 0))
-        defender_dw = int(data.get("defender_deadwood", 0))
-        multiplier = int(data.get("multiplier", 1))
-    except (KeyError, TypeError, ValueError) as exc:
-        raise GinRummyError(f"bad hand result {data!r}") from exc
-    if knocker not in (None, 0, 1) or winner not in (None, 0, 1):
-        raise GinRummyError(f"bad seat in hand result {data!r}")
-    if min(points, knocker_dw, defender_dw) < 0 or multiplier < 1:
-        raise GinRummyError(f"bad number in hand result {data!r}")
-    return HandResult(kind, knocker, winner, points, knocker_dw, defender_dw, multiplier)
+def _scoring_facts(result: HandResult) -> tuple[object, ...]:
+    return (
+        result.kind,
+        result.knocker,
+        result.winner,
+        result.points,
+        result.knocker_deadwood,
+        result.defender_deadwood,
+        result.multiplier,
+    )
 
 
 def _entry_to_dict(entry: HandEntry) -> dict[str, Any]:
-    out: dict[str, Any] = {"dealer": entry.dealer, "result": _result_to_dict(entry.result)}
+    out: dict[str, Any] = {"dealer": entry.dealer, "result": result_to_dict(entry.result)}
     if entry.actions is not None:
         out["actions"] = list(entry.actions)
     if entry.deck is not None:
@@ -331,7 +314,7 @@ def _entry_from_dict(number: int, data: dict[str, Any]) -> HandEntry:
     return HandEntry(
         number,
         int(data["dealer"]),
-        _result_from_dict(data["result"]),
+        result_from_dict(data["result"]),
         None if actions is None else tuple(str(a) for a in actions),
         None if deck is None else tuple(parse_cards(deck)),
     )

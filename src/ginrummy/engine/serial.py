@@ -54,7 +54,7 @@ def result_to_dict(result: HandResult) -> dict[str, Any]:
 
 def result_from_dict(data: dict[str, Any]) -> HandResult:
     try:
-        return HandResult(
+        result = HandResult(
             kind=ResultKind(data["kind"]),
             knocker=_opt_int(data.get("knocker")),
             winner=_opt_int(data.get("winner")),
@@ -67,7 +67,13 @@ def result_from_dict(data: dict[str, Any]) -> HandResult:
             layoffs=tuple((Card.parse(c), Meld.parse(m)) for c, m in data.get("layoffs", ())),
         )
     except (KeyError, TypeError, ValueError) as exc:
-        raise InvalidNotationError(f"bad hand result: {exc}") from None
+        raise InvalidNotationError(f"bad hand result {data!r}: {exc}") from None
+    if result.knocker not in (None, 0, 1) or result.winner not in (None, 0, 1):
+        raise InvalidNotationError(f"bad seat in hand result {data!r}")
+    numbers = (result.points, result.knocker_deadwood, result.defender_deadwood)
+    if min(numbers) < 0 or result.multiplier < 1:
+        raise InvalidNotationError(f"bad number in hand result {data!r}")
+    return result
 
 
 def event_to_dict(event: Event) -> dict[str, Any]:
