@@ -29,6 +29,10 @@ STATIC = Path(__file__).parent / "static"
 MAX_BODY = 4096
 RATE = 10.0  # messages per second a socket may send on average
 BURST = 30.0
+# Stakes the settlement arithmetic handles exactly (Decimal's default context has 28 digits and
+# raises Overflow past 1E+999999, which would break every later state message of the table).
+MAX_STAKE = Decimal(1_000_000)
+STAKE_STEP = Decimal("0.0001")
 log = logging.getLogger("ginrummy.web")
 
 
@@ -74,16 +78,19 @@ def create_app(
         )
 
     async def create(request: Request) -> Response:
-        body = await request.body()
-        if len(body) > MAX_BODY:
+        body = await _read_body(request, MAX_BODY)
+        if body is None:
             return _error("request too large", 413)
         try:
             data = json.loads(body or b"{}")
+        except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested too deep
+            return _error("send a JSON object", 400)
+        try:
             if not isinstance(data, dict):
                 raise ProtocolError("send a JSON object")
             rules, options, names = _table_settings(data)
             created = manager.create(rules, options, names)
-        except (ProtocolError, GinRummyError, json.JSONDecodeError) as exc:
+        except (ProtocolError, GinRummyError) as exc:
             return _error(str(exc), 400)
         table = created.table
         out = {
@@ -101,12 +108,12 @@ def create_app(
         return response
 
     async def mine(request: Request) -> Response:
-        body = await request.body()
-        if len(body) > 32 * MAX_BODY:
+        body = await _read_body(request, 32 * MAX_BODY)
+        if body is None:
             return _error("request too large", 413)
         try:
             items = json.loads(body or b"[]")
-        except json.JSONDecodeError:
+        except (ValueError, RecursionError):
             return _error("send a JSON list", 400)
         out = []
         if isinstance(items, list):
@@ -216,6 +223,21 @@ def _allow(client: Client) -> bool:
     return True
 
 
+async def _read_body(request: Request, limit: int) -> bytes | None:
+    """The request body, or None once it passes ``limit`` bytes (read no further than that)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > limit:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def _error(message: str, status: int) -> Response:
     return JSONResponse({"type": "error", "message": message}, status_code=status)
 
@@ -242,6 +264,8 @@ def _table_settings(data: dict[str, Any]) -> tuple[Rules, Options, tuple[str, st
         except InvalidOperation:
             raise ProtocolError("the stake must be a number") from None
     rules = Rules.preset(preset, **overrides)
+    if rules.stake > MAX_STAKE or rules.stake != rules.stake.quantize(STAKE_STEP):
+        raise ProtocolError(f"the stake must be 0 to {MAX_STAKE} a point, in steps of {STAKE_STEP}")
     match = data.get("match", False)
     clock = data.get("clock", 0)
     if not isinstance(match, bool):

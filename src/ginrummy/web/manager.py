@@ -210,11 +210,12 @@ class Manager:
             raise IllegalActionError("nothing of yours to undo in this hand")
         hand = table.hand
         assert hand is not None
-        while True:
-            event = hand.undo()
-            if event.seat == seat:
-                break
-        self.store.remove_actions(table.id, table.hand_number, keep=len(hand.events))
+        # Back to just before this seat's last action. The store goes first: if it fails, the
+        # hand in memory still matches what is stored.
+        keep = max(i for i, e in enumerate(hand.events) if e.seat == seat)
+        self.store.remove_actions(table.id, table.hand_number, keep=keep)
+        while len(hand.events) > keep:
+            hand.undo()
         table.touch()
 
     def _hints(self, table: Table, seat: int) -> list[dict[str, Any]]:

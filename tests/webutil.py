@@ -1,0 +1,301 @@
+"""Helpers for the web tests: an app in memory, a live server in a subprocess, card searching.
+
+``card_tokens`` finds every card mentioned anywhere in a message: it walks the JSON, splits each
+string (keys too) into words, and reads a word as cards when it is made of nothing but
+two-character cards ("Kh", "5s6s7s"), so meld strings count card by card and English words such
+as "The" do not count as the ten of hearts.
+
+``hidden_cards`` is what a seat may not know: the stock and the opponent's cards that are not
+public (taken from the pile, laid down after a knock, laid off).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+
+with warnings.catch_warnings():  # Starlette would rather have httpx2; httpx works the same
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from ginrummy.engine import DECK, Hand
+from ginrummy.storage import Store
+from ginrummy.web import app as web_app
+from ginrummy.web.app import create_app
+
+CARDS = frozenset(str(c) for c in DECK)
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "test-artifacts"
+_WORD = re.compile(r"[0-9A-Za-z]+")
+
+
+# -- finding cards in messages -----------------------------------------------------------------
+
+
+def word_cards(word: str) -> list[str]:
+    """The cards a word is made of, or [] when it is not made of cards only.
+
+    >>> word_cards("5s6s7s"), word_cards("Kh"), word_cards("The"), word_cards("As2")
+    (['5s', '6s', '7s'], ['Kh'], [], [])
+    """
+    if len(word) < 2 or len(word) % 2:
+        return []
+    chunks = [word[i : i + 2] for i in range(0, len(word), 2)]
+    return chunks if all(c in CARDS for c in chunks) else []
+
+
+def card_tokens(obj: Any, skip: frozenset[tuple[str, ...]] = frozenset()) -> dict[str, str]:
+    """Every card named anywhere in ``obj``: card -> the JSON path where it was first found.
+
+    ``skip`` lists paths (tuples of keys, list positions as "*") not to search.
+
+    >>> card_tokens({"a": ["Kh 5s6s7s", {"knock Qd": "The end"}], "n": 3})
+    {'Kh': 'a/0', '5s': 'a/0', '6s': 'a/0', '7s': 'a/0', 'Qd': 'a/1/knock Qd'}
+    """
+    found: dict[str, str] = {}
+
+    def text(s: str, where: str) -> None:
+        for word in _WORD.findall(s):
+            for card in word_cards(word):
+                found.setdefault(card, where)
+
+    def walk(value: Any, path: tuple[str, ...], where: str) -> None:
+        if path in skip:
+            return
+        if isinstance(value, str):
+            text(value, where)
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                text(str(k), f"{where}/{k}".lstrip("/"))
+                walk(v, (*path, str(k)), f"{where}/{k}".lstrip("/"))
+        elif isinstance(value, (list, tuple)):
+            for i, v in enumerate(value):
+                walk(v, (*path, "*"), f"{where}/{i}".lstrip("/"))
+
+    walk(obj, (), "")
+    return found
+
+
+# The score sheet's cut for the first deal: two cards of a separate virtual cut drawn from the
+# game's own seed, not from the deal's deck, so they say nothing about anyone's hand.
+NOT_THE_DEAL = frozenset({("table", "sheet", "cuts")})
+
+
+def public_mask(hand: Hand) -> int:
+    """Cards both seats (and spectators) may know while the hand is being played."""
+    mask = hand.known_cards[0] | hand.known_cards[1]
+    for card in hand.discard_pile:
+        mask |= card.bit
+    for meld in hand.table_melds:
+        mask |= meld.mask
+    knock = hand.knock_arrangement
+    if knock is not None:
+        mask |= knock.deadwood_cards.mask
+        for meld in knock.melds:
+            mask |= meld.mask
+    for card, _ in hand.layoffs:
+        mask |= card.bit
+    return mask
+
+
+def hidden_cards(hand: Hand, seat: int | None) -> set[str]:
+    """What ``seat`` (None: a spectator) must not be told before the hand is over."""
+    secret = hand.stock.mask
+    for other in (0, 1):
+        if other != seat:
+            secret |= hand.hand_mask(other)
+    secret &= ~public_mask(hand)
+    return {str(c) for c in DECK if secret & c.bit}
+
+
+def leaks(message: dict[str, Any], hand: Hand, seat: int | None) -> dict[str, str]:
+    """Hidden cards the message names (card -> where); {} when none."""
+    secret = hidden_cards(hand, seat)
+    named = card_tokens(message, NOT_THE_DEAL)
+    return {c: where for c, where in named.items() if c in secret}
+
+
+# -- choosing moves --------------------------------------------------------------------------
+
+
+def pick(legal: list[str], rng: random.Random, knock_bias: float = 0.7) -> str:
+    """A random legal move; knocks and gins are preferred so that hands end sooner."""
+    if not legal:
+        raise AssertionError("no legal action to pick from")
+    ends = [a for a in legal if a.split()[0] in ("knock", "gin", "biggin")]
+    if ends and rng.random() < knock_bias:
+        return rng.choice(ends)
+    return rng.choice(legal)
+
+
+# -- the app in memory -------------------------------------------------------------------------
+
+
+def unlimited_rate(monkeypatch: Any) -> None:
+    """Lift the per-socket message rate limit (tests send faster than people)."""
+    monkeypatch.setattr(web_app, "RATE", 1e9)
+    monkeypatch.setattr(web_app, "BURST", 1e9)
+
+
+@contextlib.contextmanager
+def app_client(seed: int | None = 1, **kwargs: Any) -> Iterator[TestClient]:
+    """A TestClient (lifespan started) on an app with an in-memory store."""
+    store = Store("sqlite://")
+    app = create_app(store, computer_delay=0, seed=seed, **kwargs)
+    try:
+        with TestClient(app) as client:
+            yield client
+    finally:
+        store.close()
+
+
+def recv(ws: Any, timeout: float = 20.0) -> dict[str, Any]:
+    """The next message on a TestClient socket, failing (not hanging) after ``timeout``."""
+    rx = getattr(ws, "_send_rx", None)
+    if rx is None:  # pragma: no cover - another Starlette version: no timeout
+        return dict(ws.receive_json())
+
+    async def get() -> Any:
+        with anyio.fail_after(timeout):
+            return await rx.receive()
+
+    message = ws.portal.call(get)
+    if message["type"] == "websocket.close":
+        raise AssertionError(f"socket closed: {message}")
+    text = message.get("text")
+    if text is None:
+        text = message["bytes"].decode()
+    data = json.loads(text)
+    assert isinstance(data, dict)
+    return data
+
+
+def sync(ws: Any) -> list[dict[str, Any]]:
+    """Everything the server sent this socket so far: send a ping, read up to the pong."""
+    ws.send_json({"type": "ping"})
+    out: list[dict[str, Any]] = []
+    while True:
+        msg = recv(ws)
+        if msg["type"] == "pong":
+            return out
+        out.append(msg)
+
+
+def new_table(client: TestClient, **body: Any) -> dict[str, Any]:
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 200, response.text
+    data = response.json()
+    assert isinstance(data, dict)
+    return data
+
+
+def invite_token(created: dict[str, Any]) -> str:
+    return str(created["invite"]).split("?s=", 1)[1]
+
+
+# -- a live server in a subprocess -----------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class LiveServer:
+    """``ginrummy serve`` on a free loopback port and a SQLite file; kill it and start again."""
+
+    def __init__(self, db_path: Path, *, computer_delay: float = 0.0) -> None:
+        self.db_url = f"sqlite:///{db_path}"
+        self.log_path = db_path.with_suffix(".log")
+        self.computer_delay = computer_delay
+        self.port = 0
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def ws_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 40.0) -> None:
+        for _attempt in range(3):
+            self.port = free_port()
+            env = dict(os.environ, PYTHONUNBUFFERED="1")
+            env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
+            with open(self.log_path, "ab") as log:
+                self.proc = subprocess.Popen(
+                    [
+                        sys.executable,
+                        "-m",
+                        "ginrummy.cli.main",
+                        "serve",
+                        "--host",
+                        "127.0.0.1",
+                        "--port",
+                        str(self.port),
+                        "--db",
+                        self.db_url,
+                        "--computer-delay",
+                        str(self.computer_delay),
+                    ],
+                    stdout=log,
+                    stderr=subprocess.STDOUT,
+                    env=env,
+                )
+            if self._wait_ready(timeout):
+                return
+            self.kill()
+        raise AssertionError(f"the server did not start; its log:\n{self.log()}")
+
+    def _wait_ready(self, timeout: float) -> bool:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            assert self.proc is not None
+            if self.proc.poll() is not None:
+                return False
+            try:
+                if httpx.get(f"{self.url}/api/presets", timeout=2).status_code == 200:
+                    return True
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        return False
+
+    def kill(self) -> None:
+        """SIGKILL: no shutdown, no flushing; what the store committed is all that is left."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=10)
+        self.proc = None
+
+    def log(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-4000:]
+        except OSError:
+            return ""
+
+    def __enter__(self) -> LiveServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.kill()
