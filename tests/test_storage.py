@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
+import threading
 from datetime import UTC
 from pathlib import Path
 from typing import Any
@@ -502,3 +503,29 @@ def test_stats_count_big_gin_as_gin(store: Store) -> None:
     assert result.kind is ResultKind.BIG_GIN
     store.finish_hand(game_id, 1, result)
     assert store.player_stats("Bob").gins == 1
+
+
+@pytest.mark.parametrize("memory", [True, False])
+def test_threads_share_a_store(memory: bool, db_url: str) -> None:
+    """The web app calls the store from worker threads, even with an in-memory database."""
+    with Store("sqlite://" if memory else db_url) as store:
+        game_id = online_game(store)
+        failures: list[BaseException] = []
+
+        def write(seat: int) -> None:
+            try:
+                for n in range(10):
+                    store.add_entry(game_id, "note", {"seat": seat, "n": n})
+                    store.load_game(game_id)
+            except BaseException as exc:  # pragma: no cover - reported below
+                failures.append(exc)
+
+        threads = [threading.Thread(target=write, args=(i,)) for i in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert failures == []
+        saved = store.load_game(game_id)
+        assert saved is not None
+        assert [e.seq for e in saved.entries] == list(range(1, 41))

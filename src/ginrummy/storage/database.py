@@ -45,9 +45,13 @@ def resolve_url(url: str | None = None) -> str:
     return f"sqlite:///{default_path()}"
 
 
-def _is_memory(url: URL) -> bool:
-    database = url.database or ""
-    return database in ("", ":memory:") or "mode=memory" in str(url.query)
+def is_memory(url: str | URL) -> bool:
+    """Whether ``url`` is an in-memory SQLite database (one connection, shared by threads)."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return False
+    database = parsed.database or ""
+    return database in ("", ":memory:") or "mode=memory" in str(parsed.query)
 
 
 def make_engine(url: str) -> Engine:
@@ -55,7 +59,7 @@ def make_engine(url: str) -> Engine:
     parsed = make_url(url)
     if parsed.get_backend_name() != "sqlite":
         return create_engine(parsed, pool_pre_ping=True)
-    memory = _is_memory(parsed)
+    memory = is_memory(parsed)
     kwargs: dict[str, Any] = {}
     if memory:
         # One shared connection, or every connection would see its own empty database.

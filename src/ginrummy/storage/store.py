@@ -26,19 +26,20 @@ is stored (a second action with the same ``seq``, a hand started twice) raise
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from types import TracebackType
 from typing import Any
 
 from sqlalchemy import ColumnElement, Engine, and_, false, or_, select
-from sqlalchemy.orm import selectinload, sessionmaker
+from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from ..engine.cards import Card, Cards
 from ..engine.results import HandResult, ResultKind
 from ..engine.rules import Rules
 from .convert import entry_info, game_info, hand_info, player_info, seat_info
-from .database import WRITE, make_engine, migrate, resolve_url
+from .database import WRITE, is_memory, make_engine, migrate, resolve_url
 from .models import GAME_KINDS, GAME_STATUSES, GameRow, HandRow, Player, SeatRow
 from .records import EntryInfo, GameInfo, PlayerInfo, PlayerStats, SavedGame
 from .writer import Writer
@@ -58,6 +59,10 @@ class Store:
             except BaseException:
                 self.engine.dispose()
                 raise
+        # An in-memory database is one connection: threads must take turns with it.
+        self._lock: AbstractContextManager[Any] = (
+            threading.RLock() if is_memory(self.url) else nullcontext()
+        )
         self._read = sessionmaker(self.engine, expire_on_commit=False)
         self._write = sessionmaker(
             self.engine.execution_options(**{WRITE: True}),
@@ -85,8 +90,13 @@ class Store:
     @contextmanager
     def transaction(self) -> Iterator[Writer]:
         """One transaction: committed when the block ends, rolled back if it raises."""
-        with self._write() as session, session.begin():
+        with self._lock, self._write() as session, session.begin():
             yield Writer(session)
+
+    @contextmanager
+    def _reading(self) -> Iterator[Session]:
+        with self._lock, self._read() as session:
+            yield session
 
     # -- writes (one transaction each) ---------------------------------------------------
 
@@ -183,16 +193,16 @@ class Store:
     # -- reads ---------------------------------------------------------------------------
 
     def player(self, name: str) -> PlayerInfo | None:
-        with self._read() as session:
+        with self._reading() as session:
             row = session.scalar(select(Player).where(Player.name == name))
             return None if row is None else player_info(row)
 
     def list_players(self) -> list[PlayerInfo]:
-        with self._read() as session:
+        with self._reading() as session:
             return [player_info(p) for p in session.scalars(select(Player).order_by(Player.name))]
 
     def get_game(self, game_id: str) -> GameInfo | None:
-        with self._read() as session:
+        with self._reading() as session:
             row = session.get(GameRow, game_id)
             return None if row is None else game_info(row)
 
@@ -215,12 +225,12 @@ class Store:
             query = query.where(GameRow.status == status)
         if limit is not None:
             query = query.limit(limit)
-        with self._read() as session:
+        with self._reading() as session:
             return [game_info(row) for row in session.scalars(query)]
 
     def seat_for_token(self, game_id: str, token_hash: str) -> int | None:
         """The seat whose token hashes to ``token_hash``, or None."""
-        with self._read() as session:
+        with self._reading() as session:
             seat = session.scalar(
                 select(SeatRow.seat).where(
                     SeatRow.game_id == game_id, SeatRow.token_hash == token_hash
@@ -230,7 +240,7 @@ class Store:
 
     def load_game(self, game_id: str) -> SavedGame | None:
         """The game with its seats, hands (with their actions) and entries."""
-        with self._read() as session:
+        with self._reading() as session:
             row = session.scalar(
                 select(GameRow)
                 .where(GameRow.id == game_id)
@@ -251,7 +261,7 @@ class Store:
 
     def player_stats(self, name: str) -> PlayerStats:
         """The record of the player called ``name`` (all zeros for a stranger)."""
-        with self._read() as session:
+        with self._reading() as session:
             player = session.scalar(select(Player).where(Player.name == name))
             pid = None if player is None else player.id
             games = session.scalars(
