@@ -7,6 +7,7 @@ prints the same tables without colour.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import TextIO
 
@@ -29,6 +30,7 @@ from .scoreview import (
     sheet_title,
 )
 
+PIPE_WIDTH = 120
 _FINAL_ROWS = (
     ("Hand points", "hand_points"),
     ("Boxes", "boxes"),
@@ -41,6 +43,9 @@ _FINAL_ROWS = (
 class RichView:
     def __init__(self, out: TextIO | None = None) -> None:
         self.console = Console(file=out, highlight=False)
+        if not self.console.is_terminal and "COLUMNS" not in os.environ:
+            # A pipe or a file has no width: leave room for Hollywood's six score columns.
+            self.console.width = PIPE_WIDTH
 
     def say(self, text: str, style: str = "") -> None:
         self.console.print(Text(text, style=style or ""), soft_wrap=True)
@@ -99,7 +104,7 @@ def _table(keeper: Keeper, sheet: ScoreSheet, number: int) -> Table:
     )
     table.add_column("Hand", justify="right")
     table.add_column("Dealer")
-    table.add_column("Result")
+    table.add_column("Result", no_wrap=True)
     for column in range(1, count + 1):
         for name in names:
             header = name if count == 1 else f"{name} g{column}"

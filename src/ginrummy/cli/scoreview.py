@@ -95,7 +95,8 @@ def sheet_title(keeper: Keeper, number: int) -> str:
     title = f"{names[0]} v {names[1]}"
     if keeper.match is not None:
         title = f"Game {number} of the match: {title}"
-    return f"{title}, game to {keeper.rules.game_target}"
+    hollywood = " (Hollywood: three games at once)" if keeper.rules.hollywood else ""
+    return f"{title}, game to {keeper.rules.game_target}{hollywood}"
 
 
 def final_lines(keeper: Keeper, sheet: ScoreSheet) -> list[str]:
