@@ -354,6 +354,29 @@ def test_hand_conflicts_and_missing_hands(store: Store) -> None:
         store.add_action(game_id, 1, 5, 0, "draw")
 
 
+def test_remove_actions_takes_back_the_last_ones(store: Store) -> None:
+    game_id = online_game(store)
+    store.start_hand(game_id, 1, 0, DECK, "s", "c")
+    store.start_hand(game_id, 2, 0, DECK, "s", "c")
+    for seq, text in enumerate(["take", "discard Kd", "draw", "discard 2c"]):
+        store.add_action(game_id, 1, seq, seq % 2, text)
+    store.add_action(game_id, 2, 0, 1, "pass")
+    assert store.remove_actions(game_id, 1, keep=2) == 2
+    assert store.remove_actions(game_id, 1, keep=5) == 0
+    store.add_action(game_id, 1, 2, 0, "take")  # the freed seq can be used again
+    saved = store.load_game(game_id)
+    assert saved is not None
+    assert [a.text for a in saved.hands[0].actions] == ["take", "discard Kd", "take"]
+    assert [a.text for a in saved.hands[1].actions] == ["pass"]
+    with pytest.raises(ValueError):
+        store.remove_actions(game_id, 1, keep=-1)
+    with pytest.raises(NotFoundError):
+        store.remove_actions(game_id, 3, keep=0)
+    store.finish_hand(game_id, 2, HandResult.dead())
+    with pytest.raises(ConflictError):
+        store.remove_actions(game_id, 2, keep=0)
+
+
 @pytest.mark.parametrize(
     ("number", "dealer", "deck"),
     [(0, 0, DECK), (1, 2, DECK), (1, 0, DECK[:51]), (1, 0, "As As"), (1, 0, "not cards")],

@@ -176,6 +176,10 @@ class Store:
         with self.transaction() as tx:
             tx.add_action(game_id, hand_number, seq, seat, text)
 
+    def remove_actions(self, game_id: str, hand_number: int, *, keep: int) -> int:
+        with self.transaction() as tx:
+            return tx.remove_actions(game_id, hand_number, keep=keep)
+
     def finish_hand(
         self, game_id: str, number: int, result: HandResult | Mapping[str, Any]
     ) -> None:

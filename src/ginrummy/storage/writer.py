@@ -247,6 +247,27 @@ class Writer:
         game.updated_at = utcnow()
         self._flush(f"hand {hand_number} of game {game_id} already has an action {seq}")
 
+    def remove_actions(self, game_id: str, hand_number: int, *, keep: int) -> int:
+        """Take back actions: keep the hand's first ``keep`` actions (in seq order), delete the
+        rest, and return how many went. The actions of a hand that is over are final."""
+        if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
+            raise ValueError(f"keep is a whole number of at least 0, not {keep!r}")
+        game, hand = self._hand(game_id, hand_number)
+        if hand.result is not None:
+            raise ConflictError(f"hand {hand_number} of game {game_id} is over")
+        doomed = self._session.scalars(
+            select(ActionRow)
+            .where(ActionRow.game_id == game_id, ActionRow.hand_number == hand_number)
+            .order_by(ActionRow.seq)
+            .offset(keep)
+        ).all()
+        for row in doomed:
+            self._session.delete(row)
+        if doomed:
+            game.updated_at = utcnow()
+        self._flush("could not remove the actions")
+        return len(doomed)
+
     def finish_hand(
         self, game_id: str, number: int, result: HandResult | Mapping[str, Any]
     ) -> None:
