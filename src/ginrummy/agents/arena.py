@@ -1,0 +1,324 @@
+"""The arena: two agents play whole games, every deal twice with the seats swapped.
+
+Pair ``i`` plays game ``i`` with A in seat 0 and B in seat 1, then the same game seed with B in
+seat 0 and A in seat 1, so both agents are dealt the same cards (until the games part ways).
+The summary treats each mirrored pair as one observation, worth A's wins in the pair divided by
+two, and gives A's win rate with a 95% t-interval over the pairs: the pairing takes the luck of
+the deal out of the comparison, which a per-game interval would ignore.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import statistics
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from multiprocessing import get_context
+from typing import Any, Final
+
+from ..engine import ResultKind, Rules
+from ..engine.game import derived_seed
+from .base import get_agent
+from .play import play_game
+
+#: Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom.
+_T975: Final = (
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+    2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+)  # fmt: skip
+_Z975: Final = 1.959963984540054
+
+
+def t_quantile_975(df: int) -> float:
+    """The 97.5% quantile of Student's t with ``df`` degrees of freedom (a table to 30, then
+    the Cornish-Fisher expansion, accurate to 1e-4)."""
+    if df < 1:
+        raise ValueError(f"degrees of freedom must be at least 1, not {df}")
+    if df <= len(_T975):
+        return _T975[df - 1]
+    z = _Z975
+    return (
+        z
+        + (z**3 + z) / (4 * df)
+        + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+        + (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / (384 * df**3)
+    )
+
+
+@dataclass(frozen=True)
+class Interval:
+    """A mean and its 95% confidence interval (``None`` bounds with fewer than two values)."""
+
+    mean: float
+    low: float | None
+    high: float | None
+
+
+def paired_interval(values: Sequence[float]) -> Interval:
+    """The mean of the per-pair values and its 95% t-interval, clipped to [0, 1]."""
+    if not values:
+        raise ValueError("no values")
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return Interval(mean, None, None)
+    half = t_quantile_975(len(values) - 1) * statistics.stdev(values) / math.sqrt(len(values))
+    return Interval(mean, max(0.0, mean - half), min(1.0, mean + half))
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The ``q``-th percentile (0-100) with linear interpolation between order statistics."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    pos = (len(ordered) - 1) * q / 100
+    low = math.floor(pos)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (pos - low)
+
+
+# ---------------------------------------------------------------------------------------------
+# Playing
+
+
+@dataclass(frozen=True)
+class GameStats:
+    """One arena game from agent A's side; pairs of numbers are (A, B)."""
+
+    seed: int
+    a_seat: int
+    score: float  # 1 when A won the game, 0 when B did, 0.5 when neither
+    hands: int
+    points: tuple[int, int]  # hand points scored
+    gins: tuple[int, int]
+    big_gins: tuple[int, int]
+    knocks: tuple[int, int]  # knocks that won the hand
+    undercuts: tuple[int, int]  # hands won by undercutting the other's knock
+    dead: int
+    ties: int  # tied knocks that scored nothing (``undercut_on_tie`` off)
+    times: tuple[tuple[float, ...], tuple[float, ...]]
+
+
+@dataclass(frozen=True)
+class PairResult:
+    """A mirrored pair: the same game seed with A in seat 0, then in seat 1."""
+
+    index: int
+    seed: int
+    games: tuple[GameStats, GameStats]
+
+    @property
+    def value(self) -> float:
+        """A's wins in the pair divided by two: the pair's single observation."""
+        return (self.games[0].score + self.games[1].score) / 2
+
+
+def pair_seed(seed: int, index: int) -> int:
+    """The game seed of pair ``index`` of an arena run with ``seed``."""
+    return derived_seed(seed, f"arena:{index}")
+
+
+def play_pair(a: str, b: str, rules: Rules, seed: int, index: int) -> PairResult:
+    """Play pair ``index``: A in seat 0, then the same seed with A in seat 1."""
+    game_seed = pair_seed(seed, index)
+    first = _game_stats(a, b, rules, game_seed, a_seat=0)
+    second = _game_stats(a, b, rules, game_seed, a_seat=1)
+    return PairResult(index, game_seed, (first, second))
+
+
+def _play_pair_task(task: tuple[str, str, dict[str, Any], int, int]) -> PairResult:
+    a, b, rules, seed, index = task
+    return play_pair(a, b, Rules.from_dict(rules), seed, index)
+
+
+def _game_stats(a: str, b: str, rules: Rules, seed: int, a_seat: int) -> GameStats:
+    seats = (a, b) if a_seat == 0 else (b, a)
+    outcome = play_game(rules, seats, seed)
+    b_seat = 1 - a_seat
+    counts = {kind: [0, 0] for kind in ResultKind}
+    points = [0, 0]
+    ties = 0
+    for result in outcome.results:
+        if result.winner is None:
+            ties += result.kind is not ResultKind.DEAD
+            counts[ResultKind.DEAD][0] += result.kind is ResultKind.DEAD
+            continue
+        side = 0 if result.winner == a_seat else 1
+        counts[result.kind][side] += 1
+        points[side] += result.points
+    score = 0.5 if outcome.winner is None else float(outcome.winner == a_seat)
+
+    def pair(kind: ResultKind) -> tuple[int, int]:
+        return counts[kind][0], counts[kind][1]
+
+    return GameStats(
+        seed=seed,
+        a_seat=a_seat,
+        score=score,
+        hands=len(outcome.results),
+        points=(points[0], points[1]),
+        gins=pair(ResultKind.GIN),
+        big_gins=pair(ResultKind.BIG_GIN),
+        knocks=pair(ResultKind.KNOCK),
+        undercuts=pair(ResultKind.UNDERCUT),
+        dead=counts[ResultKind.DEAD][0],
+        ties=ties,
+        times=(outcome.times[a_seat], outcome.times[b_seat]),
+    )
+
+
+def run_arena(
+    a: str,
+    b: str,
+    *,
+    pairs: int,
+    rules: Rules,
+    seed: int,
+    jobs: int = 1,
+    on_pair: Callable[[PairResult], None] | None = None,
+) -> ArenaSummary:
+    """Play ``pairs`` mirrored pairs (``2 * pairs`` games) of A against B and summarize them.
+
+    ``jobs`` worker processes play the pairs (0: one per CPU core); ``on_pair`` is called in the
+    calling process as each pair finishes, in any order.
+    """
+    if pairs < 1:
+        raise ValueError(f"the arena needs at least one pair of games, not {pairs}")
+    if jobs < 0:
+        raise ValueError(f"jobs must be 0 (all cores) or more, not {jobs}")
+    get_agent(a), get_agent(b)  # unknown names fail here, before any process starts
+    jobs = min(jobs or os.cpu_count() or 1, pairs)
+    tasks = [(a, b, rules.to_dict(), seed, i) for i in range(pairs)]
+    results: list[PairResult] = []
+    if jobs == 1:
+        for task in tasks:
+            results.append(_play_pair_task(task))
+            if on_pair is not None:
+                on_pair(results[-1])
+    else:
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+            futures = [pool.submit(_play_pair_task, task) for task in tasks]
+            for future in as_completed(futures):
+                results.append(future.result())
+                if on_pair is not None:
+                    on_pair(results[-1])
+    results.sort(key=lambda r: r.index)
+    return summarize(a, b, rules, seed, results)
+
+
+# ---------------------------------------------------------------------------------------------
+# The summary
+
+
+@dataclass(frozen=True)
+class AgentSummary:
+    """One agent's side of an arena run."""
+
+    name: str
+    wins: int
+    points: int
+    gins: int
+    big_gins: int
+    knocks: int
+    undercuts: int
+    decisions: int
+    median_ms: float
+    p99_ms: float
+
+    def to_dict(self, hands: int) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "wins": self.wins,
+            "points": self.points,
+            "points_per_hand": round(self.points / hands, 3) if hands else 0.0,
+            "gins": self.gins,
+            "big_gins": self.big_gins,
+            "knocks": self.knocks,
+            "undercuts": self.undercuts,
+            "decisions": self.decisions,
+            "decision_ms": {"median": round(self.median_ms, 4), "p99": round(self.p99_ms, 4)},
+        }
+
+
+@dataclass(frozen=True)
+class ArenaSummary:
+    """What an arena run found. ``agents`` is (A, B); the win rate and interval are A's."""
+
+    rules: str
+    seed: int
+    pairs: int
+    agents: tuple[AgentSummary, AgentSummary]
+    undecided: int  # games neither agent won
+    win_rate: Interval
+    hands: int
+    dead: int
+    ties: int
+
+    @property
+    def games(self) -> int:
+        return 2 * self.pairs
+
+    def to_dict(self) -> dict[str, Any]:
+        rate = self.win_rate
+        return {
+            "agents": [agent.to_dict(self.hands) for agent in self.agents],
+            "rules": self.rules,
+            "seed": self.seed,
+            "pairs": self.pairs,
+            "games": self.games,
+            "undecided_games": self.undecided,
+            "win_rate": round(rate.mean, 4),
+            "ci95": None
+            if rate.low is None or rate.high is None
+            else [
+                round(rate.low, 4),
+                round(rate.high, 4),
+            ],
+            "hands": self.hands,
+            "net_points_per_hand": round(
+                (self.agents[0].points - self.agents[1].points) / self.hands, 3
+            )
+            if self.hands
+            else 0.0,
+            "dead_hands": self.dead,
+            "tied_knocks": self.ties,
+        }
+
+
+def summarize(
+    a: str, b: str, rules: Rules, seed: int, results: Sequence[PairResult]
+) -> ArenaSummary:
+    """Add up the pairs of an arena run."""
+    games = [game for result in results for game in result.games]
+    sides = tuple(_side(name, side, games) for side, name in enumerate((a, b)))
+    return ArenaSummary(
+        rules=rules.preset_name() or "custom",
+        seed=seed,
+        pairs=len(results),
+        agents=(sides[0], sides[1]),
+        undecided=sum(g.score == 0.5 for g in games),
+        win_rate=paired_interval([r.value for r in results]),
+        hands=sum(g.hands for g in games),
+        dead=sum(g.dead for g in games),
+        ties=sum(g.ties for g in games),
+    )
+
+
+def _side(name: str, side: int, games: Iterable[GameStats]) -> AgentSummary:
+    games = list(games)
+    times = [t for g in games for t in g.times[side]]
+    won = [g.score == 1.0 if side == 0 else g.score == 0.0 for g in games]
+    return AgentSummary(
+        name=name,
+        wins=sum(won),
+        points=sum(g.points[side] for g in games),
+        gins=sum(g.gins[side] for g in games),
+        big_gins=sum(g.big_gins[side] for g in games),
+        knocks=sum(g.knocks[side] for g in games),
+        undercuts=sum(g.undercuts[side] for g in games),
+        decisions=len(times),
+        median_ms=statistics.median(times) * 1000 if times else 0.0,
+        p99_ms=percentile(times, 99) * 1000,
+    )
