@@ -37,6 +37,7 @@ SUBCOMMANDS: list[tuple[str, str]] = [
     ("serve", "ginrummy.cli.serve"),
     ("analyze", "ginrummy.cli.analyze"),
     ("score", "ginrummy.cli.score"),
+    ("arena", "ginrummy.cli.arena"),
 ]
 
 if TYPE_CHECKING:

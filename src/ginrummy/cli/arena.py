@@ -1,0 +1,160 @@
+"""``ginrummy arena``: two computer players play mirrored pairs of whole games."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from ..agents.arena import ArenaSummary, PairResult, run_arena
+from ..agents.base import agent_names
+from ..engine.rules import Rules
+from . import CommandError
+
+if TYPE_CHECKING:
+    from .main import Subparsers
+
+EXAMPLES = """\
+examples:
+  ginrummy arena simple random --games 100 --rules eaai --seed 1
+  ginrummy arena intermediate simple --games 300 --jobs 0 --json
+
+Each of the N deals is played twice, A in seat 0 and then B in seat 0, so 2N games are played.
+A's win rate comes with a 95% confidence interval that treats each mirrored pair as one
+observation (A's wins in the pair / 2)."""
+
+
+def add_parser(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "arena",
+        help="pit two computer players against each other in mirrored games",
+        description=(
+            "Play whole games between two computer players, every deal twice with the seats "
+            "swapped, and report A's win rate with a 95% confidence interval, points per hand, "
+            "how the hands ended and each player's decision time."
+        ),
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("a", metavar="A", help="the first player (its win rate is reported)")
+    parser.add_argument("b", metavar="B", help="the second player")
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=100,
+        metavar="N",
+        help="mirrored pairs to play: 2N games in all (default 100)",
+    )
+    parser.add_argument(
+        "--rules",
+        default="standard",
+        metavar="PRESET",
+        help=f"rules preset: {', '.join(Rules.presets())} (default standard)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, metavar="S", help="seed for the deals (default random)"
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="J",
+        help="worker processes (default 1; 0 = one per CPU core)",
+    )
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    known = agent_names()
+    for name in (args.a, args.b):
+        if name not in known:
+            raise CommandError(f"unknown player {name!r}; players are: {', '.join(known)}")
+    if args.games < 1:
+        raise CommandError(f"--games must be at least 1, not {args.games}")
+    if args.jobs < 0:
+        raise CommandError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
+    if args.rules not in Rules.presets():
+        presets = ", ".join(Rules.presets())
+        raise CommandError(f"unknown rules preset {args.rules!r}; presets are: {presets}")
+    rules = Rules.preset(args.rules)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
+    with _progress(args.games, f"{args.a} vs {args.b}") as advance:
+        summary = run_arena(
+            args.a,
+            args.b,
+            pairs=args.games,
+            rules=rules,
+            seed=seed,
+            jobs=args.jobs,
+            on_pair=advance,
+        )
+    if args.json:
+        print(json.dumps(summary.to_dict(), indent=2))
+    else:
+        print(format_summary(summary))
+    return 0
+
+
+@contextmanager
+def _progress(total: int, label: str) -> Iterator[Callable[[PairResult], None]]:
+    """A rich progress bar on stderr when rich is installed and stderr is a terminal."""
+    try:
+        from rich.console import Console
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    except ImportError:
+        rich_ok = False
+    else:
+        rich_ok = sys.stderr.isatty()
+    if not rich_ok:
+        yield lambda result: None
+        return
+    columns = (
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task(f"{label} (pairs)", total=total)
+        yield lambda result: bar.advance(task)
+
+
+def format_summary(summary: ArenaSummary) -> str:
+    """The arena's report as plain text."""
+    a, b = summary.agents
+    rate = summary.win_rate
+    ci = (
+        "n/a (one pair)"
+        if rate.low is None or rate.high is None
+        else f"{rate.low:.1%} to {rate.high:.1%}"
+    )
+    hands = summary.hands or 1
+    lines = [
+        f"{a.name} vs {b.name}: {summary.games} games ({summary.pairs} mirrored pairs), "
+        f"rules {summary.rules}, seed {summary.seed}",
+        f"{a.name} won {a.wins}, {b.name} won {b.wins}"
+        + (f", undecided {summary.undecided}" if summary.undecided else ""),
+        f"{a.name} win rate {rate.mean:.1%}  (95% CI {ci}, over pairs)",
+        f"hands {summary.hands}: dead {summary.dead}"
+        + (f", tied knocks {summary.ties}" if summary.ties else ""),
+        "",
+    ]
+    width = max(12, len(a.name), len(b.name))
+    rows = [
+        ("", a.name, b.name),
+        ("points/hand", f"{a.points / hands:.2f}", f"{b.points / hands:.2f}"),
+        ("gins", str(a.gins), str(b.gins)),
+        ("knocks won", str(a.knocks), str(b.knocks)),
+        ("undercuts", str(a.undercuts), str(b.undercuts)),
+        ("median ms", f"{a.median_ms:.3f}", f"{b.median_ms:.3f}"),
+        ("p99 ms", f"{a.p99_ms:.3f}", f"{b.p99_ms:.3f}"),
+    ]
+    if a.big_gins or b.big_gins:
+        rows.insert(3, ("big gins", str(a.big_gins), str(b.big_gins)))
+    for label, left, right in rows:
+        lines.append(f"{label:<12} {left:>{width}} {right:>{width}}")
+    return "\n".join(lines)
