@@ -260,17 +260,18 @@ def _card_key(table: dict[int, int], card: Card | None) -> tuple[int, int]:
 
 
 class BeginnerAgent(SimpleAgent):
-    """``simple`` with slips: a random discard now and then, and slow to knock (it waits for
-    half the knock limit, or for the wall to come near)."""
+    """``simple`` with slips: a random discard now and then (but it never misses gin), and slow
+    to knock (it waits for half the knock limit, or for the wall to come near)."""
 
     name = "beginner"
     #: The chance of discarding a random card instead of the best one.
     slip: float = 0.1
 
     def choose_discard(self, view: PlayerView, rng: random.Random, table: dict[int, int]) -> int:
-        if rng.random() < self.slip:
+        best = super().choose_discard(view, rng, table)
+        if table[best] > 0 and rng.random() < self.slip:  # gin is never missed
             return rng.choice(sorted(self.candidates(view, table)))
-        return super().choose_discard(view, rng, table)
+        return best
 
     def may_knock(self, view: PlayerView, dw: int) -> bool:
         return dw <= view.knock_limit // 2 or view.stock_count <= 6
