@@ -1,0 +1,193 @@
+"""The arena: mirrored pairs, the paired confidence interval, the summary and the command."""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+
+import pytest
+
+from ginrummy.agents.arena import (
+    GameStats,
+    PairResult,
+    paired_interval,
+    percentile,
+    play_pair,
+    run_arena,
+    summarize,
+    t_quantile_975,
+)
+from ginrummy.agents.play import play_game
+from ginrummy.cli.main import main
+from ginrummy.engine import Rules
+
+EAAI = Rules.preset("eaai")
+
+
+# ---------------------------------------------------------------------------------------------
+# Statistics on known inputs
+
+
+def test_t_quantiles() -> None:
+    assert t_quantile_975(1) == pytest.approx(12.706)
+    assert t_quantile_975(7) == pytest.approx(2.365)
+    assert t_quantile_975(30) == pytest.approx(2.042)
+    # Past the table the expansion takes over, continuous with it and falling towards z.
+    assert t_quantile_975(31) == pytest.approx(2.0395, abs=2e-4)
+    assert t_quantile_975(60) == pytest.approx(2.0003, abs=2e-4)
+    assert t_quantile_975(120) == pytest.approx(1.9799, abs=2e-4)
+    assert t_quantile_975(10**6) == pytest.approx(1.96, abs=1e-3)
+    with pytest.raises(ValueError):
+        t_quantile_975(0)
+
+
+def test_paired_interval_on_known_values() -> None:
+    values = [1, 1, 0.5, 1, 0.5, 0.5, 1, 0.5]
+    interval = paired_interval(values)
+    assert interval.mean == 0.75
+    half = 2.365 * statistics.stdev(values) / math.sqrt(8)
+    assert half == pytest.approx(0.2235, abs=1e-4)
+    assert interval.low == pytest.approx(0.75 - half)
+    assert interval.high == pytest.approx(0.75 + half)
+
+
+def test_paired_interval_is_clipped_and_needs_two_pairs() -> None:
+    wide = paired_interval([1, 0, 1, 0])
+    assert (wide.mean, wide.low, wide.high) == (0.5, 0.0, 1.0)
+    single = paired_interval([0.5])
+    assert (single.mean, single.low, single.high) == (0.5, None, None)
+    with pytest.raises(ValueError):
+        paired_interval([])
+
+
+def test_percentile_interpolates() -> None:
+    assert percentile([3, 1, 2], 50) == 2
+    assert percentile(list(range(101)), 99) == 99
+    assert percentile([0, 10], 99) == pytest.approx(9.9)
+    assert percentile([], 99) == 0.0
+
+
+def stats(a_seat: int, score: float, points: tuple[int, int] = (0, 0)) -> GameStats:
+    return GameStats(
+        seed=1,
+        a_seat=a_seat,
+        score=score,
+        hands=4,
+        points=points,
+        gins=(1, 0),
+        big_gins=(0, 0),
+        knocks=(2, 1),
+        undercuts=(0, 1),
+        dead=0,
+        ties=0,
+        times=((0.001, 0.003), (0.002,)),
+    )
+
+
+def test_summary_counts_each_pair_as_one_observation() -> None:
+    results = [
+        PairResult(0, 1, (stats(0, 1.0, (100, 20)), stats(1, 1.0, (110, 0)))),
+        PairResult(1, 2, (stats(0, 1.0, (105, 50)), stats(1, 0.0, (30, 100)))),
+        PairResult(2, 3, (stats(0, 0.0, (0, 100)), stats(1, 0.5, (10, 10)))),
+    ]
+    summary = summarize("x", "y", EAAI, 9, results)
+    assert [r.value for r in results] == [1.0, 0.5, 0.25]
+    expected = paired_interval([1.0, 0.5, 0.25])
+    assert summary.win_rate == expected
+    assert summary.win_rate.mean == pytest.approx(sum([1.0, 0.5, 0.25]) / 3)
+    a, b = summary.agents
+    assert (a.wins, b.wins, summary.undecided) == (3, 2, 1)
+    assert (a.points, b.points, summary.hands) == (355, 280, 24)
+    assert (a.gins, a.knocks, a.undercuts, b.undercuts) == (6, 12, 0, 6)
+    assert a.decisions == 12 and a.median_ms == pytest.approx(2.0)
+    data = summary.to_dict()
+    assert data["games"] == 6 and data["pairs"] == 3
+    assert data["ci95"] == [round(expected.low or 0, 4), round(expected.high or 0, 4)]
+    assert data["net_points_per_hand"] == round(75 / 24, 3)
+
+
+# ---------------------------------------------------------------------------------------------
+# Playing
+
+
+def test_a_pair_deals_the_same_game_with_the_seats_swapped() -> None:
+    pair = play_pair("simple", "greedy", EAAI, seed=5, index=3)
+    first, second = pair.games
+    assert (first.a_seat, second.a_seat) == (0, 1)
+    assert first.seed == second.seed == pair.seed
+    one = play_game(EAAI, ("simple", "greedy"), pair.seed)
+    two = play_game(EAAI, ("greedy", "simple"), pair.seed)
+    assert one.record.first_dealer == two.record.first_dealer
+    assert one.record.hands[0].deck == two.record.hands[0].deck
+    assert first.score == (one.winner == 0) and second.score == (two.winner == 1)
+
+
+def without_times(data: dict[str, object]) -> dict[str, object]:
+    agents = data["agents"]
+    assert isinstance(agents, list)
+    for agent in agents:
+        agent.pop("decision_ms")
+    return data
+
+
+def test_arena_smoke_and_reproducible_across_processes() -> None:
+    seen: list[int] = []
+    summary = run_arena(
+        "simple", "random", pairs=3, rules=EAAI, seed=2, on_pair=lambda r: seen.append(r.index)
+    )
+    assert sorted(seen) == [0, 1, 2]
+    assert summary.games == 6 and summary.agents[0].wins == 6
+    assert summary.win_rate.mean == 1.0
+    parallel = run_arena("simple", "random", pairs=3, rules=EAAI, seed=2, jobs=2)
+    assert without_times(parallel.to_dict()) == without_times(summary.to_dict())
+
+
+def test_arena_rejects_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="unknown agent"):
+        run_arena("simple", "nobody", pairs=1, rules=EAAI, seed=1)
+    with pytest.raises(ValueError, match="at least one pair"):
+        run_arena("simple", "random", pairs=0, rules=EAAI, seed=1)
+
+
+# ---------------------------------------------------------------------------------------------
+# The command
+
+
+def test_arena_command_json(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["arena", "greedy", "simple", "--games", "2", "--rules", "eaai", "--seed", "4"]
+    assert main([*argv, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [a["name"] for a in data["agents"]] == ["greedy", "simple"]
+    assert (data["games"], data["pairs"], data["rules"], data["seed"]) == (4, 2, "eaai", 4)
+    assert data["agents"][0]["wins"] + data["agents"][1]["wins"] + data["undecided_games"] == 4
+    assert 0 <= data["win_rate"] <= 1 and len(data["ci95"]) == 2
+    for agent in data["agents"]:
+        assert set(agent["decision_ms"]) == {"median", "p99"}
+        assert agent["decisions"] > 0
+    assert {"hands", "dead_hands", "net_points_per_hand"} <= set(data)
+
+
+def test_arena_command_text(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["arena", "simple", "random", "--games", "2", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "simple vs random: 4 games (2 mirrored pairs), rules standard, seed 1" in out
+    assert "simple win rate 100.0%" in out
+    for row in ("points/hand", "gins", "knocks won", "undercuts", "median ms", "p99 ms"):
+        assert row in out
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["nobody", "simple"], "unknown player 'nobody'"),
+        (["simple", "random", "--games", "0"], "--games must be at least 1"),
+        (["simple", "random", "--rules", "nope"], "unknown rules preset 'nope'"),
+        (["simple", "random", "--jobs", "-1"], "--jobs must be 0"),
+    ],
+)
+def test_arena_command_errors(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["arena", *args]) == 2
+    assert message in capsys.readouterr().err
