@@ -357,10 +357,10 @@ class Hand:
                 elif dw <= limit:
                     knocks.append(KNOCKS[idx])
         big = [BIG_GIN] if self.rules.big_gin and deadwood_mask(mask) == 0 else []
-        if self._wall_take:
-            return gins + knocks + big
         if self.rules.must_gin and (gins or big):
             return gins + big
+        if self._wall_take:
+            return gins + knocks + big
         if taken is not None:
             mask &= ~taken.bit
         t = SUIT_DISCARDS
@@ -612,7 +612,7 @@ class Hand:
         if kind is ActionKind.AUTO:
             best = layoff(self._hands[seat], self._melds)
             cards = [card for card, _ in best.layoffs]
-            self._lay_off(seat, cards)
+            self._lay_off(seat, cards, [i for _, i in best.layoffs])
             self._finish_knock()
             return Event(number, seat, a, None, tuple(cards))
         if kind is ActionKind.DONE:
@@ -620,15 +620,25 @@ class Hand:
             return Event(number, seat, a)
         return self._knock(a, arrangement, number)
 
-    def _lay_off(self, seat: int, cards: list[Card]) -> None:
-        """Lay cards off one at a time, each onto the first meld that takes it."""
+    def _lay_off(self, seat: int, cards: list[Card], where: list[int] | None = None) -> None:
+        """Lay cards off one at a time onto the melds at ``where`` (the solver's choice), or
+        each onto a run that takes it, else the set that does.
+
+        A card that fits both a 3-set and a run goes onto the run: the set can take no other
+        card, while the run can then take the next card of the chain (8s onto 5s6s7s, then 9s).
+        """
         melds = list(self._melds)
         layoffs = list(self._layoffs)
-        for card in cards:
-            i = next(i for i, m in enumerate(melds) if m.accepts(card))
+        for n, card in enumerate(cards):
+            if where is not None:
+                i = where[n]
+            else:
+                fits = [i for i, m in enumerate(melds) if m.accepts(card)]
+                i = next((i for i in fits if melds[i].kind == "run"), fits[0])
             layoffs.append((card, melds[i]))
             melds[i] = melds[i].with_card(card)
             self._hands = _remove(self._hands, seat, card.bit)
+            self._known = _remove(self._known, seat, card.bit)
         self._melds = tuple(melds)
         self._layoffs = tuple(layoffs)
 
@@ -639,6 +649,7 @@ class Hand:
         card = a.card
         if card is not None:
             self._hands = _remove(self._hands, seat, card.bit)
+            self._known = _remove(self._known, seat, card.bit)
         self._knocker = seat
         self._knock_card = card
         self._knock_arr = arrangement
