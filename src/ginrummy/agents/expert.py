@@ -1,0 +1,366 @@
+"""``expert``: opponent inference plus determinized Monte Carlo over sampled worlds.
+
+Every decision with a real choice is made the same way:
+
+1. **Read the opponent** (:mod:`.inference`): per unseen card, the odds that he holds it, from
+   what he took, passed on and discarded.
+2. **List the candidates**: take or draw; the few best discards by the heuristic of
+   :mod:`.heuristic` (deadwood left, live cards that still join a meld, the chance he can use
+   the card); every knock, each with the arrangement that leaves him the fewest layoffs.
+3. **Sample worlds** (his hidden cards and the stock order) and play each candidate out to the
+   end of the hand in each world with the fast heuristic for both seats (:mod:`.search`).
+4. **Score** each ending by what it does to the chance of winning the game at the current
+   score (:mod:`.winprob`), and keep the candidate with the best average.
+
+Defending, it lays off optimally (``auto``); it always goes gin (or big gin) when it can.
+
+``intermediate-expert`` is the same player without the search: the heuristic alone, knocking
+as soon as it may.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from time import perf_counter
+
+from ..engine.actions import AUTO, BIG_GIN, DRAW, KNOCKS, PASS, TAKE, Action, ActionKind
+from ..engine.cards import DECK
+from ..engine.melds import Meld, best_arrangements, deadwood_mask, discard_deadwoods_mask
+from ..engine.views import PlayerView
+from .base import BaseAgent, register
+from .heuristic import (
+    DEFAULT_WEIGHTS,
+    VALUES,
+    Weights,
+    discard_scores,
+    takes_into_meld,
+)
+from .inference import Beliefs, beliefs, sample_world
+from .search import (
+    DISCARD,
+    FIRST_UPCARD,
+    STOCK_FLOOR,
+    Scoring,
+    layoff_options,
+    play_out,
+    resolve_knock,
+)
+from .search import (
+    DRAW as SIM_DRAW,
+)
+from .winprob import Utility
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """One move the search weighs."""
+
+    action: Action
+    #: What the search does with it: "take", "draw", "pass", "discard", "knock".
+    kind: str
+    card: int = -1
+    melds: tuple[Meld, ...] | None = None
+    #: The heuristic's score (lower is better), for ties and for explanations.
+    prior: float = 0.0
+
+
+@dataclass
+class Evaluation:
+    """The search's verdict: each candidate's mean value over the same worlds."""
+
+    candidates: list[Candidate]
+    values: list[float]
+    worlds: int
+    #: The value of the score as it stands (a dead hand), for hints.
+    baseline: float
+    beliefs: Beliefs | None = None
+    extra: dict[str, object] = field(default_factory=dict)
+
+    def best(self) -> Candidate:
+        order = sorted(
+            range(len(self.candidates)),
+            key=lambda i: (-self.values[i], self.candidates[i].prior),
+        )
+        return self.candidates[order[0]]
+
+
+@dataclass
+class Settings:
+    """How hard the expert thinks."""
+
+    #: Most worlds per decision, and the fewest before the time budget may stop the search.
+    worlds: int = 48
+    min_worlds: int = 12
+    #: Time budget per decision, in milliseconds (checked between worlds).
+    budget_ms: float = 70.0
+    #: How many of the heuristic's best discards the search weighs (knocks come on top).
+    discards: int = 4
+    #: Guesses per world, one kept with odds exp(-sharpness * deadwood) (``sample_hidden``):
+    #: the longer he has played, the better organised his hand. The sharpness grows by
+    #: ``sharpness`` per card he has drawn, up to ``sharpness_cap``.
+    tries: int = 8
+    sharpness: float = 0.025
+    sharpness_cap: float = 0.15
+    #: The discard heuristic's weights (see :class:`~.heuristic.Weights`).
+    outs: float = DEFAULT_WEIGHTS.outs
+    danger: float = DEFAULT_WEIGHTS.danger
+    lookahead: float = DEFAULT_WEIGHTS.lookahead
+    #: Take a pile card that joins no meld when it cuts the deadwood by this much.
+    take_gain: int = 4
+    search: bool = True
+    #: The rollout policy's bonus per live card that still joins a meld.
+    rollout_outs: float = 1.0
+    #: Whether the search weighs discards (otherwise only take/draw and knocks).
+    search_discards: bool = False
+
+
+def _legal_index(view: PlayerView) -> dict[tuple[ActionKind, int], Action]:
+    out: dict[tuple[ActionKind, int], Action] = {}
+    for action in view.legal_actions:
+        out[(action.kind, action.card.index if action.card is not None else -1)] = action
+    return out
+
+
+def _pile(view: PlayerView) -> list[int]:
+    return [c.index for c in view.discard_pile]
+
+
+def _first_upcard_passes(view: PlayerView) -> int:
+    return sum(1 for e in view.history if e.action.kind is ActionKind.PASS)
+
+
+def _exposure(melds: tuple[Meld, ...], b: Beliefs | None) -> float:
+    """Expected deadwood points the defender can lay off onto ``melds`` (one card deep)."""
+    reach = 0
+    for opts in layoff_options(b.unseen | b.known if b is not None else (1 << 52) - 1, melds):
+        for m in opts:
+            reach |= m
+    total = 0.0
+    m = reach
+    while m:
+        low = m & -m
+        card = low.bit_length() - 1
+        p = b.prob[card] if b is not None else 0.3
+        total += p * VALUES[card]
+        m ^= low
+    return total
+
+
+class ExpertAgent(BaseAgent):
+    """The strongest player: see the module docstring."""
+
+    name = "expert"
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.settings = settings if settings is not None else Settings()
+
+    # -- the protocol ----------------------------------------------------------------------
+
+    def act(self, view: PlayerView, rng: random.Random) -> Action:
+        legal = view.legal_actions
+        if not legal:
+            raise ValueError(f"seat {view.seat} has nothing to do in phase {view.phase!r}")
+        if len(legal) == 1:
+            return legal[0]
+        if view.phase == "layoff":
+            return AUTO if AUTO in legal else legal[-1]
+        evaluation = self.evaluate(view, rng)
+        return evaluation.best().action
+
+    # -- the search ------------------------------------------------------------------------
+
+    def evaluate(self, view: PlayerView, rng: random.Random, *, every: bool = False) -> Evaluation:
+        """Weigh the candidate moves of ``view``. With ``every``, weigh every legal ending
+        (for hints) instead of the heuristic's shortlist."""
+        phase = view.phase
+        b = beliefs(view)
+        utility = Utility(view.rules, view.scores, view.seat)
+        scoring = Scoring.of(view.rules, view.knock_limit, view.multiplier)
+        if phase in ("first_upcard", "draw", "wall"):
+            cands = self._draw_candidates(view, b)
+        else:
+            cands = self._discard_candidates(view, b, every)
+        if len(cands) <= 1 or not self.settings.search:
+            values = [-c.prior for c in cands]
+            return Evaluation(cands, values, 0, utility(0, 0), b)
+        return self._monte_carlo(view, b, cands, utility, scoring, rng)
+
+    def _draw_candidates(self, view: PlayerView, b: Beliefs) -> list[Candidate]:
+        legal = view.legal_actions
+        hand = view.hand.mask
+        top = view.top_discard
+        no_take = DRAW if DRAW in legal else PASS
+        no_kind = "draw" if no_take is DRAW else "pass"
+        if view.phase == "wall":
+            no_kind = "dead"
+        if TAKE not in legal or top is None:
+            return [Candidate(no_take, no_kind)]
+        card = top.index
+        useful = takes_into_meld(hand, card)
+        if not useful:
+            # A low card replacing a high one is worth a look; anything else is not.
+            table = discard_deadwoods_mask(hand | top.bit)
+            after = min(v for i, v in table.items() if i != card)
+            useful = after <= deadwood_mask(hand) - self.settings.take_gain or view.phase == "wall"
+        if not useful:
+            return [Candidate(no_take, no_kind, prior=0.0)]
+        return [
+            Candidate(TAKE, "take", card, prior=0.0),
+            Candidate(no_take, no_kind, prior=0.5),
+        ]
+
+    def _discard_candidates(self, view: PlayerView, b: Beliefs, every: bool) -> list[Candidate]:
+        legal = _legal_index(view)
+        hand = view.hand.mask
+        if (ActionKind.BIG_GIN, -1) in legal:
+            return [Candidate(BIG_GIN, "knock", prior=-100.0)]
+        gins = [a for (k, _), a in legal.items() if k is ActionKind.GIN]
+        if gins:
+            a = gins[0]
+            assert a.card is not None
+            return [Candidate(a, "knock", a.card.index, prior=-50.0)]
+        taken = view.taken_card.index if view.taken_card is not None else -1
+        table = discard_deadwoods_mask(hand)
+        drawable = [0.0 if not b.unseen >> i & 1 else 1.0 - b.prob[i] for i in range(52)]
+        danger = b.danger()
+        st = self.settings
+        weights = Weights(st.outs, st.danger, st.lookahead)
+        scored = discard_scores(hand, taken, drawable, danger, weights, table)
+        cands: list[Candidate] = []
+        limit = 11 if every else (st.discards if st.search_discards else 1)
+        least = min(dw for _, _, dw in scored) if scored else 99
+        for score, card, dw in scored:
+            action = legal.get((ActionKind.DISCARD, card))
+            if action is None:
+                continue
+            if len(cands) < limit or (
+                dw == least and limit > 1 and not any(c.card == card for c in cands)
+            ):
+                cands.append(Candidate(action, "discard", card, prior=score))
+        cands.extend(self._knock_candidates(view, b, table, taken, legal))
+        return cands
+
+    def _knock_candidates(
+        self,
+        view: PlayerView,
+        b: Beliefs,
+        table: dict[int, int],
+        taken: int,
+        legal: dict[tuple[ActionKind, int], Action],
+    ) -> list[Candidate]:
+        hand = view.hand.mask
+        out: list[Candidate] = []
+        options = sorted(
+            (dw, card)
+            for card, dw in table.items()
+            if (ActionKind.KNOCK, card) in legal and card != taken
+        )
+        if not options:
+            return out
+        least = options[0][0]
+        for dw, card in options:
+            if dw > least + 2 or len(out) >= 6:
+                break
+            arrangements = best_arrangements(hand & ~(1 << card))
+            ranked = sorted(
+                range(len(arrangements)), key=lambda i: _exposure(arrangements[i].melds, b)
+            )
+            for i in ranked[:2]:
+                melds = arrangements[i].melds
+                action = KNOCKS[card] if i == 0 else Action(ActionKind.KNOCK, DECK[card], melds)
+                prior = dw - 20 + _exposure(melds, b) * 0.5
+                out.append(Candidate(action, "knock", card, melds, prior=prior))
+        # Without search: the best knock first.
+        out.sort(key=lambda c: c.prior)
+        return out
+
+    def _monte_carlo(
+        self,
+        view: PlayerView,
+        b: Beliefs,
+        cands: list[Candidate],
+        utility: Utility,
+        scoring: Scoring,
+        rng: random.Random,
+    ) -> Evaluation:
+        s = self.settings
+        totals = [0.0] * len(cands)
+        deadline = perf_counter() + s.budget_ms / 1000.0
+        cache: dict[tuple[int, int], float] = {}
+        n = 0
+        turns = b.observed.stock_draws + len(b.observed.took)
+        sharpness = min(s.sharpness_cap, s.sharpness * turns)
+        tries = s.tries if sharpness > 0 else 1
+        for n in range(1, s.worlds + 1):
+            opp, stock = sample_world(b, rng, tries, sharpness)
+            for i, c in enumerate(cands):
+                pts = self._simulate(view, c, opp, stock, scoring)
+                v = cache.get(pts)
+                if v is None:
+                    v = cache[pts] = utility(pts[0], pts[1])
+                totals[i] += v
+            if n >= s.min_worlds and perf_counter() > deadline:
+                break
+        values = [t / n for t in totals]
+        return Evaluation(cands, values, n, utility(0, 0), b)
+
+    def _simulate(
+        self, view: PlayerView, c: Candidate, opp: int, stock: list[int], scoring: Scoring
+    ) -> tuple[int, int]:
+        """Points ``(mine, his)`` when candidate ``c`` is played in the world ``(opp, stock)``
+        and the hand is played out."""
+        hand = view.hand.mask
+        pile = [card.index for card in view.discard_pile]
+        outs = self.settings.rollout_outs
+        kind = c.kind
+        if kind == "knock":
+            rest = hand if c.card < 0 else hand & ~(1 << c.card)
+            return resolve_knock(rest, opp, c.melds, scoring)
+        if kind == "dead":
+            return 0, 0
+        if kind == "discard":
+            if view.stock_count <= STOCK_FLOOR:
+                return 0, 0
+            pile.append(c.card)
+            return play_out(
+                [hand & ~(1 << c.card), opp], stock, 0, pile, 1, SIM_DRAW, -1, scoring, 0, outs
+            )
+        if kind == "take":
+            if view.phase == "wall":
+                return self._wall_knock(hand | (1 << c.card), c.card, opp, scoring)
+            pile.pop()
+            return play_out(
+                [hand | (1 << c.card), opp], stock, 0, pile, 0, DISCARD, c.card, scoring, 0, outs
+            )
+        if kind == "draw":
+            return play_out(
+                [hand | (1 << stock[0]), opp], stock, 1, pile, 0, DISCARD, -1, scoring, 0, outs
+            )
+        # "pass" on the first upcard
+        passes = _first_upcard_passes(view) + 1
+        if passes == 2:
+            # Both passed: the non-dealer (the other seat) draws from the stock.
+            return play_out([hand, opp], stock, 0, pile, 1, SIM_DRAW, -1, scoring, 2, outs)
+        return play_out([hand, opp], stock, 0, pile, 1, FIRST_UPCARD, -1, scoring, 1, outs)
+
+    @staticmethod
+    def _wall_knock(hand: int, taken: int, opp: int, scoring: Scoring) -> tuple[int, int]:
+        table = discard_deadwoods_mask(hand)
+        card = min((v, c) for c, v in table.items() if c != taken)[1]
+        return resolve_knock(hand & ~(1 << card), opp, None, scoring)
+
+
+class IntermediateExpert(ExpertAgent):
+    """The expert's heuristic without the search."""
+
+    name = "intermediate-expert"
+
+    def __init__(self) -> None:
+        super().__init__(Settings(search=False))
+
+
+register("expert", ExpertAgent)
+register("intermediate-expert", IntermediateExpert)
+
+__all__ = ["Candidate", "Evaluation", "ExpertAgent", "IntermediateExpert", "Settings"]

@@ -1,0 +1,206 @@
+"""What the opponent holds: card-location beliefs from the public history, and sampled worlds.
+
+The opponent's hand is the cards he took from the pile and still holds (public) plus hidden
+cards drawn from the stock. Each card this seat has not seen is either one of those hidden cards
+or in the stock. The history moves the odds:
+
+* a card he **took** makes the cards that meld with it (same rank, same suit one or two ranks
+  away) more likely in his hand;
+* a card he **passed on** (the first upcard, or the pile's top card when he drew from the
+  stock) makes its meld partners less likely: with two of them he would have taken it;
+* a card he **discarded** makes its meld partners less likely too.
+
+The factors were measured from simulated hands (``benchmarks/expert_strength.py --calibrate``
+reproduces the measurement). A world is one guess at the hidden cards and the stock order,
+drawn with these weights; the search judges every candidate move on the same worlds.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Final
+
+from ..engine.actions import ActionKind
+from ..engine.melds import deadwood_mask
+from ..engine.views import PlayerView
+from .heuristic import FULL, RANK_MASKS, bits
+
+#: Odds factors for a card in the given relation to an observed card, by relation:
+#: same rank, same suit one rank away, same suit two ranks away.
+TOOK: Final = (2.6, 2.4, 1.5)
+PASSED: Final = (0.55, 0.6, 0.85)
+DISCARDED: Final = (0.5, 0.6, 0.85)
+
+
+def _relations(card: int) -> tuple[int, int, int]:
+    """Masks of the cards in each relation to ``card``: same rank, one away, two away."""
+    rank, suit = card % 13, card // 13
+    same = RANK_MASKS[rank] & ~(1 << card)
+    one = 0
+    two = 0
+    for d in (-1, 1):
+        r = rank + d
+        if 0 <= r < 13:
+            one |= 1 << (suit * 13 + r)
+        r = rank + 2 * d
+        if 0 <= r < 13:
+            two |= 1 << (suit * 13 + r)
+    return same, one, two
+
+
+RELATIONS: Final = tuple(_relations(i) for i in range(52))
+
+
+@dataclass(frozen=True, slots=True)
+class Observed:
+    """The opponent's public choices this hand, as card indices."""
+
+    took: tuple[int, ...]
+    passed: tuple[int, ...]
+    discarded: tuple[int, ...]
+    #: How many cards he has drawn from the stock (his hidden draws).
+    stock_draws: int
+
+
+def observe(view: PlayerView) -> Observed:
+    """Replay the public history to find what the opponent took, passed on and discarded."""
+    me = view.seat
+    pile: list[int] = []
+    if view.rules.deal != "eleven" and view.upcard is not None:
+        pile.append(view.upcard.index)
+    took: list[int] = []
+    passed: list[int] = []
+    discarded: list[int] = []
+    draws = 0
+    passes = 0
+    for event in view.history:
+        kind = event.action.kind
+        theirs = event.seat != me
+        if kind is ActionKind.PASS:
+            passes += 1
+            if theirs and pile:
+                passed.append(pile[-1])
+        elif kind is ActionKind.TAKE:
+            card = pile.pop() if pile else (event.card.index if event.card else -1)
+            if theirs and card >= 0:
+                took.append(card)
+        elif kind is ActionKind.DRAW:
+            if theirs:
+                draws += 1
+                # After both passed the upcard, the first draw is forced.
+                if pile and passes != 2:
+                    passed.append(pile[-1])
+            passes = 0
+        elif kind is ActionKind.DISCARD:
+            assert event.card is not None
+            pile.append(event.card.index)
+            if theirs:
+                discarded.append(event.card.index)
+    return Observed(tuple(took), tuple(passed), tuple(discarded), draws)
+
+
+@dataclass(frozen=True, slots=True)
+class Beliefs:
+    """Per card: the chance the opponent holds it, and how to sample his hidden cards."""
+
+    #: Cards he is known to hold (taken from the pile, not yet discarded).
+    known: int
+    #: Cards this seat has not seen: his hidden cards and the stock.
+    unseen: int
+    #: How many of his cards are hidden.
+    hidden: int
+    #: Relative weight of each card index being one of his hidden cards (0 if seen).
+    weights: tuple[float, ...]
+    #: The chance he holds each card (1 for known cards, 0 for cards seen elsewhere).
+    prob: tuple[float, ...]
+    observed: Observed
+
+    def danger(self) -> list[float]:
+        """Per card: the chance he can put it into a meld (he has two of its meld partners)."""
+        p = self.prob
+        out = [0.0] * 52
+        for card in range(52):
+            rank, suit = card % 13, card // 13
+            mates = [p[s * 13 + rank] for s in range(4) if s != suit]
+            a, b, c = mates
+            # At least two of the three other cards of the rank.
+            p_set = a * b + a * c + b * c - 2 * a * b * c
+            base = suit * 13
+            lo1 = p[base + rank - 1] if rank >= 1 else 0.0
+            lo2 = p[base + rank - 2] if rank >= 2 else 0.0
+            hi1 = p[base + rank + 1] if rank <= 11 else 0.0
+            hi2 = p[base + rank + 2] if rank <= 10 else 0.0
+            p_run = 1.0 - (1.0 - lo1 * lo2) * (1.0 - hi1 * hi2) * (1.0 - lo1 * hi1)
+            out[card] = 1.0 - (1.0 - p_set) * (1.0 - p_run)
+        return out
+
+
+def beliefs(view: PlayerView) -> Beliefs:
+    """The opponent model for ``view``."""
+    seen = view.hand.mask | view.opponent_known.mask | view.knocker_deadwood.mask
+    for pile_card in view.discard_pile:
+        seen |= pile_card.bit
+    for meld in view.table_melds:
+        seen |= meld.mask
+    known = view.opponent_known.mask
+    unseen = FULL & ~seen
+    hidden = max(0, view.opponent_count - known.bit_count())
+    obs = observe(view)
+    w = [0.0] * 52
+    for card in bits(unseen):
+        w[card] = 1.0
+    for table, cards in ((TOOK, obs.took), (PASSED, obs.passed), (DISCARDED, obs.discarded)):
+        for card in cards:
+            for factor, rel in zip(table, RELATIONS[card], strict=True):
+                for other in bits(rel & unseen):
+                    w[other] *= factor
+    total = sum(w)
+    prob = [0.0] * 52
+    if total > 0 and hidden:
+        scale = hidden / total
+        for card in bits(unseen):
+            prob[card] = min(0.97, w[card] * scale)
+    for card in bits(known):
+        prob[card] = 1.0
+    return Beliefs(known, unseen, hidden, tuple(w), tuple(prob), obs)
+
+
+def sample_hidden(b: Beliefs, rng: random.Random, tries: int = 1, sharpness: float = 0.0) -> int:
+    """One guess at the opponent's hidden cards, a mask of ``b.hidden`` unseen cards.
+
+    Weighted sampling without replacement (exponential keys). With ``tries`` > 1, that many
+    guesses are drawn and one is kept with odds ``exp(-sharpness * deadwood)``: a player who has
+    been improving his hand for a while holds better-organised cards than a random draw.
+    """
+    cards = bits(b.unseen)
+    w = b.weights
+    k = b.hidden
+    if k == 0:
+        return 0
+    best = 0
+    best_key = -1.0
+    for _ in range(tries):
+        keys = sorted(cards, key=lambda c: -(rng.random() ** (1.0 / w[c])))
+        mask = 0
+        for c in keys[:k]:
+            mask |= 1 << c
+        if tries == 1:
+            return mask
+        dw = deadwood_mask(mask | b.known)
+        # Gumbel-max style choice: random key weighted by exp(-sharpness * dw).
+        key = rng.random() ** (2.718281828 ** (sharpness * dw))
+        if key > best_key:
+            best_key = key
+            best = mask
+    return best
+
+
+def sample_world(
+    b: Beliefs, rng: random.Random, tries: int = 1, sharpness: float = 0.0
+) -> tuple[int, list[int]]:
+    """``(opponent's hand mask, stock in draw order)`` consistent with the view."""
+    hidden = sample_hidden(b, rng, tries, sharpness)
+    stock = bits(b.unseen & ~hidden)
+    rng.shuffle(stock)
+    return hidden | b.known, stock

@@ -1,0 +1,207 @@
+"""Determinized Monte Carlo: play a hand out in a sampled world, on card masks.
+
+A world fixes the opponent's hand and the stock order. From a candidate move the hand is played
+to its end with the fast heuristic for both players (take the pile card when it goes into a
+meld, discard the card leaving the least deadwood, knock as soon as possible, lay off
+optimally), and the result is scored. Every candidate is judged on the same worlds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import product
+
+from ..engine.melds import Meld, best_arrangements, deadwood_mask
+from ..engine.rules import Rules
+from .heuristic import FULL, rollout_discard, takes_into_meld
+
+STOCK_FLOOR = 2
+
+# Phases of a simulated hand.
+FIRST_UPCARD = 0
+DRAW = 1
+DISCARD = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Scoring:
+    """The rules that score a hand, as plain numbers."""
+
+    limit: int
+    gin_bonus: int
+    undercut_bonus: int
+    undercut_on_tie: bool
+    multiplier: int
+
+    @classmethod
+    def of(cls, rules: Rules, limit: int, multiplier: int) -> Scoring:
+        return cls(limit, rules.gin_bonus, rules.undercut_bonus, rules.undercut_on_tie, multiplier)
+
+    def knock(self, knocker_dw: int, defender_dw: int) -> tuple[int, int]:
+        """``(knocker's points, defender's points)`` once the defender has laid off."""
+        k, d, m = knocker_dw, defender_dw, self.multiplier
+        if k == 0:
+            return (d + self.gin_bonus) * m, 0
+        if k < d:
+            return (d - k) * m, 0
+        if d < k or self.undercut_on_tie:
+            return 0, (k - d + self.undercut_bonus) * m
+        return 0, 0
+
+
+def _run_extensions(defender: int, meld: int) -> list[int]:
+    """Each mask of defender cards that can be laid off onto the run ``meld`` (0 included)."""
+    low = (meld & -meld).bit_length() - 1
+    rank, suit = low % 13, low // 13
+    n = meld.bit_count()
+    base = suit * 13
+    down = [0]
+    r = rank - 1
+    acc = 0
+    while r >= 0 and defender >> (base + r) & 1:
+        acc |= 1 << (base + r)
+        down.append(acc)
+        r -= 1
+    up = [0]
+    r = rank + n
+    acc = 0
+    while r < 13 and defender >> (base + r) & 1:
+        acc |= 1 << (base + r)
+        up.append(acc)
+        r += 1
+    if len(down) == 1:
+        return up
+    if len(up) == 1:
+        return down
+    return [d | u for d in down for u in up]
+
+
+def layoff_options(defender: int, melds: Sequence[Meld]) -> list[list[int]]:
+    """Per knocker meld, the masks of defender cards it could take (0 first)."""
+    options: list[list[int]] = []
+    for meld in melds:
+        if meld.kind == "set":
+            if meld.mask.bit_count() == 3:
+                low = (meld.mask & -meld.mask).bit_length() - 1
+                fourth = (0x8004002001 << (low % 13)) & ~meld.mask & defender
+                options.append([0, fourth] if fourth else [0])
+            else:
+                options.append([0])
+        else:
+            options.append(_run_extensions(defender, meld.mask))
+    return options
+
+
+def layoff_deadwood(defender: int, melds: Sequence[Meld]) -> int:
+    """The defender's least deadwood after laying off onto ``melds`` (the engine's ``auto``)."""
+    options = [opts for opts in layoff_options(defender, melds) if len(opts) > 1]
+    if not options:
+        return deadwood_mask(defender)
+    best = deadwood_mask(defender)
+    if len(options) == 1:
+        for used in options[0][1:]:
+            v = deadwood_mask(defender & ~used)
+            if v < best:
+                best = v
+        return best
+    for combo in product(*options):
+        used = 0
+        ok = True
+        for m in combo:
+            if used & m:
+                ok = False
+                break
+            used |= m
+        if ok and used:
+            v = deadwood_mask(defender & ~used)
+            if v < best:
+                best = v
+    return best
+
+
+def knock_melds(hand: int) -> tuple[Meld, ...]:
+    """The first minimum-deadwood arrangement's melds (the rollout's knock)."""
+    return best_arrangements(hand)[0].melds
+
+
+def resolve_knock(
+    knocker: int, defender: int, melds: Sequence[Meld] | None, scoring: Scoring
+) -> tuple[int, int]:
+    """Points ``(knocker, defender)`` when the knocker (mask after his discard) lays down."""
+    k = deadwood_mask(knocker)
+    if k == 0:
+        return scoring.knock(0, deadwood_mask(defender))
+    if melds is None:
+        melds = knock_melds(knocker)
+    return scoring.knock(k, layoff_deadwood(defender, melds))
+
+
+def play_out(
+    hands: list[int],
+    stock: Sequence[int],
+    pos: int,
+    pile: list[int],
+    turn: int,
+    phase: int,
+    taken: int,
+    scoring: Scoring,
+    passes: int = 0,
+    outs: float = 0.0,
+    max_plies: int = 200,
+) -> tuple[int, int]:
+    """Play a simulated hand to its end with the heuristic for both seats.
+
+    ``hands`` (two masks) and ``pile`` (card indices, top last) are changed in place.
+    ``stock`` is in draw order from ``pos``. Returns the points ``(seat 0, seat 1)``.
+    """
+    limit = scoring.limit
+    end = len(stock)
+    gone = 0
+    for card in pile:
+        gone |= 1 << card
+    for _ in range(max_plies):
+        h = hands[turn]
+        if phase == FIRST_UPCARD:
+            top = pile[-1]
+            if takes_into_meld(h, top):
+                h |= 1 << top
+                pile.pop()
+                taken = top
+                phase = DISCARD
+            else:
+                passes += 1
+                turn = 1 - turn
+                if passes == 2:
+                    phase = DRAW
+                continue
+        elif phase == DRAW:
+            top = pile[-1] if pile and passes != 2 else -1
+            passes = 0
+            if top >= 0 and takes_into_meld(h, top):
+                h |= 1 << top
+                pile.pop()
+                taken = top
+            else:
+                if end - pos <= STOCK_FLOOR:
+                    return 0, 0
+                h |= 1 << stock[pos]
+                pos += 1
+                taken = -1
+        # DISCARD
+        card, dw = rollout_discard(h, taken, FULL & ~(h | gone), outs, limit)
+        if card < 0:
+            return 0, 0
+        h &= ~(1 << card)
+        if dw <= limit:
+            pts = resolve_knock(h, hands[1 - turn], None, scoring)
+            return (pts[0], pts[1]) if turn == 0 else (pts[1], pts[0])
+        hands[turn] = h
+        pile.append(card)
+        gone |= 1 << card
+        if end - pos <= STOCK_FLOOR:
+            return 0, 0
+        turn = 1 - turn
+        phase = DRAW
+        taken = -1
+    return 0, 0
