@@ -524,23 +524,7 @@ class Hand:
         """
         a = action if isinstance(action, Action) else Action.parse(action)
         arrangement = self._check(a, seat)
-        before = (
-            self._hands,
-            self._stock_pos,
-            self._pile,
-            self._phase,
-            self._turn,
-            self._passes,
-            self._taken,
-            self._known,
-            self._knocker,
-            self._knock_card,
-            self._knock_arr,
-            self._melds,
-            self._layoffs,
-            self._wall_take,
-            self._result,
-        )
+        before = self._snapshot()
         try:
             event = self._do(a, arrangement)
         except BaseException:
