@@ -483,3 +483,47 @@ def draw_and_discard(hand: Hand, turns: int) -> Hand:
 def deal(rules: Rules | None = None, **kwargs: str) -> Hand:
     """``Hand.from_deck`` on ``deck_for(**kwargs)``, seat 0 dealing."""
     return Hand.from_deck(rules or Rules(), 0, deck_for(**kwargs))
+
+
+#: Against KNOCKER at the wall: QhQdQc 9sTsJs 6d6h with 2c 3d; the 6s gives a knock (3d: 2).
+WALL_DEALER = "Qh Qd Qc 9s Ts Js 6d 6h 2c 3d"
+
+
+# --------------------------------------------------------------------------------------------
+# The human-readable part of a golden playthrough
+
+
+def describe_hand(hand: Hand) -> str:
+    """The events and the result of a finished hand, one fact a line (golden files)."""
+    lines = ["events:"]
+    for event in hand.events:
+        text = str(event)
+        if event.action.kind is ActionKind.AUTO:
+            laid = " ".join(str(c) for c in event.laid_off)
+            text += f" (lays off {laid or 'nothing'})"
+        lines.append(f"  {text}")
+    result = hand.result
+    assert result is not None, "the hand is not over"
+    if result.kind is ResultKind.DEAD:
+        lines.append("result: dead hand, no score")
+        return "\n".join(lines) + "\n"
+    knocker = result.knocker
+    how = {
+        ResultKind.KNOCK: "knock",
+        ResultKind.GIN: "gin",
+        ResultKind.BIG_GIN: "big gin",
+        ResultKind.UNDERCUT: "knock, undercut",
+    }[result.kind]
+    score = "no score" if result.winner is None else f"seat {result.winner} scores {result.points}"
+    double = f" (x{result.multiplier})" if result.multiplier != 1 else ""
+    lines.append(f"result: {how} by seat {knocker}; {score}{double}")
+    lines.append(
+        f"  knocker seat {knocker}: {result.knocker_arrangement} = {result.knocker_deadwood}"
+    )
+    lines.append(
+        f"  defender seat {result.defender}: {result.defender_arrangement}"
+        f" = {result.defender_deadwood}"
+    )
+    laid = ", ".join(f"{card} onto {meld}" for card, meld in result.layoffs)
+    lines.append(f"  layoffs: {laid or 'none'}")
+    return "\n".join(lines) + "\n"

@@ -24,6 +24,7 @@ from helpers import (
     GIN_DEAL,
     KNOCKER,
     LAYOFF_DEAL,
+    WALL_DEALER,
     deal,
     deck_for,
     draw_and_discard,
@@ -33,9 +34,6 @@ from helpers import (
     wall_deal,
     wall_stock,
 )
-
-#: The dealer holds QhQdQc 9sTsJs 6d6h with 2c 3d: the 6s gives him a knock (3d, leaving 2).
-WALL_DEALER = "Qh Qd Qc 9s Ts Js 6d 6h 2c 3d"
 
 
 def legal_texts(hand: Hand) -> list[str]:
