@@ -12,6 +12,7 @@ public (taken from the pile, laid down after a knock, laid off).
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import random
@@ -47,16 +48,29 @@ _WORD = re.compile(r"[0-9A-Za-z]+")
 # -- finding cards in messages -----------------------------------------------------------------
 
 
-def word_cards(word: str) -> list[str]:
-    """The cards a word is made of, or [] when it is not made of cards only.
+@functools.lru_cache(maxsize=65536)
+def word_cards(word: str) -> tuple[str, ...]:
+    """The cards a word is made of, or () when it is not made of cards only.
 
     >>> word_cards("5s6s7s"), word_cards("Kh"), word_cards("The"), word_cards("As2")
-    (['5s', '6s', '7s'], ['Kh'], [], [])
+    (('5s', '6s', '7s'), ('Kh',), (), ())
     """
     if len(word) < 2 or len(word) % 2:
-        return []
-    chunks = [word[i : i + 2] for i in range(0, len(word), 2)]
-    return chunks if all(c in CARDS for c in chunks) else []
+        return ()
+    chunks = tuple(word[i : i + 2] for i in range(0, len(word), 2))
+    return chunks if all(c in CARDS for c in chunks) else ()
+
+
+def cards_in_text(text: str) -> set[str]:
+    """Every card named in a text (a JSON text: its keys and string values alike).
+
+    >>> sorted(cards_in_text('{"melds": ["5s6s7s"], "knock Qd": "The end", "n": 10}'))
+    ['5s', '6s', '7s', 'Qd']
+    """
+    found: set[str] = set()
+    for word in set(_WORD.findall(text)):
+        found.update(word_cards(word))
+    return found
 
 
 def card_tokens(obj: Any, skip: frozenset[tuple[str, ...]] = frozenset()) -> dict[str, str]:
@@ -91,9 +105,18 @@ def card_tokens(obj: Any, skip: frozenset[tuple[str, ...]] = frozenset()) -> dic
     return found
 
 
-# The score sheet's cut for the first deal: two cards of a separate virtual cut drawn from the
-# game's own seed, not from the deal's deck, so they say nothing about anyone's hand.
-NOT_THE_DEAL = frozenset({("table", "sheet", "cuts")})
+# Card-like text that is not about the deal: the table's id (random letters, split by its "-"
+# and "_" into words such as "5s3h"), and the score sheet's cut for the first deal (two cards of
+# a separate virtual cut drawn from the game's own seed, not from the deal's deck).
+NOT_THE_DEAL = frozenset({("table", "id"), ("table", "sheet", "cuts")})
+
+
+def _blank(value: Any, paths: frozenset[tuple[str, ...]], path: tuple[str, ...] = ()) -> Any:
+    if path in paths:
+        return None
+    if isinstance(value, dict) and any(p[: len(path)] == path for p in paths):
+        return {k: _blank(v, paths, (*path, str(k))) for k, v in value.items()}
+    return value
 
 
 def public_mask(hand: Hand) -> int:
@@ -126,20 +149,33 @@ def hidden_cards(hand: Hand, seat: int | None) -> set[str]:
 def leaks(message: dict[str, Any], hand: Hand, seat: int | None) -> dict[str, str]:
     """Hidden cards the message names (card -> where); {} when none."""
     secret = hidden_cards(hand, seat)
-    named = card_tokens(message, NOT_THE_DEAL)
+    if not cards_in_text(json.dumps(_blank(message, NOT_THE_DEAL))) & secret:  # quick
+        return {}
+    named = card_tokens(message, NOT_THE_DEAL)  # slow: says where
     return {c: where for c, where in named.items() if c in secret}
 
 
 # -- choosing moves --------------------------------------------------------------------------
 
 
-def pick(legal: list[str], rng: random.Random, knock_bias: float = 0.7) -> str:
-    """A random legal move; knocks and gins are preferred so that hands end sooner."""
+RANK_VALUE = {r: min(i + 1, 10) for i, r in enumerate("A23456789TJQK")}
+
+
+def pick(view: dict[str, Any], rng: random.Random, knock_bias: float = 0.7) -> str:
+    """A random legal move from a seat's view, played with some sense so that hands end
+    sooner: knocks and gins are preferred, and it mostly discards its highest deadwood."""
+    legal: list[str] = view["legal_actions"]
     if not legal:
         raise AssertionError("no legal action to pick from")
     ends = [a for a in legal if a.split()[0] in ("knock", "gin", "biggin")]
     if ends and rng.random() < knock_bias:
         return rng.choice(ends)
+    if rng.random() < 0.8:
+        dead = view.get("arrangement", {}).get("deadwood", "").split()
+        dead.sort(key=lambda c: -RANK_VALUE[c[0]])
+        for card in dead:
+            if f"discard {card}" in legal:
+                return f"discard {card}"
     return rng.choice(legal)
 
 

@@ -56,7 +56,7 @@ class Manager:
         self._rng = random.Random(seed) if seed is not None else None
         self._agent_rng = random.Random(seed)
         self._tasks: set[asyncio.Task[None]] = set()
-        self._thinking: set[str] = set()
+        self._thinking: dict[str, asyncio.Future[None]] = {}
 
     # -- tables -------------------------------------------------------------------------------
 
@@ -182,28 +182,37 @@ class Manager:
     def kick(self, table: Table) -> None:
         """Start the computer's turns at this table unless they are already running."""
         if table.computer_to_move() and table.id not in self._thinking:
-            self._thinking.add(table.id)
             task = asyncio.ensure_future(self._computer_turns(table))
+            self._thinking[table.id] = task
             self._tasks.add(task)
             task.add_done_callback(lambda t: self._done(t, table.id))
 
     def _done(self, task: asyncio.Task[None], table_id: str) -> None:
         self._tasks.discard(task)
-        self._thinking.discard(table_id)
+        self._stop_thinking(table_id, task)
         if not task.cancelled() and task.exception() is not None:
             log.error("computer player failed at table %s", table_id, exc_info=task.exception())
 
+    def _stop_thinking(self, table_id: str, task: asyncio.Future[None] | None) -> None:
+        if task is not None and self._thinking.get(table_id) is task:
+            del self._thinking[table_id]
+
     async def _computer_turns(self, table: Table) -> None:
-        while table.computer_to_move():
-            version = table.version
-            await asyncio.sleep(self.computer_delay)
-            if table.version != version:
-                continue  # the person moved (undo): look again
-            action = await asyncio.to_thread(computer_action, table, self._agent_rng)
-            if table.version != version:
-                continue
-            table.act(self.store, COMPUTER_SEAT, str(action))
-            await self.broadcast(table)
+        try:
+            while table.computer_to_move():
+                version = table.version
+                await asyncio.sleep(self.computer_delay)
+                if table.version != version:
+                    continue  # the person moved (undo): look again
+                action = await asyncio.to_thread(computer_action, table, self._agent_rng)
+                if table.version != version:
+                    continue
+                table.act(self.store, COMPUTER_SEAT, str(action))
+                await self.broadcast(table)
+        finally:
+            # At once, not in the done callback a loop turn later: a move the person makes in
+            # between must start the computer's next turns (kick), or the table would stall.
+            self._stop_thinking(table.id, asyncio.current_task())
 
     def _undo(self, table: Table, seat: int) -> None:
         if not table.can_undo(seat):
