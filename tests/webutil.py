@@ -335,3 +335,72 @@ class LiveServer:
 
     def __exit__(self, *exc: object) -> None:
         self.kill()
+
+
+class SeatSocket:
+    """A real WebSocket client for one seat (or a spectator) of a live server.
+
+    It keeps under the server's rate limit (10 messages a second) by spacing its sends.
+    """
+
+    GAP = 0.11
+
+    def __init__(self, server: LiveServer, table_id: str, token: str | None = None) -> None:
+        from websockets.sync.client import connect
+
+        query = f"?token={token}" if token else ""
+        self.ws = connect(
+            f"{server.ws_url}/ws/{table_id}{query}", proxy=None, open_timeout=20, max_size=1 << 22
+        ).__enter__()  # the connection, opened; close() closes it
+        self.sent = 0.0
+        self.last: dict[str, Any] | None = None
+
+    def send(self, msg: dict[str, Any]) -> None:
+        wait = self.sent + self.GAP - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        self.ws.send(json.dumps(msg))
+        self.sent = time.monotonic()
+
+    def recv(self, timeout: float = 30.0) -> dict[str, Any]:
+        data = json.loads(self.ws.recv(timeout=timeout))
+        assert isinstance(data, dict)
+        if data.get("type") == "state":
+            self.last = data
+        return data
+
+    def state(self) -> dict[str, Any]:
+        """Ask for this seat's state again (reading past any broadcasts on the way)."""
+        self.send({"type": "state"})
+        self.send({"type": "ping"})
+        state = None
+        while (msg := self.recv())["type"] != "pong":
+            if msg["type"] == "state":
+                state = msg
+        assert state is not None
+        return state
+
+    def act(self, action: str) -> None:
+        self.send({"type": "action", "action": action})
+        self.last = None
+
+    def until_my_turn(self) -> dict[str, Any]:
+        """Read states until this seat is to move or the hand is over (the computer moves)."""
+        msg = self.last if self.last is not None else self.recv()
+        while msg["type"] != "state" or not (
+            msg["view"]["phase"] == "over" or msg["view"]["current_player"] == msg["view"]["seat"]
+        ):
+            msg = self.recv()
+        return msg
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.ws.close()
+
+
+def post_table(server: LiveServer, **body: Any) -> dict[str, Any]:
+    response = httpx.post(f"{server.url}/api/tables", json=body, timeout=30)
+    assert response.status_code == 200, response.text
+    data = response.json()
+    assert isinstance(data, dict)
+    return data
