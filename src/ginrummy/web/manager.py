@@ -5,6 +5,7 @@ and tells every connected seat its own state. Knows nothing of HTTP; the app joi
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import random
 import time
@@ -233,12 +234,12 @@ class Manager:
             raise IllegalActionError("hints are given on your turn")
         view = hand.view(seat, table.game.totals)
         try:
-            from ..agents.hints import hint
+            hints = importlib.import_module("ginrummy.agents.hints")
         except ImportError:  # pragma: no cover - hints ship with the agents
             return []
         return [
             {"action": str(h.action), "score": round(float(h.score), 2), "reason": h.reason}
-            for h in hint(view, rng=random.Random(0))
+            for h in hints.hint(view, rng=random.Random(0))
         ]
 
     async def tick(self) -> None:
