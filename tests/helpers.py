@@ -29,7 +29,11 @@ from ginrummy import (
     Rules,
     parse_cards,
 )
-from ginrummy.engine.melds import deadwood_mask, discard_deadwoods_mask
+from ginrummy.engine.melds import (
+    deadwood_mask,
+    discard_deadwoods_mask,
+    min_discard_deadwood_mask,
+)
 from ginrummy.engine.results import ResultKind
 
 # --------------------------------------------------------------------------------------------
@@ -297,17 +301,45 @@ def _action_texts() -> tuple[str, ...]:
 ACTION_TEXTS = _action_texts()
 
 
+def _parsed(text: str) -> Action | str:
+    try:
+        return Action.parse(text)
+    except InvalidNotationError:
+        return text
+
+
+#: ACTION_TEXTS parsed where they parse (applying an Action skips the parsing; the texts that
+#: do not parse stay text).
+ACTIONS: tuple[Action | str, ...] = tuple(_parsed(t) for t in ACTION_TEXTS)
+
+
 def random_action_text(rng: random.Random) -> str:
     """A random action text: any kind, any card, sometimes named melds, sometimes junk."""
     return ACTION_TEXTS[int(rng.random() * len(ACTION_TEXTS))]
 
 
-def try_illegal(hand: Hand, text: str, seat: int | None = None, thorough: bool = True) -> bool:
-    """Try ``text`` (as ``seat``): if it is illegal it must raise a ``ValueError`` with a
-    message and change nothing. Returns whether it was illegal; a legal text is undone.
+def random_action(rng: random.Random) -> Action | str:
+    """Like :func:`random_action_text`, as an ``Action`` when the text parses."""
+    return ACTIONS[int(rng.random() * len(ACTIONS))]
 
-    ``thorough`` also checks that ``check`` and ``is_legal`` agree with ``apply``.
+
+def try_illegal(
+    hand: Hand, text: Action | str, seat: int | None = None, thorough: bool = True
+) -> bool:
+    """Try ``text`` (as ``seat``): if it is illegal it must raise a ``ValueError`` with a
+    message and change nothing. Returns whether it was illegal; a legal one is undone.
+
+    ``thorough`` also checks that ``check`` and ``is_legal`` agree with ``apply``, for the
+    action and for its text.
     """
+    if thorough and isinstance(text, Action):
+        as_text = _try(hand, str(text), seat, thorough)
+        assert _try(hand, text, seat, thorough) == as_text, f"{text} and its text differ"
+        return as_text
+    return _try(hand, text, seat, thorough)
+
+
+def _try(hand: Hand, text: Action | str, seat: int | None, thorough: bool) -> bool:
     before = quick_snapshot(hand)
     try:
         hand.apply(text, seat)
@@ -347,26 +379,26 @@ class Policy:
         rng = self.rng
         if rng.random() >= self.greed:
             return rng.choice(legal)
-        for kind in (ActionKind.BIG_GIN, ActionKind.GIN, ActionKind.KNOCK):
-            found = [a for a in legal if a.kind is kind]
-            if found:
-                return rng.choice(found)
+        last = legal[-1].kind  # gins, knocks and big gin come last in the list
+        if last in (ActionKind.BIG_GIN, ActionKind.GIN, ActionKind.KNOCK):
+            for kind in (ActionKind.BIG_GIN, ActionKind.GIN, ActionKind.KNOCK):
+                found = [a for a in legal if a.kind is kind]
+                if found:
+                    return rng.choice(found)
         seat = hand.current_player
         assert seat is not None
         m = hand.hand_mask(seat)
-        if hand.phase is Phase.DISCARD:
+        phase = hand.phase
+        if phase is Phase.DISCARD:
             table = discard_deadwoods_mask(m)
-            discards = [a for a in legal if a.kind is ActionKind.DISCARD]
-            return min(discards, key=lambda a: (table[_card_of(a).index], rng.random()))
-        if hand.phase in (Phase.DRAW, Phase.FIRST_UPCARD) and ActionKind.TAKE in {
-            a.kind for a in legal
-        }:
+            best = min(table[_card_of(a).index] for a in legal)
+            return rng.choice([a for a in legal if table[_card_of(a).index] == best])
+        if legal[0].kind is ActionKind.TAKE and phase is not Phase.WALL:
+            # Take the pile's top card when keeping it (and discarding another) is better.
             top = hand.discard_pile[-1]
-            taken = discard_deadwoods_mask(m | top.bit)
-            keep = min(v for i, v in taken.items() if i != top.index)
-            if keep < deadwood_mask(m):
-                return next(a for a in legal if a.kind is ActionKind.TAKE)
-            return next(a for a in legal if a.kind is not ActionKind.TAKE)
+            if min_discard_deadwood_mask(m | top.bit) < deadwood_mask(m):
+                return legal[0]
+            return legal[1]
         return rng.choice(legal)
 
 
