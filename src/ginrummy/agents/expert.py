@@ -63,6 +63,9 @@ class Candidate:
     melds: tuple[Meld, ...] | None = None
     #: The heuristic's score (lower is better), for ties and for explanations.
     prior: float = 0.0
+    #: Whether the search plays it out; a discard it does not is valued from the best searched
+    #: discard and the heuristic's difference between them.
+    searched: bool = True
 
 
 @dataclass
@@ -147,6 +150,23 @@ def _exposure(melds: tuple[Meld, ...], b: Beliefs | None) -> float:
     return total
 
 
+def _derive_values(cands: list[Candidate], values: list[float], utility: Utility) -> None:
+    """Value the discards the search did not play out: the best searched discard's value, less
+    the heuristic's difference converted from deadwood points to value (what a few points in
+    this hand are worth at the current score)."""
+    if all(c.searched for c in cands):
+        return
+    per_point = max(0.05, (utility(5, 0) - utility(0, 5)) / 10.0)
+    for kind in ("discard", "draw", "pass"):
+        searched = [i for i, c in enumerate(cands) if c.kind == kind and c.searched]
+        if not searched:
+            continue
+        ref = max(searched, key=lambda i: values[i])
+        for i, c in enumerate(cands):
+            if not c.searched and (c.kind == kind or (kind != "discard" and c.kind == "take")):
+                values[i] = values[ref] - per_point * max(0.0, c.prior - cands[ref].prior)
+
+
 class ExpertAgent(BaseAgent):
     """The strongest player: see the module docstring."""
 
@@ -178,15 +198,16 @@ class ExpertAgent(BaseAgent):
         utility = Utility(view.rules, view.scores, view.seat)
         scoring = Scoring.of(view.rules, view.knock_limit, view.multiplier)
         if phase in ("first_upcard", "draw", "wall"):
-            cands = self._draw_candidates(view, b)
+            cands = self._draw_candidates(view, b, every)
         else:
             cands = self._discard_candidates(view, b, every)
-        if len(cands) <= 1 or not self.settings.search:
+        searched = sum(c.searched for c in cands)
+        if not self.settings.search or searched == 0 or (searched == 1 and not every):
             values = [-c.prior for c in cands]
             return Evaluation(cands, values, 0, utility(0, 0), b)
         return self._monte_carlo(view, b, cands, utility, scoring, rng)
 
-    def _draw_candidates(self, view: PlayerView, b: Beliefs) -> list[Candidate]:
+    def _draw_candidates(self, view: PlayerView, b: Beliefs, every: bool) -> list[Candidate]:
         legal = view.legal_actions
         hand = view.hand.mask
         top = view.top_discard
@@ -197,29 +218,45 @@ class ExpertAgent(BaseAgent):
         if TAKE not in legal or top is None:
             return [Candidate(no_take, no_kind)]
         card = top.index
-        useful = takes_into_meld(hand, card)
-        if not useful:
-            # A low card replacing a high one is worth a look; anything else is not.
-            table = discard_deadwoods_mask(hand | top.bit)
-            after = min(v for i, v in table.items() if i != card)
-            useful = after <= deadwood_mask(hand) - self.settings.take_gain or view.phase == "wall"
+        useful = (
+            every
+            or view.phase == "wall"
+            or takes_into_meld(hand, card)
+            or self._low_swap(view, card)
+        )
         if not useful:
             return [Candidate(no_take, no_kind, prior=0.0)]
+        if every and not takes_into_meld(hand, card) and not self._low_swap(view, card):
+            # Weighed for hints only: the expert never takes such a card.
+            return [
+                Candidate(no_take, no_kind, prior=0.0),
+                Candidate(TAKE, "take", card, prior=3.0, searched=False),
+            ]
         return [
             Candidate(TAKE, "take", card, prior=0.0),
             Candidate(no_take, no_kind, prior=0.5),
         ]
 
+    def _low_swap(self, view: PlayerView, card: int) -> bool:
+        """Whether the pile card, though it joins no meld, cuts the deadwood by
+        ``take_gain`` (a low card replacing a high one)."""
+        hand = view.hand.mask
+        table = discard_deadwoods_mask(hand | (1 << card))
+        after = min(v for i, v in table.items() if i != card)
+        return after <= deadwood_mask(hand) - self.settings.take_gain
+
     def _discard_candidates(self, view: PlayerView, b: Beliefs, every: bool) -> list[Candidate]:
         legal = _legal_index(view)
         hand = view.hand.mask
+        enders: list[Candidate] = []
         if (ActionKind.BIG_GIN, -1) in legal:
-            return [Candidate(BIG_GIN, "knock", prior=-100.0)]
-        gins = [a for (k, _), a in legal.items() if k is ActionKind.GIN]
-        if gins:
-            a = gins[0]
-            assert a.card is not None
-            return [Candidate(a, "knock", a.card.index, prior=-50.0)]
+            enders.append(Candidate(BIG_GIN, "knock", prior=-100.0))
+        for (kind, card), action in legal.items():
+            if kind is ActionKind.GIN:
+                enders.append(Candidate(action, "knock", card, prior=-50.0 - 0.01 * VALUES[card]))
+        if enders and not every:
+            # Always end the hand with (big) gin: nothing can beat it.
+            return enders[:1]
         taken = view.taken_card.index if view.taken_card is not None else -1
         table = discard_deadwoods_mask(hand)
         drawable = [0.0 if not b.unseen >> i & 1 else 1.0 - b.prob[i] for i in range(52)]
@@ -228,18 +265,19 @@ class ExpertAgent(BaseAgent):
         weights = Weights(st.outs, st.danger, st.lookahead)
         scored = discard_scores(hand, taken, drawable, danger, weights, table)
         cands: list[Candidate] = []
-        limit = 11 if every else (st.discards if st.search_discards else 1)
+        limit = st.discards if st.search_discards else 1
         least = min(dw for _, _, dw in scored) if scored else 99
         for score, card, dw in scored:
-            action = legal.get((ActionKind.DISCARD, card))
-            if action is None:
+            discard = legal.get((ActionKind.DISCARD, card))
+            if discard is None:
                 continue
-            if len(cands) < limit or (
+            searched = len(cands) < limit or (
                 dw == least and limit > 1 and not any(c.card == card for c in cands)
-            ):
-                cands.append(Candidate(action, "discard", card, prior=score))
-        cands.extend(self._knock_candidates(view, b, table, taken, legal))
-        return cands
+            )
+            if searched or every:
+                cands.append(Candidate(discard, "discard", card, prior=score, searched=searched))
+        cands.extend(self._knock_candidates(view, b, table, taken, legal, every))
+        return enders + cands
 
     def _knock_candidates(
         self,
@@ -248,6 +286,7 @@ class ExpertAgent(BaseAgent):
         table: dict[int, int],
         taken: int,
         legal: dict[tuple[ActionKind, int], Action],
+        every: bool = False,
     ) -> list[Candidate]:
         hand = view.hand.mask
         out: list[Candidate] = []
@@ -260,13 +299,13 @@ class ExpertAgent(BaseAgent):
             return out
         least = options[0][0]
         for dw, card in options:
-            if dw > least + 2 or len(out) >= 6:
+            if not every and (dw > least + 2 or len(out) >= 6):
                 break
             arrangements = best_arrangements(hand & ~(1 << card))
             ranked = sorted(
                 range(len(arrangements)), key=lambda i: _exposure(arrangements[i].melds, b)
             )
-            for i in ranked[:2]:
+            for i in ranked[: 1 if every else 2]:
                 melds = arrangements[i].melds
                 action = KNOCKS[card] if i == 0 else Action(ActionKind.KNOCK, DECK[card], melds)
                 prior = dw - 20 + _exposure(melds, b) * 0.5
@@ -292,10 +331,11 @@ class ExpertAgent(BaseAgent):
         turns = b.observed.stock_draws + len(b.observed.took)
         sharpness = min(s.sharpness_cap, s.sharpness * turns)
         tries = s.tries if sharpness > 0 else 1
+        searched = [i for i, c in enumerate(cands) if c.searched]
         for n in range(1, s.worlds + 1):
             opp, stock = sample_world(b, rng, tries, sharpness)
-            for i, c in enumerate(cands):
-                pts = self._simulate(view, c, opp, stock, scoring)
+            for i in searched:
+                pts = self._simulate(view, cands[i], opp, stock, scoring)
                 v = cache.get(pts)
                 if v is None:
                     v = cache[pts] = utility(pts[0], pts[1])
@@ -303,6 +343,7 @@ class ExpertAgent(BaseAgent):
             if n >= s.min_worlds and perf_counter() > deadline:
                 break
         values = [t / n for t in totals]
+        _derive_values(cands, values, utility)
         return Evaluation(cands, values, n, utility(0, 0), b)
 
     def _simulate(

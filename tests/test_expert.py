@@ -1,0 +1,302 @@
+"""The expert player: only legal actions under every rule set, and the plays a strong player
+must make (gin when it can, the safe discard, the knock that leaves the fewest layoffs).
+
+Budgets are tiny here so the file runs in seconds; strength is measured by
+``benchmarks/expert_strength.py``.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ginrummy.agents import get_agent
+from ginrummy.agents.expert import ExpertAgent, IntermediateExpert, Settings
+from ginrummy.agents.heuristic import meld_outs, rollout_discard
+from ginrummy.agents.inference import beliefs, observe, sample_world
+from ginrummy.agents.search import Scoring, layoff_deadwood, play_out, resolve_knock
+from ginrummy.agents.winprob import Utility, win_chance
+from ginrummy.engine import (
+    DECK,
+    Action,
+    ActionKind,
+    Card,
+    Cards,
+    Hand,
+    PlayerView,
+    Rules,
+    best_arrangement,
+    layoff,
+    parse_cards,
+    parse_melds,
+)
+from ginrummy.engine.actions import AUTO, DISCARDS, DRAW, PASS, TAKE
+
+FAST = Settings(worlds=6, min_worlds=2, budget_ms=5.0)
+EAAI = Rules.preset("eaai")
+
+
+def fast_expert() -> ExpertAgent:
+    return ExpertAgent(FAST)
+
+
+def deck(non_dealer: str, dealer: str, upcard: str, stock: str = "") -> Cards:
+    """A deck (top first) dealing these hands, this upcard, and this stock on top."""
+    a, b = parse_cards(non_dealer), parse_cards(dealer)
+    assert len(a) == len(b) == 10
+    top = [*(c for pair in zip(a, b, strict=True) for c in pair), Card.parse(upcard)]
+    top += parse_cards(stock, allow_empty=True)
+    used = sum(c.bit for c in top)
+    return Cards(top + [c for c in DECK if not used & c.bit])
+
+
+def legal(hand: Hand, action: Action) -> bool:
+    return hand.is_legal(action, hand.current_player)
+
+
+# -- every rule set, only legal actions ------------------------------------------------------
+
+
+RULE_SETS = [pytest.param(Rules.preset(name), id=name) for name in Rules.presets()] + [
+    pytest.param(Rules().replace(deal="eleven"), id="eleven"),
+    pytest.param(Rules().replace(must_gin=True, big_gin=True), id="must-gin-big-gin"),
+    pytest.param(Rules().replace(wall_pickup=True), id="wall-pickup"),
+    pytest.param(Rules().replace(undercut_on_tie=False), id="no-tie-undercut"),
+]
+
+
+def play(rules: Rules, agents: list[object], seed: int, scores: tuple[int, int]) -> Hand:
+    hand = Hand.deal(rules, seed % 2, seed)
+    rng = random.Random(seed)
+    while not hand.is_over:
+        seat = hand.current_player
+        assert seat is not None
+        view = hand.view(seat, scores)
+        action = agents[seat].act(view, rng)  # type: ignore[attr-defined]
+        assert legal(hand, action), f"{action} is not legal in {view.phase}: {hand}"
+        hand.apply(action)
+    return hand
+
+
+@pytest.mark.parametrize("rules", RULE_SETS)
+def test_only_legal_actions_under_every_rule_set(rules: Rules) -> None:
+    opponents = ["simple", "random", "expert-fast"]
+    for seed in range(3):
+        name = opponents[seed % len(opponents)]
+        other = fast_expert() if name == "expert-fast" else get_agent(name)
+        scores = [(0, 0), (85, 40), (20, 95)][seed]
+        agents = [fast_expert(), other] if seed % 2 else [other, fast_expert()]
+        hand = play(rules, agents, 1000 + seed, scores)
+        assert hand.result is not None
+
+
+def test_intermediate_plays_legal_hands() -> None:
+    for seed in range(6):
+        agents = [IntermediateExpert(), get_agent("simple")]
+        assert play(EAAI, agents, seed, (0, 0)).result is not None
+
+
+def test_registered_by_name() -> None:
+    assert isinstance(get_agent("expert"), ExpertAgent)
+    assert isinstance(get_agent("intermediate-expert"), IntermediateExpert)
+    assert get_agent("expert").name == "expert"
+
+
+# -- scenarios ------------------------------------------------------------------------------
+
+
+def test_takes_the_card_that_completes_gin_and_goes_gin() -> None:
+    d = deck("As 2s 3s 4h 5h 6h 7d 8d 9d Tc", "Kc Qc 2c 4c 6c 8c Js 9h Jh 3d", "Td")
+    hand = Hand.from_deck(EAAI, 1, d)
+    rng = random.Random(1)
+    expert = fast_expert()
+    assert expert.act(hand.view(0), rng) == TAKE
+    hand.apply(TAKE)
+    action = expert.act(hand.view(0), rng)
+    assert action.kind is ActionKind.GIN and action.card == Card.parse("Tc")
+
+
+def test_passes_a_card_that_does_not_fit() -> None:
+    d = deck("As 2s 3s 4h 5h 6h 7d 8d 9d Tc", "Kc Qc 2c 4c 6c 8c Js 9h Jh 3d", "Kd")
+    hand = Hand.from_deck(EAAI, 1, d)
+    assert fast_expert().act(hand.view(0), random.Random(1)) == PASS
+
+
+def _knock_view(mine: str, drawn: str, scores: tuple[int, int] = (0, 0)) -> tuple[Hand, PlayerView]:
+    """Seat 0 (non-dealer) holds ``mine``; both pass the upcard and seat 0 draws ``drawn``."""
+    d = deck(mine, "Kc Qc 2c 4c 6c Js 9h Jh 3d Qh", "Kh", drawn)
+    hand = Hand.from_deck(EAAI, 1, d)
+    hand.apply(PASS)
+    hand.apply(PASS)
+    hand.apply(DRAW)
+    return hand, hand.view(0, scores)
+
+
+def _laid_down(view: PlayerView, action: Action) -> set[int]:
+    assert action.card is not None
+    rest = view.hand.mask & ~action.card.bit
+    melds = action.melds if action.melds is not None else best_arrangement(rest).melds
+    return {m.mask for m in melds}
+
+
+def test_knock_arrangement_leaves_the_fewest_layoffs() -> None:
+    # 7s can go in the run (4s-7s, open to 3s and 8s) or in a set of four sevens (leaving
+    # 4s5s6s, open to 3s only): the second gives the defender fewer layoffs.
+    hand, view = _knock_view("4s 5s 6s 7s 7h 7d 7c Ac 2d 3h", "Kd")
+    action = ExpertAgent(Settings(worlds=20, min_worlds=20, budget_ms=1000)).act(
+        view, random.Random(2)
+    )
+    assert action.kind is ActionKind.KNOCK and action.card == Card.parse("Kd")
+    assert legal(hand, action)
+    assert _laid_down(view, action) == {m.mask for m in parse_melds("4s5s6s 7s7h7d7c")}
+
+
+def test_knocks_with_a_strong_lead() -> None:
+    _, view = _knock_view("As 2s 3s 4h 5h 6h 8d 8c 8h 9c", "Kd", scores=(95, 40))
+    action = ExpertAgent(Settings(worlds=20, min_worlds=20, budget_ms=1000)).act(
+        view, random.Random(3)
+    )
+    assert action.kind is ActionKind.KNOCK and action.card == Card.parse("Kd")
+
+
+def test_goes_gin_rather_than_knock() -> None:
+    # 8s makes a set of four eights: discarding Ks is gin.
+    _, view = _knock_view("As 2s 3s 4h 5h 6h 8d 8c 8h Ks", "8s")
+    action = fast_expert().act(view, random.Random(4))
+    assert action.kind is ActionKind.GIN and action.card == Card.parse("Ks")
+
+
+def _danger_view(opponent_known: str) -> PlayerView:
+    mine = parse_cards("As 2s 3s 4h 5h 6h 7d 8d Jc Ks 2c")
+    pile = tuple(parse_cards("Qh 5c 3c"))
+    known = parse_cards(opponent_known, allow_empty=True)
+    return PlayerView(
+        seat=0,
+        hand=mine,
+        phase="discard",
+        current_player=0,
+        dealer=1,
+        discard_pile=pile,
+        opponent_known=known,
+        opponent_count=10,
+        stock_count=52 - 11 - 10 - len(pile),
+        legal_actions=tuple(DISCARDS[c.index] for c in mine),
+        rules=EAAI,
+    )
+
+
+def test_does_not_feed_the_opponent_a_meld_when_an_equal_discard_exists() -> None:
+    # Jc and Ks are both loose tens; he took Jh and Jd, so Jc would give him a set.
+    view = _danger_view("Jh Jd")
+    action = fast_expert().act(view, random.Random(5))
+    assert action == DISCARDS[Card.parse("Ks").index]
+    # He took Qs and Js instead: now the king is the one he wants.
+    view = _danger_view("Qs Js")
+    action = fast_expert().act(view, random.Random(5))
+    assert action == DISCARDS[Card.parse("Jc").index]
+
+
+def test_defends_with_the_best_layoffs() -> None:
+    rng = random.Random(6)
+    defended = 0
+    for seed in range(40):
+        hand = Hand.deal(EAAI, seed % 2, seed)
+        agents = [fast_expert(), get_agent("simple")]
+        while not hand.is_over:
+            seat = hand.current_player
+            assert seat is not None
+            view = hand.view(seat)
+            action = agents[seat].act(view, rng)
+            if seat == 0 and view.phase == "layoff" and len(view.legal_actions) > 2:
+                assert action == AUTO
+                defended += 1
+            hand.apply(action)
+        if defended >= 2:
+            break
+    assert defended >= 2
+
+
+# -- the parts --------------------------------------------------------------------------------
+
+
+def test_layoff_deadwood_matches_the_engine() -> None:
+    rng = random.Random(7)
+    for _ in range(200):
+        cards = rng.sample(range(52), 20)
+        knocker = sum(1 << i for i in cards[:10])
+        defender = sum(1 << i for i in cards[10:])
+        melds = best_arrangement(knocker).melds
+        assert layoff_deadwood(defender, melds) == layoff(defender, melds).deadwood
+
+
+def test_resolve_knock_scores_like_the_rules() -> None:
+    scoring = Scoring.of(EAAI, 10, 1)
+    knocker = parse_cards("As 2s 3s 4h 5h 6h 8d 8c 8h 9c").mask
+    defender = parse_cards("Ks Qs Kh Qh Kd Qd 2c 3c 5c 7s").mask
+    # Kings and queens melded, nothing to lay off: 2c 3c 5c 7s = 17 against the knocker's 9.
+    assert resolve_knock(knocker, defender, None, scoring) == (17 - 9, 0)
+    low = parse_cards("Ks Kh Kd Qs Qh Qd 2c 3c 4c Ac").mask  # no deadwood: an undercut
+    assert resolve_knock(knocker, low, None, scoring) == (0, 9 - 0 + 25)
+
+
+def test_rollouts_end_with_points_for_one_side_at_most() -> None:
+    rng = random.Random(8)
+    scoring = Scoring.of(EAAI, 10, 1)
+    for _ in range(50):
+        cards = list(range(52))
+        rng.shuffle(cards)
+        hands = [sum(1 << i for i in cards[:10]), sum(1 << i for i in cards[10:20])]
+        pts = play_out(hands, cards[21:], 0, [cards[20]], 0, 1, -1, scoring, 0, 1.0)
+        assert min(pts) == 0 and max(pts) >= 0
+
+
+def test_rollout_discard_knocks_on_the_least_deadwood() -> None:
+    hand = parse_cards("As 2s 3s 4h 5h 6h 8d 8c 8h 9c Kd").mask
+    card, dw = rollout_discard(hand, -1, 0, 1.0, 10)
+    assert DECK[card] == Card.parse("Kd") and dw == 9
+
+
+def test_meld_outs() -> None:
+    outs = meld_outs(parse_cards("7h 8h Kc Kd").mask)
+    assert outs == parse_cards("6h 9h Ks Kh").mask
+
+
+def test_beliefs_follow_what_he_took_passed_and_threw() -> None:
+    d = deck("As 2s 3s 4h 5h 6h 7d 8d 9d Tc", "Kc Qc 2c 4c 6c 8c Js 9h Jh 3d", "Kd", "5s Qd")
+    hand = Hand.from_deck(EAAI, 1, d)
+    hand.apply(PASS)  # seat 0 passes Kd
+    hand.apply(TAKE)  # seat 1 takes Kd (he holds Kc)
+    hand.apply(DISCARDS[Card.parse("2c").index])
+    view = hand.view(0)
+    obs = observe(view)
+    assert [DECK[c] for c in obs.took] == [Card.parse("Kd")]
+    assert [DECK[c] for c in obs.discarded] == [Card.parse("2c")]
+    b = beliefs(view)
+    ks, kh, ac = (Card.parse(t).index for t in ("Ks", "Kh", "Ac"))
+    assert b.prob[Card.parse("Kd").index] == 1.0
+    assert b.prob[ks] > b.prob[Card.parse("5d").index]
+    assert b.prob[ac] < b.prob[Card.parse("5d").index]
+    assert b.prob[kh] > 0
+    opp, stock = sample_world(b, random.Random(1), 4, 0.1)
+    assert opp.bit_count() == 10 and opp & Card.parse("Kd").bit
+    assert len(stock) == view.stock_count
+    assert not opp & view.hand.mask
+
+
+def test_win_chance_and_utility() -> None:
+    assert win_chance(100, 0, 0) == pytest.approx(0.5, abs=1e-9)
+    assert win_chance(100, 90, 10) > 0.9 > 0.1 > win_chance(100, 10, 90)
+    assert win_chance(100, 100, 50) == 1.0 and win_chance(100, 50, 100) == 0.0
+    u = Utility(EAAI, (50, 50), 0)
+    assert u.win_only and u(20, 0) > u(0, 0) > u(0, 20)
+    points = Utility(Rules(), (0, 0), 0)
+    assert not points.win_only and points(10, 0) - points(0, 0) > 10
+
+
+def test_intermediate_never_searches() -> None:
+    d = deck("As 2s 3s 4h 5h 6h 7d 8d 9d Tc", "Kc Qc 2c 4c 6c 8c Js 9h Jh 3d", "Td")
+    hand = Hand.from_deck(EAAI, 1, d)
+    evaluation = IntermediateExpert().evaluate(hand.view(0), random.Random(1))
+    assert evaluation.worlds == 0
+    assert evaluation.best().action == TAKE
