@@ -17,7 +17,17 @@ let customOrder = null; // the player's own card order, when dragged
 let orderHand = 0;
 let hints = null;
 let retry = 500;
-const commitments = {}; // hand number -> commitment as first seen, and the hand we were dealt
+// hand number -> the commitment as first seen and the hand we were dealt, kept in this browser so
+// that a reload mid-hand still checks the deal against what was published before the first move
+const DEALS_KEY = `ginrummy.deals.${tableId}`;
+const commitments = (() => {
+  try { return JSON.parse(localStorage.getItem(DEALS_KEY) || "{}"); } catch { return {}; }
+})();
+function saveCommitments() {
+  const keep = Object.keys(commitments).map(Number).sort((a, b) => b - a).slice(0, 3);
+  for (const k of Object.keys(commitments)) if (!keep.includes(Number(k))) delete commitments[k];
+  try { localStorage.setItem(DEALS_KEY, JSON.stringify(commitments)); } catch { /* full or disabled */ }
+}
 const $ = (id) => document.getElementById(id);
 let opts = applySettings();
 
@@ -80,6 +90,7 @@ function render() {
   $("hint").hidden = !(v && v.seat != null && v.current_player === v.seat);
   if (v && t.commitment && !commitments[t.hand_number] && v.seat != null) {
     commitments[t.hand_number] = { commitment: t.commitment, dealt: v.history.length === 0 ? v.hand : null };
+    saveCommitments();
   }
   renderOpponent(v);
   renderMiddle(v);

@@ -1,0 +1,278 @@
+"""The web pages in a real browser (Debian's Chromium, driven by Playwright): a person starts a
+game in the lobby and plays it by clicking cards and buttons, reloads in the middle, and two
+browsers play each other through an invite link. Each hand ends in the showdown, with its result
+in words and the browser's own check of the deal saying "verified".
+
+A screenshot of the table is kept in test-artifacts/table.png (and the showdown in
+test-artifacts/showdown.png).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from webutil import ARTIFACTS, LiveServer
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="needs Debian's Chromium: apt install chromium"
+)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with LiveServer(tmp_path_factory.mktemp("web") / "games.db") as live:
+        yield live
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+FINGERPRINT = (
+    "() => ['#status', '#actions', '#hand', '#pile', '#showdown']"
+    ".map((s) => document.querySelector(s).innerHTML).join('|')"
+)
+
+
+class Player:
+    """One person at one browser page, clicking like a person (a rather random one)."""
+
+    def __init__(self, page: Any, rng: random.Random, name: str) -> None:
+        self.page = page
+        self.rng = rng
+        self.name = name
+        self.errors: list[str] = []  # error messages from the server: the page sent a bad move
+        self.problems: list[str] = []  # script errors and failed loads in the page
+        page.set_default_timeout(20_000)
+        page.on("websocket", self._socket)
+        page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
+        page.on(
+            "console",
+            lambda m: self.problems.append(f"console: {m.text}") if m.type == "error" else None,
+        )
+
+    def _socket(self, ws: Any) -> None:
+        ws.on("framereceived", self._frame)
+
+    def _frame(self, payload: str | bytes) -> None:
+        msg = json.loads(payload)
+        if msg.get("type") == "error":
+            self.errors.append(msg["message"])
+
+    # -- reading the page -----------------------------------------------------------------
+
+    def over(self) -> bool:
+        return bool(self.page.locator("#showdown").is_visible())
+
+    def status(self) -> str:
+        return str(self.page.locator("#status").inner_text())
+
+    def buttons(self) -> dict[str, Any]:
+        found = {}
+        for button in self.page.locator("#actions button").all():
+            found[button.inner_text()] = button
+        return found
+
+    def hand(self) -> list[str]:
+        cards = self.page.locator("#hand .card[data-card]")
+        return [str(c) for c in cards.evaluate_all("els => els.map(e => e.dataset.card)")]
+
+    # -- moving ---------------------------------------------------------------------------
+
+    def _then_wait(self, click: Any) -> None:
+        """Click, then wait until the page shows the server's answer.
+
+        Every move changes what the page shows (the status line, the buttons, the hand, the
+        pile or the showdown), and the page only redraws for a new state, so a change means
+        the move was played; a refused move changes none of it, and the wait fails.
+        """
+        before = self.page.evaluate(FINGERPRINT)
+        click()
+        self.page.wait_for_function(f"(old) => ({FINGERPRINT})() !== old", arg=before)
+
+    def step(self) -> bool:
+        """Make one move if it is this person's turn; True if a move was made."""
+        if self.over():
+            return False
+        buttons = self.buttons()
+        names = list(buttons)
+        status = self.status()
+        stock = self.page.locator("#stock .card.playable")
+        pile = self.page.locator("#pile .card.playable")
+        if any(n.startswith("Take upcard") for n in names):
+            choice = "Take upcard (T)" if self.rng.random() < 0.3 else "Pass (P)"
+            self._then_wait(buttons[choice].click)
+        elif stock.count():
+            if pile.count() and self.rng.random() < 0.3:
+                self._then_wait(pile.click)
+            else:
+                self._then_wait(stock.click)
+        elif status.startswith("Choose a card") or status.endswith("selected."):
+            self._discard()
+        elif "Optimal layoffs (A)" in buttons:
+            offs = [n for n in names if n.startswith("Lay off")]
+            if offs and self.rng.random() < 0.5:
+                self._then_wait(buttons[self.rng.choice(offs)].click)
+            else:
+                self._then_wait(buttons["Optimal layoffs (A)"].click)
+        elif "Take to knock" in buttons or status.startswith("The stock is down"):
+            self._then_wait(buttons["Pass"].click)
+        else:
+            return False
+        return True
+
+    def _discard(self) -> None:
+        """Select a card (mostly the highest deadwood), then knock or go gin if offered."""
+        dead = self.page.locator("#hand .group.deadwood .card[data-card]:not(.taken)")
+        free = self.page.locator("#hand .card[data-card]:not(.taken)")
+        cards = dead if dead.count() and self.rng.random() < 0.85 else free
+        candidates = cards.all()
+        first = candidates[0] if cards is dead else self.rng.choice(candidates)
+        for card in [first, *candidates]:
+            card.click()
+            buttons = self.buttons()
+            for name, button in buttons.items():
+                if name.startswith("Gin with") or (
+                    name.startswith("Knock with") and self.rng.random() < 0.8
+                ):
+                    button.click()
+                    dialog = self.page.locator("#knock-dialog")
+                    dialog.wait_for(state="visible")
+                    assert self.page.locator("#knock-list input").count() >= 1
+                    self._then_wait(self.page.locator("#knock-ok").click)
+                    return
+            for name, button in buttons.items():
+                if name.startswith("Discard"):
+                    self._then_wait(button.click)
+                    return
+        raise AssertionError(f"{self.name}: no card could be discarded: {self.hand()}")
+
+    def wait_for_showdown(self) -> str:
+        self.page.locator("#showdown").wait_for(state="visible")
+        self.page.wait_for_function(
+            "() => /verified/.test(document.querySelector('#verify').textContent)"
+        )
+        words = str(self.page.locator("#showdown .result-words").inner_text())
+        verify = str(self.page.locator("#verify").inner_text())
+        assert verify.startswith("✓ Deal verified") and "your cards came from it" in verify, verify
+        assert words, "the showdown has no result words"
+        return words
+
+    def check_clean(self) -> None:
+        refused = self.errors
+        assert not refused, f"{self.name}: the server refused moves the page offered: {refused}"
+        assert not self.problems, f"{self.name}: {self.problems}"
+
+
+def start_from_lobby(page: Any, server: LiveServer, *, friend: bool) -> None:
+    page.goto(f"{server.url}/")
+    page.locator("#preset option").first.wait_for(state="attached")
+    page.fill("input[name=name]", "Ann")
+    if friend:
+        page.check("input[name=mode][value=friend]")
+    else:
+        page.select_option("#level", "beginner")
+    page.click("#new-game button[type=submit]")
+
+
+def play_to_showdown(players: list[Player], limit: float = 120) -> None:
+    deadline = time.monotonic() + limit
+    while not all(p.over() for p in players):
+        assert time.monotonic() < deadline, "the hand did not end"
+        moved = False
+        for p in players:
+            moved = p.step() or moved
+        if not moved:
+            players[0].page.wait_for_timeout(30)  # the computer, or the other browser
+
+
+def test_a_hand_against_the_computer_by_clicking(server: LiveServer, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 1100, "height": 900})
+    try:
+        page = context.new_page()
+        you = Player(page, random.Random(3), "you")
+        start_from_lobby(page, server, friend=False)
+        page.wait_for_url("**/t/**")
+        page.locator("#hand .card[data-card]").first.wait_for()
+        assert page.locator("#names").inner_text().startswith("Ann 0")
+        assert page.locator("#opponent .card").count() >= 10
+
+        moves = 0
+        while moves < 4 and not you.over():  # a few moves in, then reload the page
+            moves += you.step()
+            page.wait_for_timeout(20)
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.screenshot(path=str(ARTIFACTS / "table.png"), full_page=True)
+        held = sorted(you.hand())
+        pile = page.locator("#discards").inner_text()
+        page.reload()
+        page.locator("#hand .card[data-card]").first.wait_for()
+        assert sorted(you.hand()) == held  # the same seat, the same cards: the link was kept
+        assert page.locator("#discards").inner_text() == pile
+        assert page.locator("#conn").is_hidden()
+
+        play_to_showdown([you])
+        words = you.wait_for_showdown()
+        assert any(w in words for w in ("scores", "no score", "Dead hand", "tied")), words
+        page.screenshot(path=str(ARTIFACTS / "showdown.png"), full_page=True)
+        assert page.locator("#sheet-body").inner_text()
+        # the next hand is dealt from the showdown's button
+        page.locator("#showdown button", has_text="Next hand").click()
+        page.wait_for_function("() => document.querySelector('#showdown').hidden")
+        assert "Hand 2" in page.locator("#info").inner_text()
+        you.check_clean()
+    finally:
+        context.close()
+
+
+def test_two_browsers_play_through_an_invite_link(server: LiveServer, browser: Any) -> None:
+    host = browser.new_context(viewport={"width": 1000, "height": 850})
+    guest = browser.new_context(viewport={"width": 1000, "height": 850})
+    try:
+        ann = Player(host.new_page(), random.Random(5), "Ann")
+        start_from_lobby(ann.page, server, friend=True)
+        ann.page.locator("#invite").wait_for(state="visible")
+        link = ann.page.locator("#invite-link").input_value()
+        assert "/t/" in link and "?s=" in link
+        ann.page.click("#go-table")
+        ann.page.wait_for_url("**/t/**")
+
+        bob = Player(guest.new_page(), random.Random(6), "Bob")
+        bob.page.goto(link)
+        for p in (ann, bob):
+            p.page.locator("#hand .card[data-card]").first.wait_for()
+        assert not set(ann.hand()) & set(bob.hand())
+        seats = {ann.page.locator("#names").inner_text(), bob.page.locator("#names").inner_text()}
+        assert seats == {"Ann 0 – 0 Friend"}
+
+        play_to_showdown([ann, bob])
+        words = [p.wait_for_showdown() for p in (ann, bob)]
+        assert words[0] == words[1]
+        for p in (ann, bob):
+            p.check_clean()
+    finally:
+        host.close()
+        guest.close()
