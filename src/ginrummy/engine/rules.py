@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
@@ -96,8 +97,8 @@ class Rules:
 
     def preset_name(self) -> str | None:
         """The name of the preset these rules equal, or None."""
-        for name in _PRESETS:
-            if self == Rules.preset(name):
+        for name, rules in _preset_rules().items():
+            if self == rules:
                 return name
         return None
 
@@ -347,3 +348,9 @@ def _describe(r: Rules) -> list[str]:
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+@functools.cache
+def _preset_rules() -> dict[str, Rules]:
+    """Every preset, built once (Rules are immutable)."""
+    return {name: Rules.preset(name) for name in _PRESETS}
