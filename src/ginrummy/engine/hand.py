@@ -94,6 +94,7 @@ class Hand:
     __slots__ = (
         "_cache",
         "_history",
+        "_order",
         "dealer",
         "deck",
         "events",
@@ -130,6 +131,7 @@ class Hand:
         self.rules = rules
         self.dealer = dealer
         self.deck: Cards = cards
+        self._order: tuple[Card, ...] = tuple(cards)  # the deck as a plain tuple, for speed
         non_dealer = 1 - dealer
         hands = [0, 0]
         for i in range(20):
@@ -190,6 +192,7 @@ class Hand:
             "rules",
             "dealer",
             "deck",
+            "_order",
             "upcard",
             "knock_limit",
             "multiplier",
@@ -546,8 +549,9 @@ class Hand:
         number = len(self.events) + 1
         kind = a.kind
         if kind is ActionKind.DRAW:
-            card = self.deck[self._stock_pos]
-            self._hands = _add(self._hands, seat, card.bit)
+            card = self._order[self._stock_pos]
+            h = self._hands
+            self._hands = (h[0] | card.bit, h[1]) if seat == 0 else (h[0], h[1] | card.bit)
             self._stock_pos += 1
             self._phase = Phase.DISCARD
             self._passes = 0
@@ -556,8 +560,9 @@ class Hand:
             discarded = a.card
             assert discarded is not None
             card = discarded
-            self._hands = _remove(self._hands, seat, card.bit)
-            self._pile = (*self._pile, card)
+            h = self._hands
+            self._hands = (h[0] & ~card.bit, h[1]) if seat == 0 else (h[0], h[1] & ~card.bit)
+            self._pile += (card,)
             self._taken = None
             if self._known[seat] & card.bit:
                 self._known = _remove(self._known, seat, card.bit)
