@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 
 from ginrummy.engine import DECK, Hand, Rules
+from ginrummy.engine.views import PlayerView
 from ginrummy.storage import Store
 from ginrummy.web.dealing import verify
 from ginrummy.web.manager import Client, Manager
@@ -40,6 +41,22 @@ from webutil import (
 )
 
 ALL = [str(c) for c in DECK]
+HINT_VIEWS: list[PlayerView] = []  # what the hints were worked out from, latest last
+
+
+@pytest.fixture(autouse=True)
+def _quick_hints(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Hints think for 5 ms instead of 300, and say what they were given."""
+    from ginrummy.agents import hints
+
+    original = hints.hint
+    HINT_VIEWS.clear()
+
+    def quick(view: PlayerView, **kwargs: Any) -> Any:
+        HINT_VIEWS.append(view)
+        return original(view, **{**kwargs, "budget_ms": 5})
+
+    monkeypatch.setattr(hints, "hint", quick)
 
 
 @dataclass
@@ -76,9 +93,28 @@ class Watcher:
             return
         if "reveal" in data:
             self.problems.append(f"{self.name}: a reveal before the hand is over")
+        if kind == "hints":
+            self.check_hints(data, hand)
+            return
         found = leaks(data, hand, self.seat)
         if found:
             self.problems.append(f"{self.name}: hidden cards {found} in a {kind} message")
+
+    def check_hints(self, data: dict[str, Any], hand: Hand) -> None:
+        """Hints name unseen cards ("keeps Td Jd open (9d Qd still live)"), and every unseen
+        card is hidden, so the card search says nothing here. What matters is that the hints
+        are worked out from this seat's own view and nothing else: check what they were given.
+        """
+        assert self.seat is not None
+        if not HINT_VIEWS or HINT_VIEWS[-1] != hand.view(self.seat, self.table.game.totals):
+            self.problems.append(f"{self.name}: hints worked out from something else")
+
+        def move(action: str) -> str:  # a knock's melds left out: hints may name their own
+            return " ".join(action.split()[:2])
+
+        legal = {move(str(a)) for a in hand.legal_actions()}
+        if not {move(h["action"]) for h in data["hints"]} <= legal:
+            self.problems.append(f"{self.name}: hints for moves that are not legal")
 
     def check_reveal(self, data: dict[str, Any], hand: Hand) -> None:
         reveal = data.get("reveal")

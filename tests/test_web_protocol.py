@@ -376,6 +376,34 @@ def test_the_computer_answers_a_reply_sent_at_once() -> None:
     assert asyncio.run(run()) >= 1  # the case that stalled came up
 
 
+def test_hints_think_off_the_event_loop_one_at_a_time() -> None:
+    async def run() -> None:
+        store = Store("sqlite://")
+        manager = Manager(store, computer_delay=0, seed=4)
+        table = manager.create(Rules(), Options("friend"), ("Ann", "Bob")).table
+        assert table.hand is not None and table.hand.current_player is not None
+        sent: list[str] = []
+
+        async def send(msg: dict[str, Any]) -> None:
+            sent.append(msg["type"])
+
+        mover = Client(table.id, table.hand.current_player, send)
+        other = Client(table.id, 1 - table.hand.current_player, send)
+        first = asyncio.ensure_future(manager.handle(mover, {"type": "hint"}))
+        await asyncio.sleep(0.01)  # the hint is being worked out in its thread
+        with pytest.raises(ProtocolError, match="being worked out"):
+            await manager.handle(mover, {"type": "hint"})
+        await manager.handle(other, {"type": "ping"})  # the server answers others meanwhile
+        assert sent == ["pong"]
+        await first
+        assert sent == ["pong", "hints"]
+        await manager.handle(mover, {"type": "hint"})  # and the next one may be asked for
+        assert sent[-1] == "hints"
+        store.close()
+
+    asyncio.run(run())
+
+
 def test_acting_while_the_computer_is_to_move(monkeypatch: pytest.MonkeyPatch) -> None:
     with app_client(seed=3) as client:
         manager_of(client).computer_delay = 60  # the computer thinks for a long time

@@ -40,6 +40,7 @@ class Client:
     send: Send
     tokens: float = 20.0
     last: float = field(default_factory=time.monotonic)
+    hinting: bool = False  # a hint is being worked out for this socket
 
 
 @dataclass
@@ -170,7 +171,7 @@ class Manager:
         elif kind == "undo":
             self._undo(table, seat)
         elif kind == "hint":
-            await client.send({"type": "hints", "hints": self._hints(table, seat)})
+            await client.send({"type": "hints", "hints": await self._hints(table, client)})
             return
         else:  # pragma: no cover - the protocol layer checks types
             raise ProtocolError(f"unknown message type {kind!r}")
@@ -228,18 +229,28 @@ class Manager:
             hand.undo()
         table.touch()
 
-    def _hints(self, table: Table, seat: int) -> list[dict[str, Any]]:
+    async def _hints(self, table: Table, client: Client) -> list[dict[str, Any]]:
+        seat = client.seat
         hand = table.hand
-        if hand is None or hand.current_player != seat:
+        if seat is None or hand is None or hand.current_player != seat:
             raise IllegalActionError("hints are given on your turn")
-        view = hand.view(seat, table.game.totals)
+        if client.hinting:
+            raise ProtocolError("a hint is being worked out: wait for it")
+        view = hand.view(seat, table.game.totals)  # a frozen snapshot: safe in another thread
         try:
             hints = importlib.import_module("ginrummy.agents.hints")
         except ImportError:  # pragma: no cover - hints ship with the agents
             return []
+        # The expert thinks for a while (300 ms by default): in a thread, as the computer's
+        # moves are, so that every other table goes on meanwhile; one at a time per socket.
+        client.hinting = True
+        try:
+            found = await asyncio.to_thread(hints.hint, view, rng=random.Random(0))
+        finally:
+            client.hinting = False
         return [
             {"action": str(h.action), "score": round(float(h.score), 2), "reason": h.reason}
-            for h in hints.hint(view, rng=random.Random(0))
+            for h in found
         ]
 
     async def tick(self) -> None:
