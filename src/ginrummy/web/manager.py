@@ -141,9 +141,15 @@ class Manager:
             group.discard(client)
 
     async def broadcast(self, table: Table) -> None:
+        # One message per seat, however many sockets it has; worked out again if the table
+        # changes while a send waits, so that no socket is sent an older state after a newer.
+        states: dict[int | None, dict[str, Any]] = {}
         for client in list(self.clients.get(table.id, ())):
+            state = states.get(client.seat)
+            if state is None or state["version"] != table.version:
+                state = states[client.seat] = table.state_for(client.seat)
             try:
-                await client.send(table.state_for(client.seat))
+                await client.send(state)
             except Exception:
                 self.leave(client)
 

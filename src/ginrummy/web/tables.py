@@ -89,6 +89,13 @@ class Table:
     version: int = 0
     updated: float = field(default_factory=time.monotonic)
     deadline: float | None = None  # move clock
+    # What every state message repeats, worked out once: the rules and options never change
+    # at a table, the score sheet only when a hand ends or starts. Shared by the messages, so
+    # nobody may change these dicts.
+    _fixed: dict[str, Any] | None = field(default=None, repr=False, compare=False)
+    _sheet: tuple[tuple[int, bool], dict[str, Any]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     # -- derived --------------------------------------------------------------------------
 
@@ -186,16 +193,33 @@ class Table:
             msg["reveal"] = {"deck": self.deal.deck_text, "salt": self.deal.salt}
         return msg
 
+    def _fixed_info(self) -> dict[str, Any]:
+        if self._fixed is None:
+            self._fixed = {
+                "options": self.options.to_dict(),
+                "rules": self.rules.to_dict(),
+                "rules_text": self.rules.describe(),
+                "preset": self.rules.preset_name(),  # compares with every preset: not cheap
+            }
+        return self._fixed
+
+    def _sheet_info(self) -> dict[str, Any]:
+        key = (self.hand_number, self.hand is not None and self.hand.is_over)
+        if self._sheet is None or self._sheet[0] != key:
+            self._sheet = (key, self.scoring.sheet(self.names).to_dict())
+        return self._sheet[1]
+
     def table_info(self, seat: int | None) -> dict[str, Any]:
-        sheet = self.scoring.sheet(self.names).to_dict()
+        sheet = self._sheet_info()
+        fixed = self._fixed_info()
         info: dict[str, Any] = {
             "id": self.id,
             "seat": seat,
             "names": list(self.names),
-            "options": self.options.to_dict(),
-            "rules": self.rules.to_dict(),
-            "rules_text": self.rules.describe(),
-            "preset": self.rules.preset_name(),
+            "options": fixed["options"],
+            "rules": fixed["rules"],
+            "rules_text": fixed["rules_text"],
+            "preset": fixed["preset"],
             "hand_number": self.hand_number,
             "commitment": None if self.deal is None else self.deal.commitment,
             "scores": list(self.game.totals),
