@@ -5,7 +5,6 @@ and tells every connected seat its own state. Knows nothing of HTTP; the app joi
 from __future__ import annotations
 
 import asyncio
-import importlib
 import logging
 import random
 import time
@@ -13,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..agents.hints import hint
 from ..engine import GinRummyError, IllegalActionError, Rules, parse_cards
 from ..engine.game import Game
 from ..engine.match import Match
@@ -243,15 +243,11 @@ class Manager:
         if client.hinting:
             raise ProtocolError("a hint is being worked out: wait for it")
         view = hand.view(seat, table.game.totals)  # a frozen snapshot: safe in another thread
-        try:
-            hints = importlib.import_module("ginrummy.agents.hints")
-        except ImportError:  # pragma: no cover - hints ship with the agents
-            return []
         # The expert thinks for a while (300 ms by default): in a thread, as the computer's
         # moves are, so that every other table goes on meanwhile; one at a time per socket.
         client.hinting = True
         try:
-            found = await asyncio.to_thread(hints.hint, view, rng=random.Random(0))
+            found = await asyncio.to_thread(hint, view, rng=random.Random(0))
         finally:
             client.hinting = False
         return [
