@@ -233,13 +233,18 @@ async def open_seats(
     return await asyncio.gather(*jobs)
 
 
-async def watch_server(pid: int, samples: list[tuple[float, float]], stop: asyncio.Event) -> None:
+async def watch_server(
+    pid: int, samples: list[tuple[float, float, float]], stop: asyncio.Event
+) -> None:
+    """Each second: the server's memory and CPU, and this process's CPU (the clients')."""
     proc = psutil.Process(pid)
+    me = psutil.Process()
     proc.cpu_percent(None)
+    me.cpu_percent(None)
     while not stop.is_set():
         await asyncio.sleep(1.0)
         with contextlib.suppress(psutil.Error):
-            samples.append((proc.memory_info().rss, proc.cpu_percent(None)))
+            samples.append((proc.memory_info().rss, proc.cpu_percent(None), me.cpu_percent(None)))
 
 
 async def run(args: argparse.Namespace, url: str, pid: int) -> dict[str, Any]:
@@ -255,7 +260,7 @@ async def run(args: argparse.Namespace, url: str, pid: int) -> dict[str, Any]:
         f"{t2 - t1:.1f} s; server RSS {rss_before / 2**20:.0f} MiB",
         flush=True,
     )
-    samples: list[tuple[float, float]] = []
+    samples: list[tuple[float, float, float]] = []
     watcher = asyncio.ensure_future(watch_server(pid, samples, stats.stop))
     players = [asyncio.ensure_future(s.play()) for s in seats]
     await asyncio.sleep(args.warmup)  # the first moves of every table, not timed
@@ -295,6 +300,8 @@ async def run(args: argparse.Namespace, url: str, pid: int) -> dict[str, Any]:
         "rss_peak_mib": max((s[0] for s in samples), default=rss_before) / 2**20,
         "rss_end_mib": (samples[-1][0] if samples else rss_before) / 2**20,
         "cpu_mean_pct": statistics.fmean(s[1] for s in samples) if samples else float("nan"),
+        "client_cpu_pct": statistics.fmean(s[2] for s in samples) if samples else float("nan"),
+        "load_average": os.getloadavg()[0],
     }
 
 
@@ -339,7 +346,9 @@ def main(argv: list[str] | None = None) -> int:
         f"errors: {result['errors']} {result['error_examples'] or ''}\n"
         f"server RSS: {result['rss_before_mib']:.0f} MiB before, "
         f"{result['rss_peak_mib']:.0f} MiB peak, {result['rss_end_mib']:.0f} MiB at the end; "
-        f"server CPU {result['cpu_mean_pct']:.0f}% of one core on average"
+        f"server CPU {result['cpu_mean_pct']:.0f}% of one core on average\n"
+        f"the clients (this process) used {result['client_cpu_pct']:.0f}% of one core; "
+        f"{os.cpu_count()} CPUs, load average {result['load_average']:.1f} at the end"
     )
     if args.json:
         print(json.dumps(result))
