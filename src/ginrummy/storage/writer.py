@@ -13,7 +13,7 @@ import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Integer, func, insert, literal, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -24,7 +24,17 @@ from ..engine.rules import Rules
 from ..engine.serial import result_to_dict
 from .convert import entry_info, player_info
 from .errors import ConflictError, NotFoundError
-from .models import GAME_KINDS, ActionRow, EntryRow, GameRow, HandRow, Player, SeatRow, utcnow
+from .models import (
+    GAME_KINDS,
+    ActionRow,
+    EntryRow,
+    GameRow,
+    HandRow,
+    Player,
+    SeatRow,
+    UTCDateTime,
+    utcnow,
+)
 from .records import EntryInfo, PlayerInfo
 
 ENTRY_KINDS = ("result", "irregularity", "note")
@@ -238,14 +248,30 @@ class Writer:
             _seat(seat)
         if not isinstance(text, str) or not 0 < len(text) <= 200:
             raise ValueError("an action is text of 1 to 200 characters")
-        game, hand = self._hand(game_id, hand_number)
-        if hand.result is not None:
-            raise ConflictError(f"hand {hand_number} of game {game_id} is over")
-        self._session.add(
-            ActionRow(game_id=game_id, hand_number=hand_number, seq=seq, seat=seat, action=text)
+        # Two plain statements instead of loading the game and the hand: this is the web app's
+        # hottest write. The insert happens only while the hand is still being played.
+        now = utcnow()
+        values = select(
+            literal(game_id),
+            literal(hand_number),
+            literal(seq),
+            literal(seat, Integer),
+            literal(text),
+            literal(now, UTCDateTime()),
+        ).where(
+            HandRow.game_id == game_id, HandRow.number == hand_number, HandRow.ended_at.is_(None)
         )
-        game.updated_at = utcnow()
-        self._flush(f"hand {hand_number} of game {game_id} already has an action {seq}")
+        columns = ["game_id", "hand_number", "seq", "seat", "action", "created_at"]
+        try:
+            inserted = self._session.execute(insert(ActionRow).from_select(columns, values))
+        except IntegrityError as exc:
+            raise ConflictError(
+                f"hand {hand_number} of game {game_id} already has an action {seq}"
+            ) from exc
+        if not inserted.rowcount:  # type: ignore[attr-defined]
+            self._hand(game_id, hand_number)  # raises NotFoundError for a missing game or hand
+            raise ConflictError(f"hand {hand_number} of game {game_id} is over")
+        self._session.execute(update(GameRow).where(GameRow.id == game_id).values(updated_at=now))
 
     def remove_actions(self, game_id: str, hand_number: int, *, keep: int) -> int:
         """Take back actions: keep the hand's first ``keep`` actions (in seq order), delete the
