@@ -38,7 +38,7 @@ class Client:
     table_id: str
     seat: int | None
     send: Send
-    tokens: float = 20.0
+    tokens: float = 30.0  # a new socket starts with a full burst (app.BURST)
     last: float = field(default_factory=time.monotonic)
     hinting: bool = False  # a hint is being worked out for this socket
 
