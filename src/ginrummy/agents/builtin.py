@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
-from . import basic  # noqa: F401  random, simple, greedy, beginner, intermediate
-
-# The expert agent's module (agents/expert.py) is imported here once it exists.
+from . import (
+    basic,  # noqa: F401  random, simple, greedy, beginner, intermediate
+    expert,  # noqa: F401  expert, intermediate-expert
+)

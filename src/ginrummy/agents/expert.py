@@ -113,9 +113,11 @@ class Settings:
     take_gain: int = 4
     search: bool = True
     #: The rollout policy's bonus per live card that still joins a meld.
-    rollout_outs: float = 1.0
-    #: Whether the search weighs discards (otherwise only take/draw and knocks).
+    rollout_outs: float = 0.0
+    #: Whether the search weighs discards (otherwise only take/draw and knocks), and by how
+    #: many standard errors another discard must beat the heuristic's to be chosen.
     search_discards: bool = False
+    gate_z: float = 2.0
 
 
 def _legal_index(view: PlayerView) -> dict[tuple[ActionKind, int], Action]:
@@ -148,6 +150,28 @@ def _exposure(melds: tuple[Meld, ...], b: Beliefs | None) -> float:
         total += p * VALUES[card]
         m ^= low
     return total
+
+
+def _gate_discards(
+    cands: list[Candidate], values: list[float], samples: list[list[float]], z: float
+) -> None:
+    """Keep the heuristic's discard unless the search finds another one better by ``z``
+    standard errors (paired over the same worlds): a few dozen worlds are too few to rank
+    discards that differ by a point or two."""
+    discards = [i for i, c in enumerate(cands) if c.kind == "discard" and c.searched]
+    if len(discards) < 2:
+        return
+    ref = min(discards, key=lambda i: cands[i].prior)
+    base = samples[ref]
+    n = len(base)
+    for i in discards:
+        if i == ref:
+            continue
+        diffs = [a - b for a, b in zip(samples[i], base, strict=True)]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+        if mean <= z * (var / n) ** 0.5:
+            values[i] = min(values[i], values[ref] - 1e-6 * (1 + cands[i].prior - cands[ref].prior))
 
 
 def _derive_values(cands: list[Candidate], values: list[float], utility: Utility) -> None:
@@ -332,6 +356,7 @@ class ExpertAgent(BaseAgent):
         sharpness = min(s.sharpness_cap, s.sharpness * turns)
         tries = s.tries if sharpness > 0 else 1
         searched = [i for i, c in enumerate(cands) if c.searched]
+        samples: list[list[float]] = [[] for _ in cands]
         for n in range(1, s.worlds + 1):
             opp, stock = sample_world(b, rng, tries, sharpness)
             for i in searched:
@@ -340,9 +365,12 @@ class ExpertAgent(BaseAgent):
                 if v is None:
                     v = cache[pts] = utility(pts[0], pts[1])
                 totals[i] += v
+                samples[i].append(v)
             if n >= s.min_worlds and perf_counter() > deadline:
                 break
         values = [t / n for t in totals]
+        if s.gate_z > 0:
+            _gate_discards(cands, values, samples, s.gate_z)
         _derive_values(cands, values, utility)
         return Evaluation(cands, values, n, utility(0, 0), b)
 
