@@ -280,7 +280,7 @@ def _table_settings(data: dict[str, Any]) -> tuple[Rules, Options, tuple[str, st
 def _summary(manager: Manager, store: Any, table_id: str, token: str) -> dict[str, Any] | None:
     seat = manager.seat_for(table_id, token) if table_id in manager.tables else None
     table = manager.tables.get(table_id)
-    if table is not None and seat is not None:
+    if table is not None and seat is not None and not table.finished:
         return {
             "id": table_id,
             "seat": seat,
@@ -292,7 +292,9 @@ def _summary(manager: Manager, store: Any, table_id: str, token: str) -> dict[st
             "url": f"/t/{table_id}?s={token}",
         }
     game = store.get_game(table_id)
-    if game is None or store.seat_for_token(table_id, token_hash(token)) is None:
+    if game is None or game.kind != "online":
+        return None
+    if store.seat_for_token(table_id, token_hash(token)) is None:
         return None
     return _game_summary(game)
 
@@ -330,7 +332,7 @@ def _replay(stored: Any) -> dict[str, Any]:
             {
                 "number": h.number,
                 "dealer": h.dealer,
-                "deck": h.deck,
+                "deck": "".join(h.deck.split()),  # the committed form: no spaces
                 "salt": h.salt,
                 "commitment": h.commitment,
                 "steps": steps,

@@ -46,7 +46,9 @@ class TableStore(Protocol):
         self, game_id: str, hand_number: int, seq: int, seat: int, text: str
     ) -> None: ...
     def finish_hand(self, game_id: str, number: int, result: dict[str, Any]) -> None: ...
-    def finish_game(self, game_id: str, final: dict[str, Any]) -> None: ...
+    def finish_game(
+        self, game_id: str, final: dict[str, Any], *, winner: int | None = None
+    ) -> None: ...
 
 
 def token_hash(token: str) -> str:
@@ -149,7 +151,7 @@ class Table:
         store.finish_hand(self.id, self.hand_number, result_to_dict(hand.result))
         self.scoring.finish_hand(hand)
         if self.scoring.is_over:
-            store.finish_game(self.id, self.final())
+            store.finish_game(self.id, self.final(), winner=self.scoring.final().winner)
             self.finished = True
 
     def final(self) -> dict[str, Any]:
