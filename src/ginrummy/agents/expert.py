@@ -93,12 +93,12 @@ class Settings:
     """How hard the expert thinks."""
 
     #: Most worlds per decision, and the fewest before the time budget may stop the search.
-    worlds: int = 160
-    min_worlds: int = 16
+    worlds: int = 48
+    min_worlds: int = 12
     #: Time budget per decision, in milliseconds (checked between worlds).
-    budget_ms: float = 90.0
+    budget_ms: float = 70.0
     #: How many of the heuristic's best discards the search weighs (knocks come on top).
-    discards: int = 5
+    discards: int = 4
     #: Guesses per world, one kept with odds exp(-sharpness * deadwood) (``sample_hidden``):
     #: the longer he has played, the better organised his hand. The sharpness grows by
     #: ``sharpness`` per card he has drawn, up to ``sharpness_cap``.
@@ -114,11 +114,10 @@ class Settings:
     search: bool = True
     #: The rollout policy's bonus per live card that still joins a meld.
     rollout_outs: float = 0.0
-    #: Whether the search weighs discards (otherwise only take/draw and knocks).
-    search_discards: bool = True
-    #: Successive halving of the discards: after ``prune[k]`` worlds keep the best ``keep[k]``.
-    prune: tuple[int, ...] = (20, 50)
-    keep: tuple[int, ...] = (3, 2)
+    #: Whether the search weighs discards (otherwise only take/draw and knocks), and by how
+    #: many standard errors another discard must beat the heuristic's to be chosen.
+    search_discards: bool = False
+    gate_z: float = 2.0
 
 
 def _legal_index(view: PlayerView) -> dict[tuple[ActionKind, int], Action]:
@@ -151,6 +150,28 @@ def _exposure(melds: tuple[Meld, ...], b: Beliefs | None) -> float:
         total += p * VALUES[card]
         m ^= low
     return total
+
+
+def _gate_discards(
+    cands: list[Candidate], values: list[float], samples: list[list[float]], z: float
+) -> None:
+    """Keep the heuristic's discard unless the search finds another one better by ``z``
+    standard errors (paired over the same worlds): a few dozen worlds are too few to rank
+    discards that differ by a point or two."""
+    discards = [i for i, c in enumerate(cands) if c.kind == "discard" and c.searched]
+    if len(discards) < 2:
+        return
+    ref = min(discards, key=lambda i: cands[i].prior)
+    base = samples[ref]
+    n = len(base)
+    for i in discards:
+        if i == ref:
+            continue
+        diffs = [a - b for a, b in zip(samples[i], base, strict=True)]
+        mean = sum(diffs) / n
+        var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
+        if mean <= z * (var / n) ** 0.5:
+            values[i] = min(values[i], values[ref] - 1e-6 * (1 + cands[i].prior - cands[ref].prior))
 
 
 def _derive_values(cands: list[Candidate], values: list[float], utility: Utility) -> None:
@@ -328,44 +349,28 @@ class ExpertAgent(BaseAgent):
     ) -> Evaluation:
         s = self.settings
         totals = [0.0] * len(cands)
-        counts = [0] * len(cands)
         deadline = perf_counter() + s.budget_ms / 1000.0
         cache: dict[tuple[int, int], float] = {}
+        n = 0
         turns = b.observed.stock_draws + len(b.observed.took)
         sharpness = min(s.sharpness_cap, s.sharpness * turns)
         tries = s.tries if sharpness > 0 else 1
-        active = [i for i, c in enumerate(cands) if c.searched]
-        # Successive halving over the discards: after ``prune[k]`` worlds only the best
-        # ``keep[k]`` discards go on, so the finalists are judged on many more worlds.
-        schedule = list(zip(s.prune, s.keep, strict=True))
-        n = 0
-        while n < s.worlds:
-            n += 1
+        searched = [i for i, c in enumerate(cands) if c.searched]
+        samples: list[list[float]] = [[] for _ in cands]
+        for n in range(1, s.worlds + 1):
             opp, stock = sample_world(b, rng, tries, sharpness)
-            for i in active:
+            for i in searched:
                 pts = self._simulate(view, cands[i], opp, stock, scoring)
                 v = cache.get(pts)
                 if v is None:
                     v = cache[pts] = utility(pts[0], pts[1])
                 totals[i] += v
-                counts[i] += 1
-            if schedule and n >= schedule[0][0]:
-                keep = schedule.pop(0)[1]
-                discards = [i for i in active if cands[i].kind == "discard"]
-                if len(discards) > keep:
-                    discards.sort(key=lambda i: (-totals[i] / counts[i], cands[i].prior))
-                    dropped = set(discards[keep:])
-                    active = [i for i in active if i not in dropped]
+                samples[i].append(v)
             if n >= s.min_worlds and perf_counter() > deadline:
                 break
-        values = [t / c if c else 0.0 for t, c in zip(totals, counts, strict=True)]
-        finalists = [values[i] for i in active if cands[i].kind == "discard"]
-        if finalists:
-            # A discard dropped early keeps its (noisier) mean, but never above a finalist.
-            floor = min(finalists)
-            for i, c in enumerate(cands):
-                if c.kind == "discard" and c.searched and i not in active:
-                    values[i] = min(values[i], floor - 1e-6 * (1 + c.prior))
+        values = [t / n for t in totals]
+        if s.gate_z > 0:
+            _gate_discards(cands, values, samples, s.gate_z)
         _derive_values(cands, values, utility)
         return Evaluation(cands, values, n, utility(0, 0), b)
 
