@@ -168,7 +168,7 @@ def test_goes_gin_rather_than_knock() -> None:
 
 
 def _danger_view(opponent_known: str) -> PlayerView:
-    mine = parse_cards("As 2s 3s 4h 5h 6h 7d 8d Jc Ks 2c")
+    mine = parse_cards("As 2s 3s 4h 5h 6h 7h 7d 8d Jc Ks")
     pile = tuple(parse_cards("Qh 5c 3c"))
     known = parse_cards(opponent_known, allow_empty=True)
     return PlayerView(

@@ -98,7 +98,7 @@ def test_take_hint_names_the_meld() -> None:
 
 
 def _danger_view(known: str) -> PlayerView:
-    mine = parse_cards("As 2s 3s 4h 5h 6h 7d 8d Jc Ks 2c")
+    mine = parse_cards("As 2s 3s 4h 5h 6h 7h 7d 8d Jc Ks")
     pile = tuple(parse_cards("Qh 5c 3c"))
     return PlayerView(
         seat=0,

@@ -7,8 +7,11 @@ Every decision with a real choice is made the same way:
 2. **List the candidates**: take or draw; the few best discards by the heuristic of
    :mod:`.heuristic` (deadwood left, live cards that still join a meld, the chance he can use
    the card); every knock, each with the arrangement that leaves him the fewest layoffs.
-3. **Sample worlds** (his hidden cards and the stock order) and play each candidate out to the
-   end of the hand in each world with the fast heuristic for both seats (:mod:`.search`).
+3. **Sample worlds** (his hidden cards and the stock order, his hand better organised the
+   longer he has played) and play each candidate out to the end of the hand in each world
+   with a fast policy for both seats (:mod:`.search`). Every candidate meets the same worlds;
+   the discards go through successive halving, so the two finalists are compared on many
+   worlds; another discard replaces the heuristic's best only when it is clearly better.
 4. **Score** each ending by what it does to the chance of winning the game at the current
    score (:mod:`.winprob`), and keep the candidate with the best average.
 
@@ -92,13 +95,14 @@ class Evaluation:
 class Settings:
     """How hard the expert thinks."""
 
-    #: Most worlds per decision, and the fewest before the time budget may stop the search.
-    worlds: int = 48
-    min_worlds: int = 12
-    #: Time budget per decision, in milliseconds (checked between worlds).
-    budget_ms: float = 70.0
+    #: Worlds per decision. The search is counted in worlds, not in time, so the same seed
+    #: makes the same decisions on any machine; ``budget_ms`` is only a safety cap (checked
+    #: between worlds, after at least ``min_worlds``) for a machine far slower than ours.
+    worlds: int = 96
+    min_worlds: int = 16
+    budget_ms: float = 800.0
     #: How many of the heuristic's best discards the search weighs (knocks come on top).
-    discards: int = 4
+    discards: int = 5
     #: Guesses per world, one kept with odds exp(-sharpness * deadwood) (``sample_hidden``):
     #: the longer he has played, the better organised his hand. The sharpness grows by
     #: ``sharpness`` per card he has drawn, up to ``sharpness_cap``.
@@ -112,12 +116,17 @@ class Settings:
     #: Take a pile card that joins no meld when it cuts the deadwood by this much.
     take_gain: int = 4
     search: bool = True
-    #: The rollout policy's bonus per live card that still joins a meld.
+    #: The rollout policy's bonus, for the searching player's own later discards, per live card
+    #: that still joins a meld (0: the least deadwood, like the opponent's).
     rollout_outs: float = 0.0
     #: Whether the search weighs discards (otherwise only take/draw and knocks), and by how
-    #: many standard errors another discard must beat the heuristic's to be chosen.
-    search_discards: bool = False
-    gate_z: float = 2.0
+    #: many standard errors (paired over the same worlds) another discard must beat the
+    #: heuristic's best to be chosen instead.
+    search_discards: bool = True
+    gate_z: float = 1.0
+    #: Successive halving of the discards: after ``prune[k]`` worlds keep the best ``keep[k]``.
+    prune: tuple[int, ...] = (16, 40)
+    keep: tuple[int, ...] = (3, 2)
 
 
 def _legal_index(view: PlayerView) -> dict[tuple[ActionKind, int], Action]:
@@ -153,25 +162,27 @@ def _exposure(melds: tuple[Meld, ...], b: Beliefs | None) -> float:
 
 
 def _gate_discards(
-    cands: list[Candidate], values: list[float], samples: list[list[float]], z: float
+    cands: list[Candidate], values: list[float], samples: dict[int, list[float]], z: float
 ) -> None:
-    """Keep the heuristic's discard unless the search finds another one better by ``z``
-    standard errors (paired over the same worlds): a few dozen worlds are too few to rank
-    discards that differ by a point or two."""
-    discards = [i for i, c in enumerate(cands) if c.kind == "discard" and c.searched]
+    """Keep the heuristic's best discard unless the search finds a better one by ``z``
+    standard errors, paired over the worlds both met: a few dozen worlds are too few to rank
+    discards that differ by a point or two, and the heuristic is the better judge of noise."""
+    discards = [i for i, c in enumerate(cands) if c.kind == "discard" and i in samples]
     if len(discards) < 2:
         return
     ref = min(discards, key=lambda i: cands[i].prior)
-    base = samples[ref]
-    n = len(base)
-    for i in discards:
-        if i == ref:
-            continue
-        diffs = [a - b for a, b in zip(samples[i], base, strict=True)]
-        mean = sum(diffs) / n
-        var = sum((d - mean) ** 2 for d in diffs) / max(1, n - 1)
-        if mean <= z * (var / n) ** 0.5:
-            values[i] = min(values[i], values[ref] - 1e-6 * (1 + cands[i].prior - cands[ref].prior))
+    best = max(discards, key=lambda i: values[i])
+    if best == ref:
+        return
+    a, base = samples[best], samples[ref]
+    n = min(len(a), len(base))
+    if n < 2:
+        return
+    diffs = [x - y for x, y in zip(a[:n], base[:n], strict=True)]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    if mean <= z * (var / n) ** 0.5:
+        values[ref] = max(values[ref], values[best] + 1e-9)
 
 
 def _derive_values(cands: list[Candidate], values: list[float], utility: Utility) -> None:
@@ -349,26 +360,46 @@ class ExpertAgent(BaseAgent):
     ) -> Evaluation:
         s = self.settings
         totals = [0.0] * len(cands)
+        counts = [0] * len(cands)
         deadline = perf_counter() + s.budget_ms / 1000.0
         cache: dict[tuple[int, int], float] = {}
-        n = 0
         turns = b.observed.stock_draws + len(b.observed.took)
         sharpness = min(s.sharpness_cap, s.sharpness * turns)
         tries = s.tries if sharpness > 0 else 1
-        searched = [i for i, c in enumerate(cands) if c.searched]
-        samples: list[list[float]] = [[] for _ in cands]
-        for n in range(1, s.worlds + 1):
+        active = [i for i, c in enumerate(cands) if c.searched]
+        # Successive halving over the discards: after ``prune[k]`` worlds only the best
+        # ``keep[k]`` discards go on, so the finalists are judged on many more worlds.
+        schedule = list(zip(s.prune, s.keep, strict=True))
+        samples: dict[int, list[float]] = {i: [] for i in active}
+        n = 0
+        while n < s.worlds:
+            n += 1
             opp, stock = sample_world(b, rng, tries, sharpness)
-            for i in searched:
+            for i in active:
                 pts = self._simulate(view, cands[i], opp, stock, scoring)
                 v = cache.get(pts)
                 if v is None:
                     v = cache[pts] = utility(pts[0], pts[1])
                 totals[i] += v
+                counts[i] += 1
                 samples[i].append(v)
+            if schedule and n >= schedule[0][0]:
+                keep = schedule.pop(0)[1]
+                discards = [i for i in active if cands[i].kind == "discard"]
+                if len(discards) > keep:
+                    discards.sort(key=lambda i: (-totals[i] / counts[i], cands[i].prior))
+                    dropped = set(discards[keep:])
+                    active = [i for i in active if i not in dropped]
             if n >= s.min_worlds and perf_counter() > deadline:
                 break
-        values = [t / n for t in totals]
+        values = [t / c if c else 0.0 for t, c in zip(totals, counts, strict=True)]
+        finalists = [values[i] for i in active if cands[i].kind == "discard"]
+        if finalists:
+            # A discard dropped early keeps its (noisier) mean, but never above a finalist.
+            floor = min(finalists)
+            for i, c in enumerate(cands):
+                if c.kind == "discard" and c.searched and i not in active:
+                    values[i] = min(values[i], floor - 1e-6 * (1 + c.prior))
         if s.gate_z > 0:
             _gate_discards(cands, values, samples, s.gate_z)
         _derive_values(cands, values, utility)

@@ -20,6 +20,7 @@ from typing import Final
 
 from ..engine.cards import RANK_VALUES
 from ..engine.melds import (
+    RUN_DW,
     SUIT_MASK,
     deadwood_mask,
     discard_deadwoods_mask,
@@ -170,6 +171,53 @@ def quick_discard(hand: int, taken: int) -> tuple[int, int]:
     return best_card, (best_key + VALUES[best_card]) // 16
 
 
+#: Each rank's cards, kings first, down to the aces.
+RANKS_DOWN: Final = RANK_MASKS[::-1]
+
+
+def least_discard(hand: int, taken: int) -> tuple[int, int]:
+    """``(card, deadwood left)``: the discard leaving the least deadwood, the highest card
+    among equals (never ``taken``). Usually the first few cards tried are the answer, so this
+    is cheaper than the full discard table."""
+    a = hand & SUIT_MASK
+    b = (hand >> 13) & SUIT_MASK
+    c = (hand >> 26) & SUIT_MASK
+    d = hand >> 39
+    if not (a & b & (c | d)) | (c & d & (a | b)):
+        # No set is possible, so each suit's runs stand alone: the solver's run tables give
+        # every discard's deadwood directly.
+        pats = (a, b, c, d)
+        runs = (RUN_DW[a], RUN_DW[b], RUN_DW[c], RUN_DW[d])
+        total = runs[0] + runs[1] + runs[2] + runs[3]
+        best_card, best_dw = -1, 999
+        for rank in range(12, -1, -1):
+            for suit in range(4):
+                p = pats[suit]
+                if p >> rank & 1:
+                    card = suit * 13 + rank
+                    if card == taken:
+                        continue
+                    v = total - runs[suit] + RUN_DW[p ^ (1 << rank)]
+                    if v < best_dw:
+                        best_card, best_dw = card, v
+        return best_card, best_dw
+    target = min_discard_deadwood_mask(hand)
+    for rank_cards in RANKS_DOWN:
+        q = hand & rank_cards
+        while q:
+            bit = q & -q
+            card = bit.bit_length() - 1
+            if card != taken and deadwood_mask(hand ^ bit) == target:
+                return card, target
+            q ^= bit
+    # Only the card just taken reaches the minimum: take the best of the rest.
+    best_card, best_dw = -1, 999
+    for card, dw in discard_deadwoods_mask(hand).items():
+        if card != taken and (dw < best_dw or (dw == best_dw and VALUES[card] > VALUES[best_card])):
+            best_card, best_dw = card, dw
+    return best_card, best_dw
+
+
 def rollout_discard(hand: int, taken: int, live: int, outs: float, limit: int) -> tuple[int, int]:
     """The rollout's end of turn: ``(card, deadwood left)``.
 
@@ -177,6 +225,8 @@ def rollout_discard(hand: int, taken: int, live: int, outs: float, limit: int) -
     otherwise the score is the deadwood left less ``outs`` per live card that would still join
     a meld (``live``: cards not in this hand or the pile).
     """
+    if not outs:
+        return least_discard(hand, taken)
     table = discard_deadwoods_mask(hand)
     best_card = -1
     best_dw = 999
@@ -184,7 +234,7 @@ def rollout_discard(hand: int, taken: int, live: int, outs: float, limit: int) -
         if card != taken and (dw < best_dw or (dw == best_dw and VALUES[card] > VALUES[best_card])):
             best_dw = dw
             best_card = card
-    if best_dw <= limit or not outs:
+    if best_dw <= limit:
         return best_card, best_dw
     best_score = 1e9
     for card, dw in table.items():

@@ -176,18 +176,20 @@ def sample_hidden(b: Beliefs, rng: random.Random, tries: int = 1, sharpness: flo
     guesses are drawn and one is kept with odds ``exp(-sharpness * deadwood)``: a player who has
     been improving his hand for a while holds better-organised cards than a random draw.
     """
-    cards = bits(b.unseen)
-    w = b.weights
     k = b.hidden
     if k == 0:
         return 0
+    w = b.weights
+    pairs = [(1.0 / w[c], 1 << c) for c in bits(b.unseen)]
+    random = rng.random
     best = 0
     best_key = -1.0
     for _ in range(tries):
-        keys = sorted(cards, key=lambda c: -(rng.random() ** (1.0 / w[c])))
+        keys = [(random() ** inv, bit) for inv, bit in pairs]
+        keys.sort(reverse=True)
         mask = 0
-        for c in keys[:k]:
-            mask |= 1 << c
+        for _key, bit in keys[:k]:
+            mask |= bit
         if tries == 1:
             return mask
         dw = deadwood_mask(mask | b.known)

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
 
-from ..engine.melds import Meld, best_arrangements, deadwood_mask
+from ..engine.melds import SUIT_MASK, Meld, best_arrangements, best_covers, deadwood_mask
 from ..engine.rules import Rules
-from .heuristic import FULL, rollout_discard, takes_into_meld
+from .heuristic import FULL, VALUES, least_discard, rollout_discard, takes_into_meld
 
 STOCK_FLOOR = 2
 
@@ -121,8 +121,28 @@ def layoff_deadwood(defender: int, melds: Sequence[Meld]) -> int:
 
 
 def knock_melds(hand: int) -> tuple[Meld, ...]:
-    """The first minimum-deadwood arrangement's melds (the rollout's knock)."""
-    return best_arrangements(hand)[0].melds
+    """A minimum-deadwood arrangement's melds (the rollout's knock).
+
+    Without three cards of a rank there are only runs, and the solver's cached run covers of
+    each suit give them directly; otherwise the solver's first best arrangement.
+    """
+    a = hand & SUIT_MASK
+    b = (hand >> 13) & SUIT_MASK
+    c = (hand >> 26) & SUIT_MASK
+    d = hand >> 39
+    if (a & b & (c | d)) | (c & d & (a | b)):
+        return best_arrangements(hand)[0].melds
+    melds: list[Meld] = []
+    for suit, p in enumerate((a, b, c, d)):
+        cover = best_covers(p)[0] if p else 0
+        while cover:
+            low = cover & -cover
+            seg = low
+            while cover & ~seg & (seg << 1):
+                seg |= seg << 1
+            melds.append(Meld("run", seg << (13 * suit)))
+            cover &= ~seg
+    return tuple(melds)
 
 
 def resolve_knock(
@@ -153,13 +173,17 @@ def play_out(
     """Play a simulated hand to its end with the heuristic for both seats.
 
     ``hands`` (two masks) and ``pile`` (card indices, top last) are changed in place.
-    ``stock`` is in draw order from ``pos``. Returns the points ``(seat 0, seat 1)``.
+    ``stock`` is in draw order from ``pos``. Returns the points ``(seat 0, seat 1)``. Both seats
+    discard the card leaving the least deadwood, except that with ``outs`` seat 0 (the searching
+    player) also values live cards that would still join a meld.
     """
     limit = scoring.limit
     end = len(stock)
     gone = 0
     for card in pile:
         gone |= 1 << card
+    # Each seat's deadwood, known after its discard (-1: not yet computed).
+    dws = [-1, -1]
     for _ in range(max_plies):
         h = hands[turn]
         if phase == FIRST_UPCARD:
@@ -178,7 +202,14 @@ def play_out(
         elif phase == DRAW:
             top = pile[-1] if pile and passes != 2 else -1
             passes = 0
-            if top >= 0 and takes_into_meld(h, top):
+            if top >= 0:
+                before = dws[turn]
+                if before < 0:
+                    before = deadwood_mask(h)
+                take = deadwood_mask(h | 1 << top) < before + VALUES[top]
+            else:
+                take = False
+            if take:
                 h |= 1 << top
                 pile.pop()
                 taken = top
@@ -189,7 +220,10 @@ def play_out(
                 pos += 1
                 taken = -1
         # DISCARD
-        card, dw = rollout_discard(h, taken, FULL & ~(h | gone), outs, limit)
+        if turn == 0 and outs:
+            card, dw = rollout_discard(h, taken, FULL & ~(h | gone), outs, limit)
+        else:
+            card, dw = least_discard(h, taken)
         if card < 0:
             return 0, 0
         h &= ~(1 << card)
@@ -197,6 +231,7 @@ def play_out(
             pts = resolve_knock(h, hands[1 - turn], None, scoring)
             return (pts[0], pts[1]) if turn == 0 else (pts[1], pts[0])
         hands[turn] = h
+        dws[turn] = dw
         pile.append(card)
         gone |= 1 << card
         if end - pos <= STOCK_FLOOR:
