@@ -97,6 +97,17 @@ def test_intermediate_plays_legal_hands() -> None:
         assert play(EAAI, agents, seed, (0, 0)).result is not None
 
 
+def test_the_same_seed_makes_the_same_decisions() -> None:
+    # The search is counted in worlds, not in time (min_worlds == worlds: the safety cap on
+    # time never cuts it short), so a seed replays the same hand on any machine.
+    settings = Settings(worlds=8, min_worlds=8)
+    records = [
+        play(EAAI, [ExpertAgent(settings), get_agent("simple")], 12, (0, 0)).actions
+        for _ in range(2)
+    ]
+    assert records[0] == records[1] and len(records[0]) > 4
+
+
 def test_registered_by_name() -> None:
     assert isinstance(get_agent("expert"), ExpertAgent)
     assert isinstance(get_agent("intermediate-expert"), IntermediateExpert)
