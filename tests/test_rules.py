@@ -333,6 +333,8 @@ def test_describe_standard() -> None:
         "Match to 500.\n"
         "Cut for first deal; winner deals next; same dealer after a dead hand."
     )
+    # A single game leaves the match out.
+    assert Rules().describe(match=False) == Rules().describe().replace("Match to 500.\n", "")
 
 
 def test_describe_eaai() -> None:

@@ -70,6 +70,9 @@ def test_pages_and_presets() -> None:
             assert client.get(path).status_code == 200, path
         data = client.get("/api/presets").json()
         assert {p["name"] for p in data["presets"]} >= {"standard", "oklahoma", "hollywood"}
+        # Whether it is a match is chosen apart from the preset: no "Match to" in its text.
+        for preset in data["presets"]:
+            assert "Match to" not in preset["description"] and preset["match_target"] == 500
         assert data["levels"] == ["beginner", "intermediate", "expert"]
         assert client.get("/api/history").json() == []
         assert client.get("/api/stats").status_code == 400
@@ -86,6 +89,7 @@ def test_create_a_table_against_the_computer() -> None:
         assert table.names == ("Ann", "Computer (beginner)")
         assert table.rules.oklahoma and table.options.mode == "computer"
         assert table.hand is not None and table.hand_number == 1
+        assert "Match to" not in table._fixed_info()["rules_text"]
         # the seat's token opens the table; the lobby's "my games" lists it
         mine = client.post("/api/mine", json=[{"id": data["id"], "token": data["token"]}])
         assert [g["id"] for g in mine.json()] == [data["id"]]
@@ -112,6 +116,7 @@ def test_create_a_friend_table_with_options() -> None:
         assert table.rules.knock_limit == 7 and table.rules.big_gin
         assert str(table.rules.stake) == "0.05" and table.rules.match_target == 500
         assert table.options.match and table.options.clock == 30
+        assert "Match to 500." in table._fixed_info()["rules_text"]
         assert table.deadline is not None
 
 

@@ -147,9 +147,10 @@ class Rules:
 
     # -- words ---------------------------------------------------------------------------------
 
-    def describe(self) -> str:
-        """A few lines of English that sum the rules up for people."""
-        return "\n".join(_describe(self))
+    def describe(self, *, match: bool = True) -> str:
+        """A few lines of English that sum the rules up for people; without the match line
+        when ``match`` is false (a single game)."""
+        return "\n".join(_describe(self, match))
 
 
 def _need_upcard(upcard: Card | None) -> Card:
@@ -276,7 +277,7 @@ _PRESETS: Final[dict[str, dict[str, Any]]] = {
 # -- description ---------------------------------------------------------------------------------
 
 
-def _describe(r: Rules) -> list[str]:
+def _describe(r: Rules, match: bool = True) -> list[str]:
     hand = []
     if r.knock_limit == 0 and not r.oklahoma:
         hand.append("Gin only (no knocking)")
@@ -304,7 +305,7 @@ def _describe(r: Rules) -> list[str]:
         }[r.shutout]
     )
     lines.append(_capital("; ".join(game[:1]) + "; " + ", ".join(game[1:]) + "."))
-    if r.match_target:
+    if r.match_target and match:
         lines.append(f"Match to {r.match_target}.")
 
     if r.oklahoma:

@@ -71,7 +71,12 @@ def create_app(
         return JSONResponse(
             {
                 "presets": [
-                    {"name": n, "description": Rules.preset(n).describe()} for n in Rules.presets()
+                    {
+                        "name": n,
+                        "description": Rules.preset(n).describe(match=False),
+                        "match_target": Rules.preset(n).match_target,
+                    }
+                    for n in Rules.presets()
                 ],
                 "levels": list(LEVELS),
             }

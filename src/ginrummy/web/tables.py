@@ -200,7 +200,7 @@ class Table:
             self._fixed = {
                 "options": self.options.to_dict(),
                 "rules": self.rules.to_dict(),
-                "rules_text": self.rules.describe(),
+                "rules_text": self.rules.describe(match=self.options.match),
                 "preset": self.rules.preset_name(),  # compares with every preset: not cheap
             }
         return self._fixed

@@ -17,6 +17,7 @@ async function load() {
 function showPreset() {
   const p = presets.find((x) => x.name === form.preset.value);
   presetText.textContent = p ? p.description : "";
+  if (p) document.getElementById("match-label").textContent = ` Play a match (to ${p.match_target})`;
 }
 form.preset.addEventListener("change", showPreset);
 function showMode() {
