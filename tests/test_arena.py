@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import json
 import math
+import signal
 import statistics
+import subprocess
+import sys
+import time
 
+import psutil
 import pytest
 
 from ginrummy.agents.arena import (
@@ -157,7 +162,10 @@ def test_arena_rejects_bad_arguments() -> None:
 def test_arena_command_json(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["arena", "greedy", "simple", "--games", "2", "--rules", "eaai", "--seed", "4"]
     assert main([*argv, "--json"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    # Not a terminal: plain progress lines on stderr instead of a bar.
+    assert "greedy vs simple: 2/2 pairs" in captured.err
     assert [a["name"] for a in data["agents"]] == ["greedy", "simple"]
     assert (data["games"], data["pairs"], data["rules"], data["seed"]) == (4, 2, "eaai", 4)
     assert data["agents"][0]["wins"] + data["agents"][1]["wins"] + data["undecided_games"] == 4
@@ -175,6 +183,34 @@ def test_arena_command_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert "simple win rate 100.0%" in out
     for row in ("points/hand", "gins", "knocks won", "undercuts", "median ms", "p99 ms"):
         assert row in out
+
+
+def _busy(process: psutil.Process) -> bool:
+    try:
+        return bool(process.cpu_times().user > 0.2)
+    except psutil.NoSuchProcess:
+        return False
+
+
+def test_a_killed_arena_takes_its_workers_with_it() -> None:
+    cmd = [sys.executable, "-m", "ginrummy.cli.main", "arena", "simple", "simple"]
+    cmd += ["--games", "100000", "--jobs", "2", "--seed", "1"]
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        parent = psutil.Process(proc.pid)
+        deadline = time.monotonic() + 60
+        workers: list[psutil.Process] = []
+        while len(workers) < 2 and time.monotonic() < deadline:
+            time.sleep(0.2)
+            workers = [p for p in parent.children(recursive=True) if _busy(p)]
+        assert len(workers) >= 2, "the workers never got to work"
+        children = parent.children(recursive=True)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) != 0
+        _, alive = psutil.wait_procs(children, timeout=30)
+        assert alive == []
+    finally:
+        proc.kill()
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,6 @@ import math
 import os
 import statistics
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Any, Final
@@ -198,12 +197,14 @@ def run_arena(
             if on_pair is not None:
                 on_pair(results[-1])
     else:
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-            futures = [pool.submit(_play_pair_task, task) for task in tasks]
-            for future in as_completed(futures):
-                results.append(future.result())
+        # A multiprocessing pool, not an executor: leaving the block for any reason (an error,
+        # Ctrl-C, SIGTERM turned into SystemExit) terminates the workers instead of waiting for
+        # every queued pair.
+        with get_context("spawn").Pool(jobs) as pool:
+            for result in pool.imap_unordered(_play_pair_task, tasks):
+                results.append(result)
                 if on_pair is not None:
-                    on_pair(results[-1])
+                    on_pair(result)
     results.sort(key=lambda r: r.index)
     return summarize(a, b, rules, seed, results)
 

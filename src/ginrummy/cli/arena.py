@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import signal
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -82,6 +83,24 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"unknown rules preset {args.rules!r}; presets are: {presets}")
     rules = Rules.preset(args.rules)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
+    # SIGTERM (``kill``) ends the run like Ctrl-C: the worker processes go with it.
+    previous = signal.signal(signal.SIGTERM, _terminate)
+    try:
+        summary = _run(args, rules, seed)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    if args.json:
+        print(json.dumps(summary.to_dict(), indent=2))
+    else:
+        print(format_summary(summary))
+    return 0
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _run(args: argparse.Namespace, rules: Rules, seed: int) -> ArenaSummary:
     with _progress(args.games, f"{args.a} vs {args.b}") as advance:
         summary = run_arena(
             args.a,
@@ -92,11 +111,7 @@ def run(args: argparse.Namespace) -> int:
             jobs=args.jobs,
             on_pair=advance,
         )
-    if args.json:
-        print(json.dumps(summary.to_dict(), indent=2))
-    else:
-        print(format_summary(summary))
-    return 0
+    return summary
 
 
 @contextmanager
@@ -110,7 +125,17 @@ def _progress(total: int, label: str) -> Iterator[Callable[[PairResult], None]]:
     else:
         rich_ok = sys.stderr.isatty()
     if not rich_ok:
-        yield lambda result: None
+        # Not a terminal (a log file, a pipe): a plain line every tenth of the run.
+        done = 0
+        step = max(1, total // 10)
+
+        def line(result: PairResult) -> None:
+            nonlocal done
+            done += 1
+            if done % step == 0 or done == total:
+                print(f"{label}: {done}/{total} pairs", file=sys.stderr, flush=True)
+
+        yield line
         return
     columns = (
         "[progress.description]{task.description}",
