@@ -66,6 +66,7 @@ def start_server(db: Path, port: int, profile: Path | None) -> subprocess.Popen[
     if profile is not None:
         command += ["-m", "cProfile", "-o", str(profile)]
     command += ["-m", "ginrummy.cli.main", "serve", "--host", "127.0.0.1", "--port", str(port)]
+    command += ["--tables-per-minute", "0"]  # one address opens every table here
     command += ["--db", f"sqlite:///{db}", "--computer-delay", "0"]
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")

@@ -465,6 +465,15 @@ def test_the_seat_cookie_opens_the_seat_and_no_such_table() -> None:
             assert closed["type"] == "websocket.close" and closed["code"] == 4404
 
 
+def test_new_tables_per_address_are_limited() -> None:
+    with app_client(tables_per_minute=6) as client:
+        for _ in range(20):  # the burst
+            assert client.post("/api/tables", json={"mode": "friend"}).status_code == 200
+        refused = client.post("/api/tables", json={"mode": "friend"})
+        assert refused.status_code == 429 and "too many new games" in refused.json()["message"]
+        assert online_games(client) == 20 and len(manager_of(client).tables) == 20
+
+
 def test_rate_limit() -> None:
     with app_client() as client:
         created = new_table(client, mode="friend")
@@ -584,6 +593,42 @@ def test_two_seats_play_a_friend_hand_to_the_end() -> None:
             assert recv(ws0)["table"]["hand_number"] == 2
             assert recv(ws1)["table"]["hand_number"] == 2
             assert recv(spec)["table"]["hand_number"] == 2
+
+
+def test_an_idle_table_is_let_go_and_comes_back_as_it_was() -> None:
+    rng = random.Random(12)
+    with app_client(seed=12) as client:
+        created = new_table(client, mode="friend", name="Ann", opponent="Bob")
+        tid = created["id"]
+        client.cookies.clear()
+        tokens = [created["token"], invite_token(created)]
+        manager = manager_of(client)
+        with client.websocket_connect(f"/ws/{tid}?token={tokens[0]}") as ws0:
+            first = recv(ws0)
+            for _ in range(3):  # a few moves by whoever is to move
+                mover = first["view"]["current_player"]
+                with client.websocket_connect(f"/ws/{tid}?token={tokens[mover]}") as ws:
+                    state = recv(ws)
+                    ws.send_json({"type": "action", "action": pick(state["view"], rng)})
+                    recv(ws)
+                first = recv(ws0)
+            # Someone is connected: the table stays, however long it has been.
+            assert manager.evict_idle(now=time.monotonic() + 10_000) == 0
+        before = manager.tables[tid].state_for(0)
+        assert manager.evict_idle(now=time.monotonic() + 10) == 0  # not idle for long yet
+        assert manager.evict_idle(now=time.monotonic() + 10_000) == 1
+        assert tid not in manager.tables
+        with client.websocket_connect(f"/ws/{tid}?token={tokens[0]}") as ws0:
+            after = recv(ws0)
+        assert tid in manager.tables
+        assert after["view"] is not None
+        assert (after["view"], after["table"]) == (before["view"], before["table"])
+        # And play goes on from there.
+        mover = after["view"]["current_player"]
+        with client.websocket_connect(f"/ws/{tid}?token={tokens[mover]}") as ws:
+            state = recv(ws)
+            ws.send_json({"type": "action", "action": pick(state["view"], rng)})
+            assert recv(ws)["type"] == "state"
 
 
 def test_hints_on_your_turn() -> None:

@@ -192,6 +192,7 @@ def unlimited_rate(monkeypatch: Any) -> None:
 def app_client(seed: int | None = 1, **kwargs: Any) -> Iterator[TestClient]:
     """A TestClient (lifespan started) on an app with an in-memory store."""
     store = Store("sqlite://")
+    kwargs.setdefault("tables_per_minute", 0)  # tests open tables faster than people
     app = create_app(store, computer_delay=0, seed=seed, **kwargs)
     try:
         with TestClient(app) as client:

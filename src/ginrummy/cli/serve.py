@@ -28,6 +28,12 @@ def add_parser(subparsers: Subparsers) -> None:
         default=0.5,
         help="seconds the computer waits before each move",
     )
+    parser.add_argument(
+        "--tables-per-minute",
+        type=float,
+        default=6.0,
+        help="new games one address may open a minute, after a burst of 20 (0: no limit)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -39,7 +45,13 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(
             f"the web app needs the 'web' extra: pip install 'ginrummy[web]' ({exc})"
         ) from None
-    app = create_app(db_url=args.db, computer_delay=args.computer_delay)
+    if args.tables_per_minute < 0:
+        raise CommandError("--tables-per-minute must be 0 (no limit) or more")
+    app = create_app(
+        db_url=args.db,
+        computer_delay=args.computer_delay,
+        tables_per_minute=args.tables_per_minute,
+    )
     print(f"ginrummy: serving on http://{args.host}:{args.port}  (Ctrl+C stops)", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
     return 0

@@ -29,6 +29,9 @@ STATIC = Path(__file__).parent / "static"
 MAX_BODY = 4096
 RATE = 10.0  # messages per second a socket may send on average
 BURST = 30.0
+#: New tables an address may open: this many a minute on average, up to TABLE_BURST at once.
+TABLES_PER_MINUTE = 6.0
+TABLE_BURST = 20.0
 # Stakes the settlement arithmetic handles exactly (Decimal's default context has 28 digits and
 # raises Overflow past 1E+999999, which would break every later state message of the table).
 MAX_STAKE = Decimal(1_000_000)
@@ -42,6 +45,7 @@ def create_app(
     db_url: str | None = None,
     computer_delay: float = 0.4,
     seed: int | None = None,
+    tables_per_minute: float = TABLES_PER_MINUTE,
 ) -> Starlette:
     if store is None:
         from ..storage import Store
@@ -82,7 +86,32 @@ def create_app(
             }
         )
 
+    # Per client address: [tokens, last refill]. Bounded: addresses that have refilled to a
+    # full burst are forgotten when the map grows large.
+    creators: dict[str, list[float]] = {}
+
+    def may_create(address: str) -> bool:
+        if tables_per_minute <= 0:
+            return True
+        now = time.monotonic()
+        bucket = creators.get(address)
+        if bucket is None:
+            if len(creators) > 10_000:
+                full = (TABLE_BURST * 60.0) / tables_per_minute
+                for key in [k for k, (_, last) in creators.items() if now - last > full]:
+                    del creators[key]
+            bucket = creators[address] = [TABLE_BURST, now]
+        bucket[0] = min(TABLE_BURST, bucket[0] + (now - bucket[1]) * tables_per_minute / 60.0)
+        bucket[1] = now
+        if bucket[0] < 1:
+            return False
+        bucket[0] -= 1
+        return True
+
     async def create(request: Request) -> Response:
+        address = request.client.host if request.client is not None else ""
+        if not may_create(address):
+            return _error("too many new games from your address; try again in a minute", 429)
         body = await _read_body(request, MAX_BODY)
         if body is None:
             return _error("request too large", 413)
@@ -156,7 +185,8 @@ def create_app(
         table_id = ws.path_params["table"]
         token = ws.query_params.get("token") or ws.cookies.get(f"gr_{table_id}")
         await ws.accept()
-        if table_id not in manager.tables:
+        table = manager.find(table_id)
+        if table is None:
             await ws.send_json({"type": "error", "message": "no such table (it may be over)"})
             await ws.close(code=4404)
             return
@@ -168,7 +198,7 @@ def create_app(
         client = Client(table_id, seat, ws.send_json)
         manager.join(client)
         try:
-            await ws.send_json(manager.tables[table_id].state_for(seat))
+            await ws.send_json(table.state_for(seat))
             while True:
                 message = await ws.receive()
                 if message["type"] == "websocket.disconnect":

@@ -49,9 +49,23 @@ class Created:
     tokens: tuple[str, str | None]
 
 
+#: Seconds a table stays in memory with nobody connected and nothing to do; it is loaded from
+#: the store again when someone comes back.
+IDLE_SECONDS = 900.0
+
+
 class Manager:
-    def __init__(self, store: Any, *, computer_delay: float = 0.4, seed: int | None = None) -> None:
+    def __init__(
+        self,
+        store: Any,
+        *,
+        computer_delay: float = 0.4,
+        seed: int | None = None,
+        idle_seconds: float = IDLE_SECONDS,
+    ) -> None:
         self.store = store
+        self.idle_seconds = idle_seconds
+        #: The tables in memory: the open ones at start-up, and any played or watched lately.
         self.tables: dict[str, Table] = {}
         self.clients: dict[str, set[Client]] = {}
         self.computer_delay = computer_delay
@@ -115,11 +129,40 @@ class Manager:
         table.touch()
         return table
 
-    def get(self, table_id: str) -> Table:
+    def find(self, table_id: str) -> Table | None:
+        """The table, from memory or else from the store (an idle table that was let go)."""
         table = self.tables.get(table_id)
+        if table is not None:
+            return table
+        game = self.store.get_game(table_id)
+        if game is None or game.kind != "online":
+            return None
+        table = self.tables[table_id] = self._load(table_id)
+        return table
+
+    def get(self, table_id: str) -> Table:
+        table = self.find(table_id)
         if table is None:
             raise ProtocolError("no such table")
         return table
+
+    def evict_idle(self, now: float | None = None) -> int:
+        """Let go of tables nobody has touched for ``idle_seconds``: no socket connected, no
+        computer thinking, no move clock running. Every move is already in the store, so
+        nothing is lost; :meth:`find` loads them again. Returns how many were let go."""
+        now = time.monotonic() if now is None else now
+        idle = [
+            table_id
+            for table_id, table in self.tables.items()
+            if not self.clients.get(table_id)
+            and table_id not in self._thinking
+            and (table.deadline is None or table.finished)
+            and now - table.updated > self.idle_seconds
+        ]
+        for table_id in idle:
+            del self.tables[table_id]
+            self.clients.pop(table_id, None)
+        return len(idle)
 
     def seat_for(self, table_id: str, token: str | None) -> int | None:
         if not token:
@@ -256,7 +299,8 @@ class Manager:
         ]
 
     async def tick(self) -> None:
-        """Move clock: a seat out of time gets the computer's move."""
+        """Move clock: a seat out of time gets the computer's move. Idle tables are let go."""
+        self.evict_idle()
         now = time.time()
         for table in list(self.tables.values()):
             hand = table.hand
