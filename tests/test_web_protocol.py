@@ -52,6 +52,13 @@ def online_games(client: Any) -> int:
     return len(client.app.state.store.list_games(kind="online"))
 
 
+def friend_table(client: Any) -> tuple[str, list[str]]:
+    """A new friend table: its id and both seats' tokens (no seat cookie kept)."""
+    created = new_table(client, mode="friend", name="Ann", opponent="Bob")
+    client.cookies.clear()
+    return created["id"], [created["token"], invite_token(created)]
+
+
 def play_until_my_turn(ws: Any, msg: dict[str, Any]) -> dict[str, Any]:
     """Read states until it is this seat's turn or the hand is over (the computer moves)."""
     while msg["type"] != "state" or not (
@@ -561,10 +568,7 @@ def test_a_whole_hand_against_the_computer_then_the_next() -> None:
 def test_two_seats_play_a_friend_hand_to_the_end() -> None:
     rng = random.Random(11)
     with app_client(seed=11) as client:
-        created = new_table(client, mode="friend", name="Ann", opponent="Bob")
-        tid = created["id"]
-        client.cookies.clear()
-        tokens = [created["token"], invite_token(created)]
+        tid, tokens = friend_table(client)
         with (
             client.websocket_connect(f"/ws/{tid}?token={tokens[0]}") as ws0,
             client.websocket_connect(f"/ws/{tid}?token={tokens[1]}") as ws1,
@@ -598,10 +602,7 @@ def test_two_seats_play_a_friend_hand_to_the_end() -> None:
 def test_an_idle_table_is_let_go_and_comes_back_as_it_was() -> None:
     rng = random.Random(12)
     with app_client(seed=12) as client:
-        created = new_table(client, mode="friend", name="Ann", opponent="Bob")
-        tid = created["id"]
-        client.cookies.clear()
-        tokens = [created["token"], invite_token(created)]
+        tid, tokens = friend_table(client)
         manager = manager_of(client)
         with client.websocket_connect(f"/ws/{tid}?token={tokens[0]}") as ws0:
             first = recv(ws0)
