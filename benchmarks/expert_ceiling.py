@@ -7,16 +7,22 @@ played, so the search is exactly the same but its guesses are perfect:
 * ``--know hand``: his real hand; the stock is still shuffled at random (perfect card reading);
 * ``--know all``: his real hand and the real stock order (perfect knowledge of the future).
 
+``--when`` limits the cheating to one kind of decision, the rest sampled fairly: ``knock`` (the
+turns where a knock is among the moves weighed), ``draw`` (take or draw), ``discard`` (discards
+with no knock among them); ``always`` (the default) cheats at every decision.
+
 The gap between these figures and the fair expert's is what better card reading could gain at
 most, with this search. Everything else is ``expert_strength.py``:
 
     .venv/bin/python benchmarks/expert_ceiling.py --know hand --pairs 40 --seed 500 --workers 2
+    .venv/bin/python benchmarks/expert_ceiling.py --know hand --when knock --pairs 40 --seed 500
 """
 
 from __future__ import annotations
 
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -25,18 +31,37 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 import expert_strength
 import ginrummy.agents.expert as expert_module
+from ginrummy.agents.expert import ExpertAgent
 from ginrummy.agents.heuristic import bits
-from ginrummy.agents.inference import Beliefs
+from ginrummy.agents.inference import Beliefs, sample_world
 from ginrummy.engine.hand import Hand
 
-_current: dict[str, Any] = {}
+_current: dict[str, Any] = {"cheat": True}
 _view = Hand.view
+_monte_carlo = ExpertAgent._monte_carlo
+WHEN: dict[str, Callable[[set[str]], bool]] = {
+    "always": lambda kinds: True,
+    "knock": lambda kinds: "knock" in kinds,
+    "draw": lambda kinds: bool(kinds & {"take", "draw", "pass"}),
+    "discard": lambda kinds: "discard" in kinds and "knock" not in kinds,
+}
 
 
 def _watching_view(self: Hand, seat: int, *args: Any, **kwargs: Any) -> Any:
     """``Hand.view`` that remembers which hand and seat the expert is about to decide for."""
     _current["hand"], _current["seat"] = self, seat
     return _view(self, seat, *args, **kwargs)
+
+
+def _deciding(when: str) -> Any:
+    """``ExpertAgent._monte_carlo`` that first notes whether this decision is one to cheat at."""
+    chosen = WHEN[when]
+
+    def monte_carlo(self: ExpertAgent, view: Any, b: Any, cands: Any, *args: Any) -> Any:
+        _current["cheat"] = chosen({c.kind for c in cands if c.searched})
+        return _monte_carlo(self, view, b, cands, *args)
+
+    return monte_carlo
 
 
 def _his_hand() -> tuple[Hand, int]:
@@ -48,6 +73,8 @@ def true_hand(
     b: Beliefs, rng: random.Random, tries: int = 1, sharpness: float = 0.0
 ) -> tuple[int, list[int]]:
     """His real hand, the stock shuffled."""
+    if not _current["cheat"]:
+        return sample_world(b, rng, tries, sharpness)
     _, opp = _his_hand()
     stock = bits(b.unseen & ~opp)
     rng.shuffle(stock)
@@ -58,23 +85,34 @@ def true_world(
     b: Beliefs, rng: random.Random, tries: int = 1, sharpness: float = 0.0
 ) -> tuple[int, list[int]]:
     """His real hand and the real stock order."""
+    if not _current["cheat"]:
+        return sample_world(b, rng, tries, sharpness)
     hand, opp = _his_hand()
     return opp, [card.index for card in hand.stock]
 
 
+def _option(argv: list[str], name: str, default: str | None) -> tuple[str | None, list[str]]:
+    if name not in argv:
+        return default, argv
+    i = argv.index(name)
+    return (argv[i + 1] if i + 1 < len(argv) else None), argv[:i] + argv[i + 2 :]
+
+
 def main(argv: list[str]) -> int:
-    if "--know" not in argv:
-        print("usage: expert_ceiling.py --know {hand,all} [expert_strength.py options]")
+    know, argv = _option(argv, "--know", None)
+    when, argv = _option(argv, "--when", "always")
+    if know not in ("hand", "all") or when not in WHEN:
+        print(
+            "usage: expert_ceiling.py --know {hand,all} [--when {always,knock,draw,discard}]"
+            " [expert_strength.py options]"
+        )
         return 2
-    i = argv.index("--know")
-    know = argv[i + 1]
-    rest = argv[:i] + argv[i + 2 :]
-    if know not in ("hand", "all"):
-        print(f"--know takes hand or all, not {know!r}")
-        return 2
+    rest = argv
     Hand.view = _watching_view  # type: ignore[method-assign]
+    ExpertAgent._monte_carlo = _deciding(when)  # type: ignore[method-assign]
     setattr(expert_module, "sample_world", true_hand if know == "hand" else true_world)  # noqa: B010
-    print(f"expert knowing {'his hand' if know == 'hand' else 'his hand and the stock'}:")
+    what = "his hand" if know == "hand" else "his hand and the stock"
+    print(f"expert knowing {what} ({when}):")
     return expert_strength.main(rest)
 
 
