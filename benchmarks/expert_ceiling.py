@@ -64,31 +64,20 @@ def _deciding(when: str) -> Any:
     return monte_carlo
 
 
-def _his_hand() -> tuple[Hand, int]:
-    hand: Hand = _current["hand"]
-    return hand, hand.hand_mask(1 - int(_current["seat"]))
-
-
-def true_hand(
-    b: Beliefs, rng: random.Random, tries: int = 1, sharpness: float = 0.0
-) -> tuple[int, list[int]]:
-    """His real hand, the stock shuffled."""
-    if not _current["cheat"]:
-        return sample_world(b, rng, tries, sharpness)
-    _, opp = _his_hand()
-    stock = bits(b.unseen & ~opp)
-    rng.shuffle(stock)
-    return opp, stock
-
-
 def true_world(
     b: Beliefs, rng: random.Random, tries: int = 1, sharpness: float = 0.0
 ) -> tuple[int, list[int]]:
-    """His real hand and the real stock order."""
+    """At a decision to cheat at: his real hand, and the real stock order when
+    ``_current["know"]`` is ``all`` (shuffled otherwise). Else a fair sample."""
     if not _current["cheat"]:
         return sample_world(b, rng, tries, sharpness)
-    hand, opp = _his_hand()
-    return opp, [card.index for card in hand.stock]
+    hand: Hand = _current["hand"]
+    opp = hand.hand_mask(1 - int(_current["seat"]))
+    if _current["know"] == "all":
+        return opp, [card.index for card in hand.stock]
+    stock = bits(b.unseen & ~opp)
+    rng.shuffle(stock)
+    return opp, stock
 
 
 def _option(argv: list[str], name: str, default: str | None) -> tuple[str | None, list[str]]:
@@ -110,7 +99,8 @@ def main(argv: list[str]) -> int:
     rest = argv
     Hand.view = _watching_view  # type: ignore[method-assign]
     ExpertAgent._monte_carlo = _deciding(when)  # type: ignore[method-assign]
-    setattr(expert_module, "sample_world", true_hand if know == "hand" else true_world)  # noqa: B010
+    _current["know"] = know
+    setattr(expert_module, "sample_world", true_world)  # noqa: B010
     what = "his hand" if know == "hand" else "his hand and the stock"
     print(f"expert knowing {what} ({when}):")
     return expert_strength.main(rest)

@@ -161,6 +161,10 @@ def _exposure(melds: tuple[Meld, ...], b: Beliefs | None) -> float:
     return total
 
 
+def _mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs)
+
+
 def _gate_discards(
     cands: list[Candidate], values: list[float], samples: dict[int, list[float]], z: float
 ) -> None:
@@ -359,8 +363,6 @@ class ExpertAgent(BaseAgent):
         rng: random.Random,
     ) -> Evaluation:
         s = self.settings
-        totals = [0.0] * len(cands)
-        counts = [0] * len(cands)
         deadline = perf_counter() + s.budget_ms / 1000.0
         cache: dict[tuple[int, int], float] = {}
         turns = b.observed.stock_draws + len(b.observed.took)
@@ -370,6 +372,7 @@ class ExpertAgent(BaseAgent):
         # Successive halving over the discards: after ``prune[k]`` worlds only the best
         # ``keep[k]`` discards go on, so the finalists are judged on many more worlds.
         schedule = list(zip(s.prune, s.keep, strict=True))
+        # Per searched candidate, its value in each world it met (the first len() worlds).
         samples: dict[int, list[float]] = {i: [] for i in active}
         n = 0
         while n < s.worlds:
@@ -380,19 +383,17 @@ class ExpertAgent(BaseAgent):
                 v = cache.get(pts)
                 if v is None:
                     v = cache[pts] = utility(pts[0], pts[1])
-                totals[i] += v
-                counts[i] += 1
                 samples[i].append(v)
             if schedule and n >= schedule[0][0]:
                 keep = schedule.pop(0)[1]
                 discards = [i for i in active if cands[i].kind == "discard"]
                 if len(discards) > keep:
-                    discards.sort(key=lambda i: (-totals[i] / counts[i], cands[i].prior))
+                    discards.sort(key=lambda i: (-_mean(samples[i]), cands[i].prior))
                     dropped = set(discards[keep:])
                     active = [i for i in active if i not in dropped]
             if n >= s.min_worlds and perf_counter() > deadline:
                 break
-        values = [t / c if c else 0.0 for t, c in zip(totals, counts, strict=True)]
+        values = [_mean(samples[i]) if i in samples else 0.0 for i in range(len(cands))]
         finalists = [values[i] for i in active if cands[i].kind == "discard"]
         if finalists:
             # A discard dropped early keeps its (noisier) mean, but never above a finalist.

@@ -156,21 +156,6 @@ def discard_scores(
     return out
 
 
-def quick_discard(hand: int, taken: int) -> tuple[int, int]:
-    """The rollout discard: the least deadwood left, ties to the highest card.
-    Returns ``(card, deadwood left)``."""
-    best_card = -1
-    best_key = 1 << 30
-    for card, dw in discard_deadwoods_mask(hand).items():
-        if card == taken:
-            continue
-        key = dw * 16 - VALUES[card]
-        if key < best_key:
-            best_key = key
-            best_card = card
-    return best_card, (best_key + VALUES[best_card]) // 16
-
-
 #: Each rank's cards, kings first, down to the aces.
 RANKS_DOWN: Final = RANK_MASKS[::-1]
 

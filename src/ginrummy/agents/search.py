@@ -12,7 +12,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
 
-from ..engine.melds import SUIT_MASK, Meld, best_arrangements, best_covers, deadwood_mask
+from ..engine.melds import (
+    SUIT_MASK,
+    Meld,
+    best_arrangements,
+    best_covers,
+    deadwood_mask,
+    run_melds,
+)
 from ..engine.rules import Rules
 from .heuristic import FULL, VALUES, least_discard, rollout_discard, takes_into_meld
 
@@ -134,14 +141,8 @@ def knock_melds(hand: int) -> tuple[Meld, ...]:
         return best_arrangements(hand)[0].melds
     melds: list[Meld] = []
     for suit, p in enumerate((a, b, c, d)):
-        cover = best_covers(p)[0] if p else 0
-        while cover:
-            low = cover & -cover
-            seg = low
-            while cover & ~seg & (seg << 1):
-                seg |= seg << 1
-            melds.append(Meld("run", seg << (13 * suit)))
-            cover &= ~seg
+        if p:
+            melds.extend(run_melds(best_covers(p)[0], suit))
     return tuple(melds)
 
 

@@ -339,8 +339,9 @@ def meld_kind(mask: int) -> MeldKind | None:
     return None
 
 
-def _stretches(cover: int, suit: int) -> Iterator[Meld]:
-    """Split a suit's covered rank pattern into maximal consecutive runs."""
+def run_melds(cover: int, suit: int) -> Iterator[Meld]:
+    """Split a suit's covered rank pattern (one of :func:`best_covers`) into its runs: maximal
+    stretches of consecutive ranks."""
     while cover:
         low = cover & -cover
         start = low.bit_length() - 1
@@ -444,7 +445,7 @@ def _arrangements_mask(m: int) -> list[Arrangement]:
             melds = list(set_melds)
             used = s
             for suit, cover in enumerate(covers):
-                melds.extend(_stretches(cover, suit))
+                melds.extend(run_melds(cover, suit))
                 used |= cover << (13 * suit)
             out.append(Arrangement(tuple(sorted(melds, key=Meld.sort_key)), m & ~used))
     out.sort(key=lambda a: (a.deadwood_mask.bit_count(), [m.sort_key() for m in a.melds]))
