@@ -38,6 +38,7 @@ SUBCOMMANDS: list[tuple[str, str]] = [
     ("analyze", "ginrummy.cli.analyze"),
     ("score", "ginrummy.cli.score"),
     ("arena", "ginrummy.cli.arena"),
+    ("bot", "ginrummy.cli.bot"),
 ]
 
 if TYPE_CHECKING:

@@ -1,0 +1,172 @@
+"""The EAAI framework bridge: callbacks answered by ginrummy agents, in that framework's loop."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+
+import pytest
+
+from ginrummy.agents import get_agent
+from ginrummy.agents.base import BaseAgent
+from ginrummy.agents.eaai import EaaiError, EaaiPlayer, answer, play_eaai_game
+from ginrummy.cli.bot import serve_lines
+from ginrummy.engine.actions import DISCARDS, DRAW, PASS, TAKE, Action, ActionKind
+from ginrummy.engine.cards import Card, parse_cards
+from ginrummy.engine.views import PlayerView
+
+
+class Scripted(BaseAgent):
+    """Plays the actions it is given, in order, and keeps the views it was shown."""
+
+    def __init__(self, *actions: Action) -> None:
+        self.actions = list(actions)
+        self.views: list[PlayerView] = []
+
+    def act(self, view: PlayerView, rng: random.Random) -> Action:
+        self.views.append(view)
+        return self.actions.pop(0)
+
+
+def cards(text: str) -> list[Card]:
+    return list(parse_cards(text))
+
+
+def test_simple_beats_random_in_the_framework_loop() -> None:
+    for seed in range(6):
+        players = [
+            EaaiPlayer(get_agent("simple"), random.Random(seed)),
+            EaaiPlayer(get_agent("random"), random.Random(seed + 100)),
+        ]
+        game = play_eaai_game(players[:: 1 if seed % 2 else -1], random.Random(seed))
+        assert game.forfeit == ""
+        assert max(game.scores) >= 100
+        assert game.winner == (seed + 1) % 2  # simple's seat
+
+
+def test_the_expert_plays_a_whole_game_without_forfeit() -> None:
+    players = [
+        EaaiPlayer(get_agent("expert"), random.Random(1)),
+        EaaiPlayer(get_agent("simple"), random.Random(2)),
+    ]
+    game = play_eaai_game(players, random.Random(7))
+    assert game.forfeit == ""
+    assert game.hands >= 2 and max(game.scores) >= 100
+
+
+def test_the_view_follows_the_callbacks() -> None:
+    agent = Scripted(PASS, TAKE, DISCARDS[Card.parse("Kc").index])
+    me = EaaiPlayer(agent, random.Random(1))
+    me.start_game(1, 0, cards("As 2s 3s 4h 5h 6h 7d 8d 9d Kc"))
+    # He (player 0) starts and passes the face-up card; this player is offered it.
+    assert me.will_draw_face_up_card(Card.parse("Qh")) is False
+    view = agent.views[-1]
+    assert view.phase == "first_upcard" and view.legal_actions == (TAKE, PASS)
+    assert view.upcard == Card.parse("Qh") and view.dealer == 1
+    assert [e.action for e in view.history] == [PASS]  # his pass
+    # He is offered it again and draws from the stock, then throws Td.
+    me.report_draw(0, None)
+    me.report_discard(0, Card.parse("Td"))
+    assert me.will_draw_face_up_card(Card.parse("Td")) is True
+    view = agent.views[-1]
+    assert view.phase == "draw" and view.legal_actions == (TAKE, DRAW)
+    assert [e.action.kind for e in view.history] == [
+        ActionKind.PASS,
+        ActionKind.PASS,
+        ActionKind.DRAW,
+        ActionKind.DISCARD,
+    ]
+    assert view.opponent_count == 10 and view.stock_count == 30
+    assert [str(c) for c in view.discard_pile] == ["Qh", "Td"]
+    me.report_draw(1, Card.parse("Td"))
+    card = me.get_discard()
+    view = agent.views[-1]
+    assert card == Card.parse("Kc")
+    assert view.taken_card == Card.parse("Td") and len(view.hand) == 11
+    assert all(a.card != Card.parse("Td") for a in view.legal_actions)
+    me.report_discard(1, card)
+    assert me.get_final_melds() is None  # it played on
+    assert me.hand == parse_cards("As 2s 3s 4h 5h 6h 7d 8d 9d Td").mask
+
+
+def test_a_knock_is_declared_after_the_discard() -> None:
+    me = EaaiPlayer(get_agent("simple"), random.Random(1))
+    me.start_game(0, 0, cards("As 2s 3s 4h 5h 6h 7d 8d 9d Kc"))
+    assert me.will_draw_face_up_card(Card.parse("Qh")) is False
+    me.report_draw(1, None)  # he did not take it either... and the first player draws
+    me.report_discard(1, Card.parse("Jc"))
+    assert me.will_draw_face_up_card(Card.parse("Jc")) is False
+    me.report_draw(0, Card.parse("2c"))
+    assert me.get_discard() == Card.parse("Kc")
+    me.report_discard(0, Card.parse("Kc"))
+    melds = me.get_final_melds()
+    assert melds is not None
+    assert sorted(len(m) for m in melds) == [3, 3, 3]
+
+
+def test_the_defender_keeps_out_the_cards_it_can_lay_off() -> None:
+    me = EaaiPlayer(get_agent("simple"), random.Random(1))
+    me.start_game(1, 0, cards("7s 8s 9h 9d 9c Kc Qd 2c 3h 4d"))
+    me.report_draw(0, Card.parse("Qh"))  # he took the face-up card
+    me.report_discard(0, Card.parse("Ah"))
+    me.report_final_melds(0, [cards("4s 5s 6s"), cards("Qh Qs Qc")])
+    melds = me.get_final_melds()
+    assert melds is not None
+    laid_out = {str(c) for m in melds for c in m}
+    # 7s 8s extend his 4s-6s run and Qd joins his queens: it declares only the nines.
+    assert laid_out == {"9h", "9d", "9c"}
+
+
+def test_bad_messages_get_an_error_and_change_nothing() -> None:
+    me = EaaiPlayer(get_agent("simple"), random.Random(1))
+    assert "error" in answer(me, {"call": "startGame", "args": [0, 1, ["AS", "2S", "3S"]]})
+    ok = answer(me, {"call": "startGame", "args": [0, 1, cards_text()]})
+    assert ok == {"result": None}
+    before = dict(vars(me))
+    for bad in (
+        "nonsense",
+        {"call": "fly"},
+        {"call": "getDiscard", "args": [1]},
+        {"call": "getDiscard", "args": []},  # holding 10 cards
+        {"call": "reportDraw", "args": [0, "Zz"]},
+        {"call": "reportDraw", "args": [3, None]},
+        {"call": "reportDraw", "args": [0, "AS"]},  # already in hand
+        {"call": "reportDiscard", "args": [0, "KH"]},  # not in hand
+        {"call": "reportFinalMelds", "args": [1, [["AC", "KD", "7H"]]]},
+        {"call": "willDrawFaceUpCard", "args": [7]},
+    ):
+        reply = answer(me, bad)
+        assert set(reply) == {"error"} and reply["error"], bad
+        assert vars(me) == before, bad
+    reply = answer(me, {"call": "willDrawFaceUpCard", "args": ["QH"]})
+    assert reply in ({"result": True}, {"result": False})
+
+
+def cards_text() -> list[str]:
+    return ["AS", "2S", "3S", "4H", "5H", "6H", "7D", "8D", "9D", "KC"]
+
+
+def test_the_bot_command_speaks_json_lines() -> None:
+    lines = [
+        json.dumps({"call": "startGame", "args": [0, 0, cards_text()]}),
+        json.dumps({"call": "willDrawFaceUpCard", "args": ["TD"]}),
+        "{not json",
+        json.dumps({"call": "reportDraw", "args": [0, "TD"]}),
+        json.dumps({"call": "getDiscard", "args": []}),
+    ]
+    out = io.StringIO()
+    assert serve_lines("expert", 1, io.StringIO("\n".join(lines) + "\n"), out) == 0
+    replies = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert replies[0] == {"result": None}
+    assert replies[1] == {"result": True}  # TD makes 7D 8D 9D TD
+    assert "error" in replies[2]
+    assert replies[3] == {"result": None}
+    assert replies[4]["result"] == "KC"
+
+
+def test_an_agent_choosing_an_illegal_action_is_an_error() -> None:
+    me = EaaiPlayer(Scripted(DRAW), random.Random(1))
+    me.start_game(0, 0, cards("As 2s 3s 4h 5h 6h 7d 8d 9d Kc"))
+    with pytest.raises(EaaiError, match="not one of"):
+        me.will_draw_face_up_card(Card.parse("Qh"))
