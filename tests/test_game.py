@@ -9,7 +9,14 @@ import pytest
 
 from ginrummy.engine.cards import Card
 from ginrummy.engine.errors import GinRummyError, IllegalActionError, InvalidRulesError
-from ginrummy.engine.game import Game, GameRecord, cut_for_deal, hand_seed, next_dealer
+from ginrummy.engine.game import (
+    Game,
+    GameRecord,
+    cut_dealer,
+    cut_for_deal,
+    hand_seed,
+    next_dealer,
+)
 from ginrummy.engine.match import Match, MatchRecord
 from ginrummy.engine.results import HandResult
 from ginrummy.engine.rules import Rules
@@ -46,6 +53,19 @@ def test_equal_ranks_cut_again() -> None:
 
     dealer, cuts = cut_for_deal(Rigged())
     assert dealer == 1 and [str(c) for pair in cuts for c in pair] == ["7h", "7s", "Kd", "Ac"]
+
+
+def test_the_low_card_of_a_cut_deals_ace_low() -> None:
+    def cut(text: str) -> int | None:
+        first, second = (Card.parse(t) for t in text.split())
+        return cut_dealer((first, second))
+
+    assert cut("As Kh") == 0
+    assert cut("Kh As") == 1
+    assert cut("Th Jh") == 0  # tens and jacks count the same but rank apart
+    assert cut("9c 9d") is None
+    with pytest.raises(GinRummyError, match="same card"):
+        cut("9c 9c")
 
 
 def test_cuts_over_many_seeds_pick_both_seats() -> None:

@@ -367,6 +367,75 @@ def test_plain_sheet_underlines_boxes(
     assert "\x1b[" not in out
 
 
+# -- cutting for the first deal with real cards ----------------------------------------------------
+
+
+def _first_sheet(db: str) -> str:
+    from ginrummy.cli.scoresession import keeper_of
+
+    with Store(db) as store:
+        saved = store.load_game(store.list_games()[0].id)
+        assert saved is not None
+        return keeper_of(saved).sheet().to_text()
+
+
+def test_the_cards_cut_decide_the_first_dealer_and_go_on_the_sheet(
+    db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = ["Ann", "Bob", "standard", "game", "", "7h", "7h 7h", "7h 7d", "Kh 3c", "quit"]
+    status, out, _ = score(db, lines, capsys=capsys, monkeypatch=monkeypatch)
+    assert status == 0
+    assert "error: a cut is two cards, Ann's then Bob's (e.g. 7h 3c), not '7h'" in out
+    assert "error: not a cut: " in out
+    assert "The same rank: cut again." in out
+    assert "Bob cut low and deals." in out
+    assert "Hand 1, Bob deals>" in out
+    assert "First dealer: Bob (cut 7h v 7d; Kh v 3c)" in _first_sheet(db)
+
+
+def test_the_cut_can_be_given_on_the_command_line(
+    db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = ["--players", "Ann", "Bob", "--cut", "2c Ks"]
+    status, out, _ = score(
+        db, ["ann knock 5 bob 20", "quit"], *args, capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert status == 0 and "Hand 1, Ann deals>" in out
+    assert "First dealer: Ann (cut 2c v Ks)" in _first_sheet(db)
+
+
+@pytest.mark.parametrize(
+    ("cut", "message"),
+    [
+        ("Kh Kd", "Kh and Kd are the same rank: cut again"),
+        ("Kh Kh", "duplicate card"),
+        ("Kh", "a cut is two cards"),
+        ("Kh Zz", "Zz"),
+    ],
+)
+def test_a_bad_cut_on_the_command_line_is_a_one_line_error(
+    db: str,
+    cut: str,
+    message: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    status, _, err = score(
+        db, [], "--players", "Ann", "Bob", "--cut", cut, capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert status == 2 and message in err and len(err.strip().splitlines()) == 1
+    with Store(db) as store:
+        assert store.list_games() == []
+
+
+def test_dealer_and_cut_together_are_refused(
+    db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = ["--players", "Ann", "Bob", "--dealer", "ann", "--cut", "2c Ks"]
+    status, _, err = score(db, [], *args, capsys=capsys, monkeypatch=monkeypatch)
+    assert status == 2 and "--dealer or --cut, not both" in err
+
+
 # -- --list and --export -------------------------------------------------------------------------
 
 

@@ -22,7 +22,9 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
-from ..engine.game import Game, next_dealer
+from ..engine.cards import Card
+from ..engine.errors import GinRummyError
+from ..engine.game import Cut, Game, next_dealer
 from ..engine.match import Match
 from ..engine.results import HandResult
 from ..engine.rules import Rules
@@ -45,9 +47,15 @@ class Setup:
     rules: Rules
     mode: str
     first_dealer: int
+    #: The real cards cut for the first deal (player 1's, player 2's), when they were entered.
+    cuts: tuple[Cut, ...] = ()
 
     def options(self) -> dict[str, Any]:
-        return {"app": "score", "mode": self.mode, "first_dealer": self.first_dealer}
+        options: dict[str, Any] = {"app": "score", "mode": self.mode}
+        options["first_dealer"] = self.first_dealer
+        if self.cuts:
+            options["cuts"] = [[str(a), str(b)] for a, b in self.cuts]
+        return options
 
     @classmethod
     def from_stored(cls, names: tuple[str, str], rules: Rules, options: Mapping[str, Any]) -> Setup:
@@ -55,7 +63,11 @@ class Setup:
         first = options.get("first_dealer", 0)
         if mode not in MODES or first not in (0, 1):
             raise KeeperError(f"the stored game has unreadable options: {dict(options)!r}")
-        return cls(names, rules, str(mode), int(first))
+        try:
+            cuts = tuple((Card.parse(a), Card.parse(b)) for a, b in options.get("cuts", []))
+        except (GinRummyError, TypeError, ValueError):
+            raise KeeperError(f"the stored game has unreadable cuts: {options['cuts']!r}") from None
+        return cls(names, rules, str(mode), int(first), cuts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,7 +235,8 @@ class Keeper:
             replace(line, dealer=dealer) for line, dealer in zip(sheet.lines, dealers, strict=True)
         )
         first = dealers[0] if dealers else self.dealer
-        return replace(sheet, lines=lines, first_dealer=first)
+        cuts = self.setup.cuts if index == 0 else ()
+        return replace(sheet, lines=lines, first_dealer=first, cuts=cuts)
 
     def match_sheet(self) -> MatchSheet | None:
         if self.match is None:

@@ -89,6 +89,11 @@ def add_parser(subparsers: Subparsers) -> None:
     )
     new.add_argument("--stake", metavar="AMOUNT", help="money per point, e.g. 0.05")
     new.add_argument("--dealer", metavar="NAME", help="who deals first (as cut for)")
+    new.add_argument(
+        "--cut",
+        metavar="CARDS",
+        help="the cards cut for the first deal, player 1's then player 2's: \"7h 3c\"",
+    )
     parser.add_argument(
         "--plain", action="store_true", help="plain text, without Rich tables or colour"
     )
@@ -133,6 +138,7 @@ def _new_game_options(args: argparse.Namespace) -> bool:
         or args.mode
         or args.stake is not None
         or args.dealer
+        or args.cut
     )
 
 

@@ -16,8 +16,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO, TypeVar
 
+from ..engine.cards import parse_cards
 from ..engine.errors import GinRummyError
-from ..engine.game import Game
+from ..engine.game import Cut, Game, cut_dealer
 from ..engine.match import Match
 from ..engine.rules import Rules
 from ..engine.rulings import Action, parse_irregularity
@@ -163,14 +164,34 @@ class ScoreSession:
         self.view.say(
             f"Playing a match to {rules.match_target}." if mode == "match" else "Playing one game."
         )
+        cuts: list[Cut] = []
+        if args.dealer and args.cut:
+            raise CommandError("give --dealer or --cut, not both")
         if args.dealer:
             dealer = _dealer(args.dealer, names)
+        elif args.cut:
+            low, cut = _cut(args.cut, names)
+            if low is None:
+                raise CommandError(f"{cut[0]} and {cut[1]} are the same rank: cut again")
+            dealer = low
+            cuts.append(cut)
         else:
-            dealer = self.ask_until(
-                f"Who deals first (cut: low card deals)? [{names[0]}/{names[1]}]: ",
-                lambda a: _dealer(a, names),
+            question = (
+                f"Who deals first? A name [{names[0]}/{names[1]}], or the cut, "
+                f"{names[0]}'s card then {names[1]}'s (low card deals): "
             )
-        return Setup(names, rules, mode, dealer)
+            while True:
+                answer = self.ask_until(question, lambda a: _dealer_or_cut(a, names))
+                if isinstance(answer, int):
+                    dealer = answer
+                    break
+                cuts.append(answer[1])
+                if answer[0] is not None:
+                    dealer = answer[0]
+                    self.view.say(f"{names[dealer]} cut low and deals.")
+                    break
+                self.view.say("The same rank: cut again.")
+        return Setup(names, rules, mode, dealer, tuple(cuts))
 
     def _create(self, setup: Setup) -> str:
         with self.store.transaction() as tx:
@@ -368,6 +389,37 @@ def _mode(answer: str, rules: Rules) -> str:
 
 def _stake(rules: Rules, answer: str) -> Rules:
     return rules.replace(stake=answer.strip() or "0")
+
+
+def _cut(answer: str, names: tuple[str, str]) -> tuple[int | None, Cut]:
+    """The cut ``"7h 3c"`` (player 1's card, then player 2's): who deals, and the cut."""
+    try:
+        cards = parse_cards(answer)
+    except GinRummyError as exc:
+        raise CommandError(str(exc)) from None
+    if len(cards) != 2:
+        raise CommandError(
+            f"a cut is two cards, {names[0]}'s then {names[1]}'s (e.g. 7h 3c), not {answer!r}"
+        )
+    cut = (cards[0], cards[1])
+    try:
+        return cut_dealer(cut), cut
+    except GinRummyError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def _dealer_or_cut(answer: str, names: tuple[str, str]) -> int | tuple[int | None, Cut]:
+    """A name (that player deals) or a cut of two cards."""
+    try:
+        return _dealer(answer, names)
+    except CommandError as not_a_name:
+        try:
+            parse_cards(answer)
+        except GinRummyError as exc:
+            if len(answer.split()) == 2:
+                raise CommandError(f"not a cut: {exc}") from None
+            raise not_a_name from None
+        return _cut(answer, names)
 
 
 def _dealer(answer: str, names: tuple[str, str]) -> int:

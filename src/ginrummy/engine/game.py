@@ -52,6 +52,17 @@ def derived_seed(seed: int, label: str) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+def cut_dealer(cut: Cut) -> int | None:
+    """Who deals after the cut ``(player 1's card, player 2's card)``: the low card (ace low);
+    ``None`` when the ranks are equal and they cut again."""
+    first, second = cut
+    if first == second:
+        raise GinRummyError(f"both players cannot cut the same card ({first})")
+    if first.rank == second.rank:
+        return None
+    return 0 if first.rank < second.rank else 1
+
+
 def cut_for_deal(rng: random.Random) -> tuple[int, tuple[Cut, ...]]:
     """Both players cut a card (player 1's first); the low card deals, equal ranks cut again.
     Returns the dealer's seat and every cut."""
@@ -59,8 +70,9 @@ def cut_for_deal(rng: random.Random) -> tuple[int, tuple[Cut, ...]]:
     while True:
         first, second = rng.sample(DECK, 2)
         cuts.append((first, second))
-        if first.rank != second.rank:
-            return (0 if first.rank < second.rank else 1), tuple(cuts)
+        dealer = cut_dealer((first, second))
+        if dealer is not None:
+            return dealer, tuple(cuts)
 
 
 def next_dealer(rules: Rules, dealer: int, result: HandResult) -> int:
