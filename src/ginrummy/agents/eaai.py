@@ -127,7 +127,7 @@ class EaaiPlayer:
             phase = "first_upcard"
         legal = (TAKE, PASS) if phase == "first_upcard" else (TAKE, DRAW)
         action = self._ask(phase, legal)
-        self.taking = action is TAKE
+        self.taking = action == TAKE
         if phase == "first_upcard" and not self.taking:
             self._event(self.seat, PASS)
         return self.taking
@@ -241,7 +241,7 @@ class EaaiPlayer:
 
     def _event(self, seat: int, action: Action, card: Card | None = None) -> None:
         self.events.append(Event(len(self.events) + 1, seat, action, card))
-        if action is PASS:
+        if action == PASS:
             self.passes += 1
 
     def _take(self, seat: int, card: Card) -> None:
