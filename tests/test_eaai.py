@@ -170,3 +170,26 @@ def test_an_agent_choosing_an_illegal_action_is_an_error() -> None:
     me.start_game(0, 0, cards("As 2s 3s 4h 5h 6h 7d 8d 9d Kc"))
     with pytest.raises(EaaiError, match="not one of"):
         me.will_draw_face_up_card(Card.parse("Qh"))
+
+
+def test_a_knock_may_name_its_own_arrangement_but_only_a_legal_one() -> None:
+    def player(knock: str) -> EaaiPlayer:
+        me = EaaiPlayer(Scripted(PASS, Action.parse(knock)), random.Random(1))
+        me.start_game(0, 0, cards("As 2s 3s 4s 4h 4d 7d 8d 9d Kc"))
+        assert me.will_draw_face_up_card(Card.parse("Qh")) is False
+        assert me.will_draw_face_up_card(Card.parse("Qh")) is False  # both passed: it draws
+        me.report_draw(0, Card.parse("2c"))
+        return me
+
+    # Not the best knock (4h 4d 2c, 10, where 2c alone is possible) but a legal one.
+    me = player("knock Kc As2s3s4s 7d8d9d")
+    assert me.get_discard() == Card.parse("Kc")
+    me.report_discard(0, Card.parse("Kc"))
+    melds = me.get_final_melds()
+    assert melds is not None
+    assert sorted(" ".join(map(str, m)) for m in melds) == ["7d 8d 9d", "As 2s 3s 4s"]
+    # Leaving 4s 4h 4d 2c (14) out of its melds is no knock at all.
+    me = player("knock Kc As2s3s 7d8d9d")
+    before = dict(vars(me))
+    reply = answer(me, {"call": "getDiscard", "args": []})
+    assert "not one of" in str(reply["error"]) and vars(me) == before

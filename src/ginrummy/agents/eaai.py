@@ -41,6 +41,7 @@ from ..engine.cards import DECK, Card, Cards
 from ..engine.errors import GinRummyError
 from ..engine.melds import (
     Meld,
+    arrange,
     best_arrangement,
     discard_deadwoods_mask,
     layoff,
@@ -275,8 +276,12 @@ class EaaiPlayer:
         action = self.agent.act(self.view(phase, legal), self.rng)
         if action in legal:
             return action
-        if action.kind is ActionKind.KNOCK and KNOCKS[action.card.index] in legal:  # type: ignore[union-attr]
-            return action  # a knock naming its own arrangement
+        card = action.card
+        if action.kind is ActionKind.KNOCK and card is not None and KNOCKS[card.index] in legal:
+            # A knock naming its own arrangement: its melds must be held, its deadwood legal.
+            kept = arrange(self.hand & ~card.bit, action.melds or ())
+            if kept.deadwood <= self.rules.knock_limit:
+                return action
         raise EaaiError(f"the agent chose {action}, not one of {', '.join(map(str, legal))}")
 
 
