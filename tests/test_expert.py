@@ -33,7 +33,7 @@ from ginrummy.engine import (
 )
 from ginrummy.engine.actions import AUTO, DISCARDS, DRAW, PASS, TAKE
 
-FAST = Settings(worlds=6, min_worlds=2, budget_ms=5.0)
+FAST = Settings(worlds=6, min_worlds=6)
 EAAI = Rules.preset("eaai")
 
 

@@ -21,7 +21,8 @@ from ginrummy.engine import (
 from ginrummy.engine.actions import AUTO, DISCARDS, DRAW, PASS, TAKE
 
 EAAI = Rules.preset("eaai")
-BUDGET = 5.0
+#: Sampled deals per hint: a count, not a time, so the hints do not depend on the machine.
+WORLDS = 24
 
 
 def deck(non_dealer: str, dealer: str, upcard: str, stock: str = "") -> Cards:
@@ -62,7 +63,7 @@ def test_hints_cover_every_legal_action_under_every_preset(preset: str) -> None:
             assert seat is not None
             view = hand.view(seat, (30, 60))
             if seat == 0:
-                hints = hint(view, rng=rng, budget_ms=BUDGET)
+                hints = hint(view, rng=rng, worlds=WORLDS)
                 check_hints(hand, hints)
                 action = hints[0].action
             else:
@@ -73,7 +74,7 @@ def test_hints_cover_every_legal_action_under_every_preset(preset: str) -> None:
 def test_no_hints_when_it_is_not_my_turn() -> None:
     hand = Hand.deal(EAAI, 0, 1)
     other = 1 - (hand.current_player or 0)
-    assert hint(hand.view(other), budget_ms=BUDGET) == []
+    assert hint(hand.view(other), worlds=WORLDS) == []
 
 
 def test_gin_comes_first_and_says_so() -> None:
@@ -81,7 +82,7 @@ def test_gin_comes_first_and_says_so() -> None:
     hand = Hand.from_deck(EAAI, 1, d)
     for action in (PASS, PASS, DRAW):
         hand.apply(action)
-    hints = hint(hand.view(0), rng=random.Random(1), budget_ms=BUDGET)
+    hints = hint(hand.view(0), rng=random.Random(1), worlds=WORLDS)
     check_hints(hand, hints)
     assert hints[0].action.kind is ActionKind.GIN
     assert "gin" in hints[0].reason
@@ -90,7 +91,7 @@ def test_gin_comes_first_and_says_so() -> None:
 def test_take_hint_names_the_meld() -> None:
     d = deck("As 2s 3s 4h 5h 6h 7d 8d 9d Tc", "Kc Qc 2c 4c 6c 8c Js 9h Jh 3d", "Td")
     hand = Hand.from_deck(EAAI, 1, d)
-    hints = hint(hand.view(0), rng=random.Random(2), budget_ms=50)
+    hints = hint(hand.view(0), rng=random.Random(2), worlds=WORLDS)
     check_hints(hand, hints)
     assert hints[0].action == TAKE
     assert "gin" in hints[0].reason or "run" in hints[0].reason
@@ -116,7 +117,7 @@ def _danger_view(known: str) -> PlayerView:
 
 
 def test_dangerous_discard_ranks_below_the_safe_one_and_says_why() -> None:
-    hints = hint(_danger_view("Jh Jd"), rng=random.Random(3), budget_ms=BUDGET)
+    hints = hint(_danger_view("Jh Jd"), rng=random.Random(3), worlds=WORLDS)
     by_card = {str(h.action.card): h for h in hints}
     assert hints[0].action == DISCARDS[Card.parse("Ks").index]
     assert by_card["Jc"].score < by_card["Ks"].score
@@ -134,7 +135,7 @@ def test_layoff_hints_put_auto_first() -> None:
             assert seat is not None
             view = hand.view(seat)
             if view.phase == "layoff" and len(view.legal_actions) > 2:
-                hints = hint(view, budget_ms=BUDGET)
+                hints = hint(view, worlds=WORLDS)
                 check_hints(hand, hints)
                 assert hints[0].action == AUTO and "least" in hints[0].reason
                 assert hints[0].score >= max(h.score for h in hints)
@@ -148,10 +149,18 @@ def test_knock_hint_explains_the_deadwood() -> None:
     hand = Hand.from_deck(EAAI, 1, d)
     for action in (PASS, PASS, DRAW):
         hand.apply(action)
-    hints = hint(hand.view(0), rng=random.Random(5), budget_ms=50)
+    hints = hint(hand.view(0), rng=random.Random(5), worlds=WORLDS)
     check_hints(hand, hints)
     knock = next(h for h in hints if h.action.kind is ActionKind.KNOCK)
     assert "9 deadwood" in knock.reason and "he holds about" in knock.reason
     assert hints[0].unit == "%"
-    standard = hint(hand.view(0), rng=random.Random(5), budget_ms=BUDGET)
+    standard = hint(hand.view(0), rng=random.Random(5), worlds=WORLDS)
     assert {key(h.action) for h in standard} == {key(a) for a in hand.legal_actions()}
+
+
+def test_hints_by_count_of_deals_are_the_same_on_any_machine() -> None:
+    view = _danger_view("Jh Jd")
+    first = hint(view, rng=random.Random(9), worlds=12)
+    assert first == hint(view, rng=random.Random(9), worlds=12)
+    with pytest.raises(ValueError, match="worlds must be at least 1"):
+        hint(view, worlds=0)

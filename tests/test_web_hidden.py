@@ -47,7 +47,7 @@ HINT_VIEWS: list[PlayerView] = []  # what the hints were worked out from, latest
 
 @pytest.fixture(autouse=True)
 def _quick_hints(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Hints think for 5 ms instead of 300, and say what they were given."""
+    """Hints weigh 8 sampled deals instead of thinking for 300 ms, and say what they were given."""
     from ginrummy.agents import hints
 
     original = hints.hint
@@ -55,7 +55,7 @@ def _quick_hints(monkeypatch: pytest.MonkeyPatch) -> None:
 
     def quick(view: PlayerView, **kwargs: Any) -> Any:
         HINT_VIEWS.append(view)
-        return original(view, **{**kwargs, "budget_ms": 5})
+        return original(view, **{**kwargs, "worlds": 8})
 
     monkeypatch.setattr(hints, "hint", quick)
     monkeypatch.setattr(manager_module, "hint", quick, raising=False)  # imported by name there

@@ -63,19 +63,28 @@ def hint(
     rng: random.Random | None = None,
     budget_ms: float = 300.0,
     settings: Settings | None = None,
+    worlds: int | None = None,
 ) -> list[Hint]:
     """Rank ``view.legal_actions`` (best first) with the expert's estimate and a reason.
 
     Knocks come with the arrangement the expert would lay down (the one leaving the fewest
     layoffs), so a knock hint's action may name its melds. Empty when it is not this seat's
-    turn.
+    turn. The search weighs as many sampled deals as ``budget_ms`` allows (400 at most); with
+    ``worlds``, exactly that many whatever the time, so a seeded ``rng`` gives the same hints
+    on any machine.
     """
     if not view.legal_actions:
         return []
     rng = rng if rng is not None else random.Random()
     base = settings if settings is not None else Settings()
-    worlds = max(base.worlds, 400)
-    agent = ExpertAgent(replace(base, budget_ms=budget_ms, worlds=worlds, min_worlds=4))
+    if worlds is not None:
+        if worlds < 1:
+            raise ValueError(f"worlds must be at least 1, not {worlds}")
+        settings = replace(base, budget_ms=float("inf"), worlds=worlds, min_worlds=worlds)
+    else:
+        n = max(base.worlds, 400)
+        settings = replace(base, budget_ms=budget_ms, worlds=n, min_worlds=4)
+    agent = ExpertAgent(settings)
     if view.phase == "layoff":
         return _layoff_hints(view)
     evaluation = agent.evaluate(view, rng, every=True)
