@@ -1,0 +1,73 @@
+"""Two versions of the expert on the same deals: how far apart, and how much pairing helps.
+
+Each version plays the same mirrored pairs against the same opponent (``expert_strength.py``'s
+``play_pair``: one game seed, the seats swapped), so every deal is met by both. The difference
+of their win rates is then judged pair by pair: its standard error shrinks by how much the two
+versions' results on a deal agree (their correlation), which says how many pairs a comparison
+of two versions needs:
+
+    .venv/bin/python benchmarks/paired_ab.py --set gate_z=0.5 --pairs 150 --seed 7000
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing as mp
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from expert_strength import play_pair
+
+
+def _run(settings: dict[str, str], pairs: int, seed: int, workers: int) -> list[float]:
+    """Per pair, the expert's share of the two games (same order as the seeds)."""
+    jobs = [("expert", "simple", "eaai", seed + i, settings) for i in range(pairs)]
+    with mp.get_context("fork").Pool(workers) as pool:
+        return [float(r["wins"]) / 2 for r in pool.map(play_pair, jobs)]  # type: ignore[arg-type]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="the second version: the expert with these Settings changed (repeatable)",
+    )
+    parser.add_argument("--pairs", type=int, default=150)
+    parser.add_argument("--seed", type=int, default=7000)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    base = _run({}, args.pairs, args.seed, args.workers)
+    other = _run(dict(s.split("=", 1) for s in args.set), args.pairs, args.seed, args.workers)
+    n = len(base)
+    diffs = [b - a for a, b in zip(base, other, strict=True)]
+    mean = statistics.mean(diffs)
+    se_paired = statistics.stdev(diffs) / math.sqrt(n)
+    se_apart = math.sqrt(statistics.variance(base) / n + statistics.variance(other) / n)
+    r = statistics.correlation(base, other) if len(set(base)) > 1 < len(set(other)) else 0.0
+    print(f"expert vs simple, eaai rules, the same {n} mirrored pairs from seed {args.seed}")
+    print(f"  expert:                {statistics.mean(base):.1%}")
+    print(f"  expert with {' '.join(args.set) or 'nothing changed'}: {statistics.mean(other):.1%}")
+    print(
+        f"  difference: {mean:+.1%}, 95% CI {mean - 1.96 * se_paired:+.1%} to "
+        f"{mean + 1.96 * se_paired:+.1%} (paired)"
+    )
+    print(
+        f"  standard error paired {se_paired:.2%}, as if apart {se_apart:.2%}; "
+        f"correlation of the two versions' pairs {r:.2f}"
+    )
+    print(f"  {time.perf_counter() - start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
