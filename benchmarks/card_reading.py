@@ -29,11 +29,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from ginrummy.agents import get_agent
+from ginrummy.agents.basic import in_some_meld
 from ginrummy.agents.expert import ExpertAgent, Settings
-from ginrummy.agents.heuristic import RANK_MASKS, bits
+from ginrummy.agents.heuristic import bits
 from ginrummy.agents.inference import Beliefs, beliefs, sample_world
 from ginrummy.agents.play import play_game
 from ginrummy.engine import Rules
+from ginrummy.engine.cards import DECK
 from ginrummy.engine.hand import Hand
 from ginrummy.engine.views import PlayerView
 
@@ -42,19 +44,7 @@ SAMPLES = 32
 
 def melds_with(hand: int, card: int) -> bool:
     """Whether ``card`` makes a meld with two cards of ``hand`` (a set or a run of three)."""
-    rank, suit = card % 13, card // 13
-    if (hand & RANK_MASKS[rank] & ~(1 << card)).bit_count() >= 2:
-        return True
-    row = hand >> (suit * 13)
-
-    def has(r: int) -> bool:
-        return 0 <= r < 13 and bool(row >> r & 1)
-
-    return (
-        (has(rank - 1) and has(rank - 2))
-        or (has(rank - 1) and has(rank + 1))
-        or (has(rank + 1) and has(rank + 2))
-    )
+    return in_some_meld(hand, DECK[card])
 
 
 class Recorder:

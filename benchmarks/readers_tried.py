@@ -40,10 +40,9 @@ from card_reading import melds_with
 from ginrummy.agents import get_agent
 from ginrummy.agents.expert import ExpertAgent, Settings
 from ginrummy.agents.heuristic import bits
-from ginrummy.agents.inference import Beliefs, beliefs, sample_hidden, sample_world
+from ginrummy.agents.inference import Beliefs, beliefs, choices, sample_hidden, sample_world
 from ginrummy.agents.play import play_game
 from ginrummy.engine import Rules
-from ginrummy.engine.actions import ActionKind
 from ginrummy.engine.hand import Hand
 from ginrummy.engine.melds import discard_deadwoods_mask
 from ginrummy.engine.views import PlayerView
@@ -59,33 +58,6 @@ class Model:
     take_loose: float = 0.3
     beta: float = 0.5
     pass_gin: float = 0.05
-
-
-def his_events(view: PlayerView) -> list[tuple[str, int]]:
-    """His choices in order: pass/take/draw (the card passed on, or -1)/discard, with the card."""
-    me = view.seat
-    pile = [view.upcard.index] if view.upcard is not None else []
-    out: list[tuple[str, int]] = []
-    passes = 0
-    for event in view.history:
-        kind, theirs = event.action.kind, event.seat != me
-        if kind is ActionKind.PASS:
-            passes += 1
-            if theirs and pile:
-                out.append(("pass", pile[-1]))
-        elif kind is ActionKind.TAKE:
-            card = pile.pop() if pile else -1
-            if theirs and card >= 0:
-                out.append(("take", card))
-        elif kind is ActionKind.DRAW:
-            if theirs:
-                out.append(("draw", pile[-1] if pile and passes != 2 else -1))
-            passes = 0
-        elif kind is ActionKind.DISCARD and event.card is not None:
-            pile.append(event.card.index)
-            if theirs:
-                out.append(("discard", event.card.index))
-    return out
 
 
 class Likelihood:
@@ -155,7 +127,7 @@ def history_loglik(
 
 
 def reweighted(view: PlayerView, b: Beliefs, rng: random.Random, model: Model) -> list[int]:
-    events = his_events(view)
+    events = choices(view)
     like = Likelihood(model, view.knock_limit)
     thrown = _stock_discards(events)
     draws = [i for i, (kind, _) in enumerate(events) if kind == "draw"]
@@ -174,7 +146,7 @@ def reweighted(view: PlayerView, b: Beliefs, rng: random.Random, model: Model) -
 def markov_chain(
     view: PlayerView, b: Beliefs, rng: random.Random, model: Model, burn: int = 100, thin: int = 4
 ) -> list[int]:
-    events = his_events(view)
+    events = choices(view)
     like = Likelihood(model, view.knock_limit)
     thrown = _stock_discards(events)
     deadline = dict(thrown)
@@ -191,7 +163,7 @@ def markov_chain(
         if slot < 0:
             return []
         arrival[slot] = card
-    spare = [c for c in bits(hidden)]
+    spare = bits(hidden)
     rng.shuffle(spare)
     for j in range(len(draws)):
         if arrival[j] < 0:
@@ -241,7 +213,7 @@ def markov_chain(
 def particle_filter(
     view: PlayerView, b: Beliefs, rng: random.Random, model: Model, n: int = 128
 ) -> list[int]:
-    events = his_events(view)
+    events = choices(view)
     like = Likelihood(model, view.knock_limit)
     thrown = bits(sum(1 << c for c, _ in _stock_discards(events)))
     pool = b.unseen | sum(1 << c for c in thrown)

@@ -74,7 +74,6 @@ class EaaiPlayer:
         self.rng = rng
         self.rules = rules if rules is not None else Rules.preset("eaai")
         self.scores = (0, 0)
-        self.seat = -1
         self._reset(0, 0, 0)
 
     def _reset(self, seat: int, starting: int, hand: int) -> None:

@@ -77,14 +77,13 @@ def hint(
         return []
     rng = rng if rng is not None else random.Random()
     base = settings if settings is not None else Settings()
-    if worlds is not None:
-        if worlds < 1:
-            raise ValueError(f"worlds must be at least 1, not {worlds}")
-        settings = replace(base, budget_ms=float("inf"), worlds=worlds, min_worlds=worlds)
-    else:
-        n = max(base.worlds, 400)
-        settings = replace(base, budget_ms=budget_ms, worlds=n, min_worlds=4)
-    agent = ExpertAgent(settings)
+    if worlds is not None and worlds < 1:
+        raise ValueError(f"worlds must be at least 1, not {worlds}")
+    agent = ExpertAgent(
+        replace(base, budget_ms=float("inf"), worlds=worlds, min_worlds=worlds)
+        if worlds is not None
+        else replace(base, budget_ms=budget_ms, worlds=max(base.worlds, 400), min_worlds=4)
+    )
     if view.phase == "layoff":
         return _layoff_hints(view)
     evaluation = agent.evaluate(view, rng, every=True)

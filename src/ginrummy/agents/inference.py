@@ -66,16 +66,15 @@ class Observed:
     stock_draws: int
 
 
-def observe(view: PlayerView) -> Observed:
-    """Replay the public history to find what the opponent took, passed on and discarded."""
+def choices(view: PlayerView) -> list[tuple[str, int]]:
+    """The opponent's public choices in order, replayed from the history: ``("pass", card)``
+    for the first upcard passed on, ``("take", card)``, ``("draw", card)`` with the pile card
+    he drew instead of (-1 for the forced draw after both passed) and ``("discard", card)``."""
     me = view.seat
     pile: list[int] = []
     if view.rules.deal != "eleven" and view.upcard is not None:
         pile.append(view.upcard.index)
-    took: list[int] = []
-    passed: list[int] = []
-    discarded: list[int] = []
-    draws = 0
+    out: list[tuple[str, int]] = []
     passes = 0
     for event in view.history:
         kind = event.action.kind
@@ -83,24 +82,34 @@ def observe(view: PlayerView) -> Observed:
         if kind is ActionKind.PASS:
             passes += 1
             if theirs and pile:
-                passed.append(pile[-1])
+                out.append(("pass", pile[-1]))
         elif kind is ActionKind.TAKE:
             card = pile.pop() if pile else (event.card.index if event.card else -1)
             if theirs and card >= 0:
-                took.append(card)
+                out.append(("take", card))
         elif kind is ActionKind.DRAW:
             if theirs:
-                draws += 1
                 # After both passed the upcard, the first draw is forced.
-                if pile and passes != 2:
-                    passed.append(pile[-1])
+                out.append(("draw", pile[-1] if pile and passes != 2 else -1))
             passes = 0
         elif kind is ActionKind.DISCARD:
             assert event.card is not None
             pile.append(event.card.index)
             if theirs:
-                discarded.append(event.card.index)
-    return Observed(tuple(took), tuple(passed), tuple(discarded), draws)
+                out.append(("discard", event.card.index))
+    return out
+
+
+def observe(view: PlayerView) -> Observed:
+    """What the opponent took, passed on and discarded, and how often he drew from the stock."""
+    events = choices(view)
+    took = tuple(card for kind, card in events if kind == "take")
+    passed = tuple(
+        card for kind, card in events if kind == "pass" or (kind == "draw" and card >= 0)
+    )
+    discarded = tuple(card for kind, card in events if kind == "discard")
+    draws = sum(kind == "draw" for kind, _ in events)
+    return Observed(took, passed, discarded, draws)
 
 
 @dataclass(frozen=True, slots=True)

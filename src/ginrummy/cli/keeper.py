@@ -51,8 +51,11 @@ class Setup:
     cuts: tuple[Cut, ...] = ()
 
     def options(self) -> dict[str, Any]:
-        options: dict[str, Any] = {"app": "score", "mode": self.mode}
-        options["first_dealer"] = self.first_dealer
+        options: dict[str, Any] = {
+            "app": "score",
+            "mode": self.mode,
+            "first_dealer": self.first_dealer,
+        }
         if self.cuts:
             options["cuts"] = [[str(a), str(b)] for a, b in self.cuts]
         return options
