@@ -114,9 +114,27 @@ def _run(args: argparse.Namespace, rules: Rules, seed: int) -> ArenaSummary:
     return summary
 
 
+class _Tally:
+    """A's share of the games so far."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.pairs = 0
+        self.score = 0.0
+
+    def add(self, result: PairResult) -> None:
+        self.pairs += 1
+        self.score += result.value
+
+    def __str__(self) -> str:
+        return f"{self.name} {self.score / self.pairs:.1%} so far"
+
+
 @contextmanager
 def _progress(total: int, label: str) -> Iterator[Callable[[PairResult], None]]:
-    """A rich progress bar on stderr when rich is installed and stderr is a terminal."""
+    """A rich progress bar on stderr when rich is installed and stderr is a terminal, with A's
+    win rate so far (a long run can be judged, or stopped, before it ends)."""
+    tally = _Tally(label.split(" vs ")[0])
     try:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -126,14 +144,12 @@ def _progress(total: int, label: str) -> Iterator[Callable[[PairResult], None]]:
         rich_ok = sys.stderr.isatty()
     if not rich_ok:
         # Not a terminal (a log file, a pipe): a plain line every tenth of the run.
-        done = 0
         step = max(1, total // 10)
 
         def line(result: PairResult) -> None:
-            nonlocal done
-            done += 1
-            if done % step == 0 or done == total:
-                print(f"{label}: {done}/{total} pairs", file=sys.stderr, flush=True)
+            tally.add(result)
+            if tally.pairs % step == 0 or tally.pairs == total:
+                print(f"{label}: {tally.pairs}/{total} pairs, {tally}", file=sys.stderr, flush=True)
 
         yield line
         return
@@ -145,7 +161,12 @@ def _progress(total: int, label: str) -> Iterator[Callable[[PairResult], None]]:
     )
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(f"{label} (pairs)", total=total)
-        yield lambda result: bar.advance(task)
+
+        def advance(result: PairResult) -> None:
+            tally.add(result)
+            bar.update(task, advance=1, description=f"{label} (pairs), {tally}")
+
+        yield advance
 
 
 def format_summary(summary: ArenaSummary) -> str:
