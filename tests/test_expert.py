@@ -108,6 +108,20 @@ def test_the_same_seed_makes_the_same_decisions() -> None:
     assert records[0] == records[1] and len(records[0]) > 4
 
 
+def test_close_decisions_get_the_extra_worlds() -> None:
+    _, view = _knock_view("4s 5s 6s 7s 7h 7d 7c Ac 2d 3h", "Kd")
+
+    def worlds(close_z: float) -> int:
+        settings = Settings(worlds=8, min_worlds=8, extra_worlds=12, close_z=close_z)
+        return ExpertAgent(settings).evaluate(view, random.Random(4)).worlds
+
+    # Any two candidates are "close" within 100 standard errors, none within zero.
+    assert worlds(100.0) == 20
+    assert worlds(0.0) == 8
+    plain = ExpertAgent(Settings(worlds=8, min_worlds=8))
+    assert plain.evaluate(view, random.Random(4)).worlds == 8
+
+
 def test_registered_by_name() -> None:
     assert isinstance(get_agent("expert"), ExpertAgent)
     assert isinstance(get_agent("intermediate-expert"), IntermediateExpert)

@@ -98,8 +98,12 @@ class Settings:
     #: Worlds per decision. The search is counted in worlds, not in time, so the same seed
     #: makes the same decisions on any machine; ``budget_ms`` is only a safety cap (checked
     #: between worlds, after at least ``min_worlds``) for a machine far slower than ours.
-    worlds: int = 96
+    worlds: int = 192
     min_worlds: int = 16
+    #: Up to this many more worlds when the two best candidates are still within ``close_z``
+    #: standard errors of each other (paired over the same worlds) after ``worlds``.
+    extra_worlds: int = 0
+    close_z: float = 2.0
     budget_ms: float = 800.0
     #: How many of the heuristic's best discards the search weighs (knocks come on top).
     discards: int = 5
@@ -125,7 +129,7 @@ class Settings:
     search_discards: bool = True
     gate_z: float = 1.0
     #: Successive halving of the discards: after ``prune[k]`` worlds keep the best ``keep[k]``.
-    prune: tuple[int, ...] = (16, 40)
+    prune: tuple[int, ...] = (32, 80)
     keep: tuple[int, ...] = (3, 2)
 
 
@@ -187,6 +191,19 @@ def _gate_discards(
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     if mean <= z * (var / n) ** 0.5:
         values[ref] = max(values[ref], values[best] + 1e-9)
+
+
+def _close(active: list[int], samples: dict[int, list[float]], z: float) -> bool:
+    """Whether the two best of ``active`` differ by less than ``z`` standard errors of their
+    paired difference."""
+    if len(active) < 2:
+        return False
+    first, second = sorted(active, key=lambda i: -_mean(samples[i]))[:2]
+    diffs = [x - y for x, y in zip(samples[first], samples[second], strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return bool(mean < z * (var / n) ** 0.5)
 
 
 def _derive_values(cands: list[Candidate], values: list[float], utility: Utility) -> None:
@@ -375,7 +392,8 @@ class ExpertAgent(BaseAgent):
         # Per searched candidate, its value in each world it met (the first len() worlds).
         samples: dict[int, list[float]] = {i: [] for i in active}
         n = 0
-        while n < s.worlds:
+        goal = s.worlds
+        while n < goal:
             n += 1
             opp, stock = sample_world(b, rng, tries, sharpness)
             for i in active:
@@ -391,6 +409,8 @@ class ExpertAgent(BaseAgent):
                     discards.sort(key=lambda i: (-_mean(samples[i]), cands[i].prior))
                     dropped = set(discards[keep:])
                     active = [i for i in active if i not in dropped]
+            if n == s.worlds and s.extra_worlds and _close(active, samples, s.close_z):
+                goal += s.extra_worlds
             if n >= s.min_worlds and perf_counter() > deadline:
                 break
         values = [_mean(samples[i]) if i in samples else 0.0 for i in range(len(cands))]
