@@ -15,8 +15,8 @@ difference between two versions' credits is unbiased. Summed over a game's decis
 the chance of winning the game that more worlds would buy (under the search's own model of
 play, which this cannot check): 0.01 a game is one point of win rate.
 
-    .venv/bin/python benchmarks/search_noise.py --games 8 --truth 2000 \
-        --version kept --version worlds=192 --version worlds=384
+    .venv/bin/python benchmarks/search_noise.py --games 8 --truth 2000 --play worlds=96 \
+        --version worlds=96 --version worlds=192 --version worlds=384
 """
 
 from __future__ import annotations
@@ -40,9 +40,9 @@ from ginrummy.engine import Rules
 from ginrummy.engine.views import PlayerView
 
 
-def collect(games: int, seed: int) -> list[tuple[int, PlayerView]]:
-    """``(game, view)`` for every expert decision where the search weighed two or more
-    candidates."""
+def collect(games: int, seed: int, settings: Settings) -> list[tuple[int, PlayerView]]:
+    """``(game, view)`` for every decision of the expert with ``settings`` where the search
+    weighed two or more candidates."""
     views: list[tuple[int, PlayerView]] = []
     evaluate = ExpertAgent.evaluate
     current = [0]
@@ -58,7 +58,7 @@ def collect(games: int, seed: int) -> list[tuple[int, PlayerView]]:
         rules = Rules.preset("eaai")
         for i in range(games):
             current[0] = i
-            agents = [get_agent("expert"), get_agent("simple")]
+            agents = [ExpertAgent(settings), get_agent("simple")]
             play_game(rules, agents if i % 2 == 0 else agents[::-1], seed + i)
     finally:
         ExpertAgent.evaluate = evaluate  # type: ignore[method-assign]
@@ -127,12 +127,15 @@ def main(argv: list[str] | None = None) -> int:
         help="a version of the expert's Settings to judge (repeatable; the first is the "
         "reference; 'kept' for the kept settings)",
     )
+    parser.add_argument(
+        "--play", default="kept", help="the version that plays the games the views come from"
+    )
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    versions = args.version or ["kept", "worlds=192", "worlds=384"]
-    views = collect(args.games, args.seed)
+    versions = args.version or ["worlds=96", "kept", "worlds=384"]
+    views = collect(args.games, args.seed, version(args.play))
     jobs = [(v, args.truth, versions, args.repeats, i) for i, (_, v) in enumerate(views)]
     with mp.get_context("fork").Pool(args.workers) as pool:
         results = pool.map(judge, jobs, chunksize=1)
