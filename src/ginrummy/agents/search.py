@@ -26,11 +26,13 @@ from .heuristic import FULL, VALUES, least_discard, rollout_discard, takes_into_
 STOCK_FLOOR = 2
 
 #: Rollouts in nearby worlds meet the same hands again (four in ten least-deadwood discards,
-#: nearly half the deadwood counts): both are pure functions of the cards, so they are kept,
-#: up to ``_CACHE_SIZE`` entries each (then the cache starts afresh).
+#: nearly half the deadwood counts, more than half the knocking hands): all are pure functions
+#: of the cards, so they are kept, up to ``_CACHE_SIZE`` entries each (then the cache starts
+#: afresh).
 _CACHE_SIZE = 1 << 17
 _discards: dict[int, tuple[int, int]] = {}
 _deadwoods: dict[int, int] = {}
+_knocks: dict[int, tuple[Meld, ...]] = {}
 
 
 def _least_discard(hand: int, taken: int) -> tuple[int, int]:
@@ -183,7 +185,11 @@ def resolve_knock(
     if k == 0:
         return scoring.knock(0, deadwood_mask(defender))
     if melds is None:
-        melds = knock_melds(knocker)
+        melds = _knocks.get(knocker)
+        if melds is None:
+            if len(_knocks) >= _CACHE_SIZE:
+                _knocks.clear()
+            melds = _knocks[knocker] = knock_melds(knocker)
     return scoring.knock(k, layoff_deadwood(defender, melds))
 
 
