@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 import ginrummy.agents.expert  # noqa: F401  (registers expert)
 from ginrummy.agents import Agent, get_agent
-from ginrummy.agents.expert import ExpertAgent
+from ginrummy.agents.expert import ExpertAgent, Settings
 from ginrummy.agents.play import play_game
 from ginrummy.engine import Rules
 
@@ -39,21 +39,26 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
+def changed_settings(base: Settings, settings: dict[str, str]) -> Settings:
+    """``base`` with the named fields set from text (numbers, or true/false)."""
+    values = {}
+    for key, text in settings.items():
+        current = getattr(base, key)
+        values[key] = (
+            type(current)(float(text))
+            if isinstance(current, int | float) and not isinstance(current, bool)
+            else (text.lower() in ("1", "true", "yes"))
+        )
+    return dataclasses.replace(base, **values)
+
+
 def make_agent(name: str, settings: dict[str, str]) -> Agent:
     """The agent by name; ``settings`` override the expert's :class:`Settings` fields."""
     if not settings:
         return get_agent(name)
     base = get_agent(name)
     assert isinstance(base, ExpertAgent), "--set applies to the expert agents only"
-    values = {}
-    for key, text in settings.items():
-        current = getattr(base.settings, key)
-        values[key] = (
-            type(current)(float(text))
-            if isinstance(current, int | float) and not isinstance(current, bool)
-            else (text.lower() in ("1", "true", "yes"))
-        )
-    base.settings = dataclasses.replace(base.settings, **values)
+    base.settings = changed_settings(base.settings, settings)
     return base
 
 

@@ -31,8 +31,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+from expert_strength import changed_settings
 from ginrummy.agents import get_agent
 from ginrummy.agents.expert import ExpertAgent, Settings
 from ginrummy.agents.play import play_game
@@ -69,17 +71,15 @@ def version(spec: str) -> Settings:
     """The kept settings changed by ``spec`` ("name=value,..."; "kept" for none); a new
     number of worlds scales the pruning points alike. Never cut short by the clock."""
     base = Settings()
-    values: dict[str, Any] = {}
-    for item in spec.split(","):
-        if item in ("", "kept"):
-            continue
-        key, text = item.split("=", 1)
-        values[key] = type(getattr(base, key))(float(text))
-    if "worlds" in values:
-        k = values["worlds"] / base.worlds
-        values["prune"] = tuple(max(4, round(p * k)) for p in base.prune)
-    worlds = values.get("worlds", base.worlds)
-    return dataclasses.replace(base, min_worlds=worlds, budget_ms=1e9, **values)
+    items = [item.split("=", 1) for item in spec.split(",") if item not in ("", "kept")]
+    changed = changed_settings(base, dict(items))
+    k = changed.worlds / base.worlds
+    return dataclasses.replace(
+        changed,
+        min_worlds=changed.worlds,
+        budget_ms=1e9,
+        prune=tuple(max(4, round(p * k)) for p in base.prune) if k != 1 else changed.prune,
+    )
 
 
 def judge(job: tuple[PlayerView, int, list[str], int, int]) -> dict[str, Any]:

@@ -183,14 +183,21 @@ def _gate_discards(
     if best == ref:
         return
     a, base = samples[best], samples[ref]
-    n = min(len(a), len(base))
-    if n < 2:
+    if min(len(a), len(base)) < 2:
         return
-    diffs = [x - y for x, y in zip(a[:n], base[:n], strict=True)]
+    mean, se = _paired(a, base)
+    if mean <= z * se:
+        values[ref] = max(values[ref], values[best] + 1e-9)
+
+
+def _paired(a: list[float], b: list[float]) -> tuple[float, float]:
+    """The mean of ``a - b`` over the worlds both met (the first of each) and its standard
+    error (at least two worlds)."""
+    n = min(len(a), len(b))
+    diffs = [x - y for x, y in zip(a[:n], b[:n], strict=True)]
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    if mean <= z * (var / n) ** 0.5:
-        values[ref] = max(values[ref], values[best] + 1e-9)
+    return mean, (var / n) ** 0.5
 
 
 def _close(active: list[int], samples: dict[int, list[float]], z: float) -> bool:
@@ -199,11 +206,8 @@ def _close(active: list[int], samples: dict[int, list[float]], z: float) -> bool
     if len(active) < 2:
         return False
     first, second = sorted(active, key=lambda i: -_mean(samples[i]))[:2]
-    diffs = [x - y for x, y in zip(samples[first], samples[second], strict=True)]
-    n = len(diffs)
-    mean = sum(diffs) / n
-    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-    return bool(mean < z * (var / n) ** 0.5)
+    mean, se = _paired(samples[first], samples[second])
+    return mean < z * se
 
 
 def _derive_values(cands: list[Candidate], values: list[float], utility: Utility) -> None:
