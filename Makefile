@@ -5,22 +5,29 @@ BIN := $(VENV)/bin
 
 .PHONY: run test lint bench clean
 
-$(BIN)/.installed: pyproject.toml
+$(BIN)/.installed: pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q --upgrade pip "setuptools>=68"
 	$(BIN)/python -m pip install -q -e '.[all,test,dev]'
+	touch $@ $(BIN)/.compiled
+
+# The hot modules setup.py compiles (mypyc) are rebuilt in place whenever their source changes:
+# Python prefers a compiled module to the .py beside it. GINRUMMY_PURE=1 skips compiling.
+COMPILED := $(shell $(PYTHON) -c "exec(open('src/ginrummy/speedups.py').read()); print(*SOURCES)")
+$(BIN)/.compiled: $(BIN)/.installed $(COMPILED)
+	$(BIN)/python setup.py -q build_ext --inplace
 	touch $@
 
 # The main program: the web app on http://127.0.0.1:8000 (SQLite in your data directory).
-run: $(BIN)/.installed
+run: $(BIN)/.compiled
 	$(BIN)/ginrummy serve
 
-test: $(BIN)/.installed
+test: $(BIN)/.compiled
 	$(BIN)/python -m pytest -q -n 2
 
 lint: $(BIN)/.installed
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks setup.py conftest.py
+	$(BIN)/ruff format --check src tests benchmarks setup.py conftest.py
 	$(BIN)/mypy --strict
 
 bench: $(BIN)/.installed

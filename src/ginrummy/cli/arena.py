@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from ..agents.arena import ArenaSummary, PairResult, run_arena
 from ..agents.base import agent_names
 from ..engine.rules import Rules
+from ..speedups import describe
 from . import CommandError
 
 if TYPE_CHECKING:
@@ -90,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         signal.signal(signal.SIGTERM, previous)
     if args.json:
-        print(json.dumps(summary.to_dict(), indent=2))
+        # Decision times depend on whether the hot modules run compiled (ginrummy.speedups).
+        print(json.dumps({**summary.to_dict(), "speedups": describe()}, indent=2))
     else:
         print(format_summary(summary))
     return 0
@@ -203,4 +205,5 @@ def format_summary(summary: ArenaSummary) -> str:
         rows.insert(3, ("big gins", str(a.big_gins), str(b.big_gins)))
     for label, left, right in rows:
         lines.append(f"{label:<12} {left:>{width}} {right:>{width}}")
+    lines.append(f"hot modules: {describe()}")
     return "\n".join(lines)

@@ -1,0 +1,135 @@
+"""The compiled hot modules (``setup.py``, :mod:`ginrummy.speedups`) run the same code as
+their ``.py`` sources: loaded side by side, both give the same answers on random hands and the
+same rollouts in random worlds."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import random
+import sys
+from types import ModuleType
+
+import pytest
+
+from ginrummy.agents import heuristic, inference, search
+from ginrummy.engine import melds
+from ginrummy.engine.rules import Rules
+from ginrummy.speedups import MODULES, compiled, describe, stale
+
+FULL = (1 << 52) - 1
+
+
+def _pure(module: ModuleType) -> ModuleType:
+    """A fresh copy of ``module`` run from its ``.py`` source (never the compiled file)."""
+    name = module.__name__
+    path = os.path.join(os.path.dirname(module.__file__ or ""), name.rsplit(".", 1)[1] + ".py")
+    spec = importlib.util.spec_from_file_location(name + "_pure_copy", path)
+    assert spec is not None and spec.loader is not None
+    copy = importlib.util.module_from_spec(spec)
+    copy.__package__ = name.rsplit(".", 1)[0]
+    sys.modules[spec.name] = copy
+    try:
+        spec.loader.exec_module(copy)
+    finally:
+        del sys.modules[spec.name]
+    return copy
+
+
+def _hand(rng: random.Random, n: int) -> int:
+    mask = 0
+    for card in rng.sample(range(52), n):
+        mask |= 1 << card
+    return mask
+
+
+def test_the_hot_modules_are_compiled_unless_asked_not_to() -> None:
+    if os.environ.get("GINRUMMY_PURE") == "1":
+        pytest.skip("GINRUMMY_PURE=1: a pure-Python install was asked for")
+    missing = [name for name, done in compiled().items() if not done]
+    assert not missing, (
+        f"{missing} run as pure Python: install with a C compiler (make) or set GINRUMMY_PURE=1"
+    )
+    assert set(compiled()) == set(MODULES)
+
+
+def test_describe_counts_the_compiled_modules() -> None:
+    flags = compiled()
+    done = sum(flags.values())
+    text = describe()
+    if done == len(flags):
+        assert text == "compiled (mypyc)"
+    elif done == 0:
+        assert text == "pure Python"
+    else:
+        assert text.startswith(f"{done} of {len(flags)}")
+
+
+def test_no_compiled_module_is_older_than_its_source() -> None:
+    assert stale() == [], "rebuild the compiled modules: make test (or pip install -e .)"
+
+
+def test_the_meld_solver_matches_its_source() -> None:
+    pure = _pure(melds)
+    rng = random.Random(7)
+    for _ in range(3000):
+        hand = _hand(rng, rng.choice((3, 7, 10, 11, 12)))
+        assert melds.deadwood_mask(hand) == pure.deadwood_mask(hand)
+        assert melds.min_discard_deadwood_mask(hand) == pure.min_discard_deadwood_mask(hand)
+        assert melds.discard_deadwoods_mask(hand) == pure.discard_deadwoods_mask(hand)
+    for _ in range(300):
+        hand = _hand(rng, 10)
+        # Each copy has its own Meld class: compare what the melds are.
+        got = [(a.deadwood, repr(a.melds)) for a in melds.best_arrangements(hand)]
+        assert got == [(a.deadwood, repr(a.melds)) for a in pure.best_arrangements(hand)]
+
+
+def test_the_rollout_heuristics_match_their_source() -> None:
+    pure = _pure(heuristic)
+    rng = random.Random(8)
+    for _ in range(2000):
+        hand = _hand(rng, 11)
+        cards = [c for c in range(52) if hand >> c & 1]
+        taken = rng.choice([-1, *cards])
+        assert heuristic.least_discard(hand, taken) == pure.least_discard(hand, taken)
+        live = _hand(rng, 20) & ~hand
+        args = (hand, taken, live, 0.5, 10)
+        assert heuristic.rollout_discard(*args) == pure.rollout_discard(*args)
+
+
+@pytest.mark.parametrize("outs", [0.0, 0.5])
+def test_rollouts_and_sampled_worlds_match_their_source(outs: float) -> None:
+    pure_search = _pure(search)
+    pure_inference = _pure(inference)
+    rules = Rules.preset("eaai")
+    scoring = search.Scoring.of(rules, 10, 1)
+    pure_scoring = pure_search.Scoring.of(rules, 10, 1)
+    rng = random.Random(9)
+    for _ in range(500):
+        deck = list(range(52))
+        rng.shuffle(deck)
+        mine, his, top, stock = deck[:10], deck[10:20], deck[20], deck[21:]
+        hands = [sum(1 << c for c in mine), sum(1 << c for c in his)]
+        # play_out changes the hands and the pile in place: each run gets its own.
+        a = search.play_out(list(hands), stock, 0, [top], 0, search.DRAW, -1, scoring, 0, outs)
+        b = pure_search.play_out(
+            list(hands), stock, 0, [top], 0, search.DRAW, -1, pure_scoring, 0, outs
+        )
+        assert a == b
+    # Ten cards seen, ten of his hidden, the odds uneven.
+    weights = tuple(0.0 if c < 10 else 1.0 + (c % 7) / 3 for c in range(52))
+    fields = (0, FULL & ~0x3FF, 10, weights, (0.3,) * 52)
+    compiled_beliefs = inference.Beliefs(*fields, inference.Observed((), (), (), 0))
+    pure_beliefs = pure_inference.Beliefs(*fields, pure_inference.Observed((), (), (), 0))
+    for seed in range(50):
+        got = inference.sample_world(compiled_beliefs, random.Random(seed), 8, 0.1)
+        assert got == pure_inference.sample_world(pure_beliefs, random.Random(seed), 8, 0.1)
+
+
+def test_the_compiled_modules_doctests_pass_on_their_source() -> None:
+    import doctest
+
+    for module in (melds, heuristic, inference, search):
+        result = doctest.testmod(_pure(module))
+        assert result.failed == 0
+    assert doctest.testmod(_pure(melds)).attempted >= 2
