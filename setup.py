@@ -15,13 +15,13 @@ from typing import Any
 from setuptools import setup
 
 
-def sources() -> list[str]:
-    """The modules worth compiling, as listed in ``ginrummy/speedups.py`` (read, not imported:
-    importing the package here could load an old compiled copy)."""
+def speedups() -> dict[str, Any]:
+    """``ginrummy/speedups.py``'s names: what to compile (read, not imported: importing the
+    package here could load an old compiled copy)."""
     names: dict[str, Any] = {}
     with open(os.path.join("src", "ginrummy", "speedups.py"), encoding="utf-8") as f:
         exec(f.read(), names)
-    return list(names["SOURCES"])
+    return names
 
 
 def extensions() -> list[object]:
@@ -31,7 +31,8 @@ def extensions() -> list[object]:
         from mypyc.build import mypycify
     except ImportError:
         return []
-    exts = mypycify(sources(), opt_level="3", group_name="ginrummy_speedups")
+    names = speedups()
+    exts = mypycify(list(names["SOURCES"]), opt_level="3", group_name=names["GROUP"])
     for ext in exts:
         # A machine without a C compiler gets the pure-Python package instead of an error.
         ext.optional = True

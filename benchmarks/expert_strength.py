@@ -40,10 +40,14 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def changed_settings(base: Settings, settings: dict[str, str]) -> Settings:
-    """``base`` with the named fields set from text (numbers, or true/false)."""
-    values = {}
+    """``base`` with the named fields set from text (numbers, true/false, or numbers joined by
+    ``/`` for a tuple such as ``prune=64/160``)."""
+    values: dict[str, object] = {}
     for key, text in settings.items():
         current = getattr(base, key)
+        if isinstance(current, tuple):
+            values[key] = tuple(int(x) for x in text.split("/"))
+            continue
         values[key] = (
             type(current)(float(text))
             if isinstance(current, int | float) and not isinstance(current, bool)

@@ -8,6 +8,7 @@ Budgets are tiny here so the file runs in seconds; strength is measured by
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
@@ -212,14 +213,17 @@ def _danger_view(opponent_known: str) -> PlayerView:
 
 
 def test_does_not_feed_the_opponent_a_meld_when_an_equal_discard_exists() -> None:
-    # Jc and Ks are both loose tens; he took Jh and Jd, so Jc would give him a set.
-    view = _danger_view("Jh Jd")
-    action = fast_expert().act(view, random.Random(5))
-    assert action == DISCARDS[Card.parse("Ks").index]
+    """Jc and Ks are both loose tens. The search weighs them on sampled worlds, so each view
+    is decided with 20 seeds: nearly always the card he cannot use."""
+
+    def picks(view: PlayerView) -> Counter[str]:
+        expert = ExpertAgent(Settings(worlds=64, min_worlds=64))
+        return Counter(str(expert.act(view, random.Random(s)).card) for s in range(20))
+
+    # He took Jh and Jd, so Jc would give him a set.
+    assert picks(_danger_view("Jh Jd"))["Ks"] >= 16
     # He took Qs and Js instead: now the king is the one he wants.
-    view = _danger_view("Qs Js")
-    action = fast_expert().act(view, random.Random(5))
-    assert action == DISCARDS[Card.parse("Jc").index]
+    assert picks(_danger_view("Qs Js"))["Jc"] >= 16
 
 
 def test_defends_with_the_best_layoffs() -> None:
@@ -325,3 +329,50 @@ def test_intermediate_never_searches() -> None:
     evaluation = IntermediateExpert().evaluate(hand.view(0), random.Random(1))
     assert evaluation.worlds == 0
     assert evaluation.best().action == TAKE
+
+
+def test_sampled_hidden_cards_follow_the_weights_without_replacement() -> None:
+    """Drawing two of four unseen cards weighted 1, 2, 3, 4: each pair comes up as often as
+    successive weighted draws without replacement make it, and the stock is the rest."""
+    from itertools import combinations
+
+    from ginrummy.agents.inference import Beliefs, Observed, sample_hidden
+
+    cards = (3, 17, 30, 51)
+    weights = [0.0] * 52
+    for card, w in zip(cards, (1.0, 2.0, 3.0, 4.0), strict=True):
+        weights[card] = w
+    unseen = sum(1 << c for c in cards)
+    b = Beliefs(0, unseen, 2, tuple(weights), (0.5,) * 52, Observed((), (), (), 0))
+    rng = random.Random(5)
+    n = 40_000
+    counts: dict[int, int] = {}
+    for _ in range(n):
+        mask = sample_hidden(b, rng)
+        assert mask.bit_count() == 2 and not mask & ~unseen
+        counts[mask] = counts.get(mask, 0) + 1
+    total = sum(weights)
+    for i, j in combinations(cards, 2):
+        wi, wj = weights[i], weights[j]
+        p = wi / total * wj / (total - wi) + wj / total * wi / (total - wj)
+        got = counts.get(1 << i | 1 << j, 0) / n
+        assert abs(got - p) < 4.5 * (p * (1 - p) / n) ** 0.5, (i, j, got, p)
+    opp, stock = sample_world(b, rng)
+    assert sorted(stock) == sorted(c for c in cards if not opp >> c & 1)
+
+
+def test_the_stock_order_is_a_uniform_shuffle() -> None:
+    from ginrummy.agents.inference import Beliefs, Observed
+
+    unseen = 0b1111
+    b = Beliefs(0, unseen, 0, (1.0,) * 4 + (0.0,) * 48, (0.0,) * 52, Observed((), (), (), 0))
+    rng = random.Random(6)
+    n = 24_000
+    counts: dict[tuple[int, ...], int] = {}
+    for _ in range(n):
+        _, stock = sample_world(b, rng)
+        counts[tuple(stock)] = counts.get(tuple(stock), 0) + 1
+    assert len(counts) == 24
+    p = 1 / 24
+    for got in counts.values():
+        assert abs(got / n - p) < 4.5 * (p * (1 - p) / n) ** 0.5

@@ -181,29 +181,46 @@ def beliefs(view: PlayerView) -> Beliefs:
 def sample_hidden(b: Beliefs, rng: random.Random, tries: int = 1, sharpness: float = 0.0) -> int:
     """One guess at the opponent's hidden cards, a mask of ``b.hidden`` unseen cards.
 
-    Weighted sampling without replacement (exponential keys). With ``tries`` > 1, that many
-    guesses are drawn and one is kept with odds ``exp(-sharpness * deadwood)``: a player who has
-    been improving his hand for a while holds better-organised cards than a random draw.
+    Weighted sampling without replacement: each card in turn with odds proportional to its
+    weight among the cards not yet chosen. With ``tries`` > 1, that many guesses are drawn and
+    one is kept with odds ``exp(-sharpness * deadwood)``: a player who has been improving his
+    hand for a while holds better-organised cards than a random draw.
     """
     k = b.hidden
     if k == 0:
         return 0
-    w = b.weights
-    pairs = [(1.0 / w[c], 1 << c) for c in bits(b.unseen)]
+    cards = bits(b.unseen)
+    weights = [b.weights[c] for c in cards]
+    start = sum(weights)
+    n = len(cards)
     random = rng.random
     best = 0
     best_key = -1.0
     for _ in range(tries):
-        keys = [(random() ** inv, bit) for inv, bit in pairs]
-        keys.sort(reverse=True)
+        left = weights.copy()
+        total = start
         mask = 0
-        for _key, bit in keys[:k]:
-            mask |= bit
+        for _card in range(k):
+            x = random() * total
+            chosen = -1
+            for i in range(n):
+                w = left[i]
+                if w > 0.0:
+                    # The last card with weight left, should rounding carry x past the end.
+                    chosen = i
+                    x -= w
+                    if x < 0.0:
+                        break
+            if chosen < 0:
+                break
+            mask |= 1 << cards[chosen]
+            total -= left[chosen]
+            left[chosen] = 0.0
         if tries == 1:
             return mask
         dw = deadwood_mask(mask | b.known)
         # Gumbel-max style choice: random key weighted by exp(-sharpness * dw).
-        key = rng.random() ** (2.718281828 ** (sharpness * dw))
+        key = random() ** (2.718281828 ** (sharpness * dw))
         if key > best_key:
             best_key = key
             best = mask
@@ -216,5 +233,9 @@ def sample_world(
     """``(opponent's hand mask, stock in draw order)`` consistent with the view."""
     hidden = sample_hidden(b, rng, tries, sharpness)
     stock = bits(b.unseen & ~hidden)
-    rng.shuffle(stock)
+    # Fisher-Yates on rng.random(): compiled, far cheaper than rng.shuffle's integer draws.
+    random = rng.random
+    for i in range(len(stock) - 1, 0, -1):
+        j = int(random() * (i + 1))
+        stock[i], stock[j] = stock[j], stock[i]
     return hidden | b.known, stock
