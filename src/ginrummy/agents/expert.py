@@ -98,7 +98,7 @@ class Settings:
     #: Worlds per decision. The search is counted in worlds, not in time, so the same seed
     #: makes the same decisions on any machine; ``budget_ms`` is only a safety cap (checked
     #: between worlds, after at least ``min_worlds``) for a machine far slower than ours.
-    worlds: int = 192
+    worlds: int = 768
     min_worlds: int = 16
     #: Up to this many more worlds when the two best candidates are still within ``close_z``
     #: standard errors of each other (paired over the same worlds) after ``worlds``.
@@ -129,7 +129,7 @@ class Settings:
     search_discards: bool = True
     gate_z: float = 1.0
     #: Successive halving of the discards: after ``prune[k]`` worlds keep the best ``keep[k]``.
-    prune: tuple[int, ...] = (32, 80)
+    prune: tuple[int, ...] = (128, 320)
     keep: tuple[int, ...] = (3, 2)
 
 
