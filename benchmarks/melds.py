@@ -30,6 +30,7 @@ from ginrummy.engine.melds import (
     meld_kind,
     min_discard_deadwood_mask,
 )
+from ginrummy.speedups import describe
 
 KINDS = ("uniform", "narrow", "melds")
 
@@ -229,7 +230,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     print(
         f"Meld solver: median microseconds per call over {args.hands} hands per row "
-        f"(seed {args.seed}; Python {platform.python_version()} on {platform.machine()})"
+        f"(seed {args.seed}; Python {platform.python_version()} on {platform.machine()}; "
+        f"hot modules {describe()})"
     )
     if utils is None:
         print("OpenSpiel (pyspiel) is not installed: no comparison.")

@@ -19,6 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ginrummy import Hand, Rules
+from ginrummy.speedups import describe
 
 
 @dataclass
@@ -103,7 +104,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
 
     ours = simulate_ginrummy(args.seconds, args.seed)
-    print(ours.report())
+    print(f"{ours.report()} (hot modules {describe()})")
     theirs = simulate_openspiel(args.seconds, args.seed)
     if theirs is None:
         print("OpenSpiel (pyspiel) is not installed: no comparison (pip install open_spiel)")
