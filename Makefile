@@ -35,3 +35,4 @@ bench: $(BIN)/.installed
 
 clean:
 	rm -rf $(VENV) build *.egg-info src/*.egg-info
+	find src -name "*.so" -delete
