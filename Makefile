@@ -30,7 +30,7 @@ lint: $(BIN)/.installed
 	$(BIN)/ruff format --check src tests benchmarks setup.py conftest.py
 	$(BIN)/mypy --strict
 
-bench: $(BIN)/.installed
+bench: $(BIN)/.compiled
 	$(BIN)/python benchmarks/melds.py
 
 clean:
