@@ -4,7 +4,7 @@ The meld solver and the computer players' rollouts are plain, fully typed Python
 the same code runs about two and a half times faster (``benchmarks/strength.md``). The ``.py``
 sources stay the reference and the fallback: with ``GINRUMMY_PURE=1``, or without a C
 compiler, the package installs and plays exactly the same moves, only slower.
-``ginrummy.compiled()`` says which modules are compiled.
+``ginrummy.speedups.describe()`` says which ran compiled.
 """
 
 from __future__ import annotations
