@@ -35,6 +35,12 @@ def compiled() -> dict[str, bool]:
     return out
 
 
+def source(name: str) -> str:
+    """The ``.py`` file beside the loaded module ``name`` (compiled or not)."""
+    path = importlib.import_module(name).__file__ or ""
+    return os.path.join(os.path.dirname(path), name.rsplit(".", 1)[1] + ".py")
+
+
 def stale() -> list[str]:
     """The compiled modules whose ``.py`` source is newer than the compiled code."""
     spec = importlib.util.find_spec(GROUP + "__mypyc")
@@ -43,12 +49,11 @@ def stale() -> list[str]:
     for name, is_compiled in compiled().items():
         if not is_compiled:
             continue
-        path = importlib.import_module(name).__file__ or ""
-        built = os.path.getmtime(path)
+        built = os.path.getmtime(importlib.import_module(name).__file__ or "")
         if library is not None:
             built = max(built, os.path.getmtime(library))
-        source = os.path.join(os.path.dirname(path), name.rsplit(".", 1)[1] + ".py")
-        if os.path.exists(source) and os.path.getmtime(source) > built:
+        path = source(name)
+        if os.path.exists(path) and os.path.getmtime(path) > built:
             out.append(name)
     return out
 
