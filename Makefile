@@ -8,11 +8,12 @@ BIN := $(VENV)/bin
 $(BIN)/.installed: pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip "setuptools>=68"
-	$(BIN)/python -m pip install -q -e '.[all,test,dev]'
-	touch $@ $(BIN)/.compiled
+	GINRUMMY_PURE=1 $(BIN)/python -m pip install -q -e '.[all,test,dev]'
+	touch $@
 
-# The hot modules setup.py compiles (mypyc) are rebuilt in place whenever their source changes:
-# Python prefers a compiled module to the .py beside it. GINRUMMY_PURE=1 skips compiling.
+# The hot modules setup.py compiles (mypyc) are built in place here, not by the install above,
+# and rebuilt whenever their source changes: Python prefers a compiled module to the .py beside
+# it. GINRUMMY_PURE=1 skips compiling.
 COMPILED := $(shell $(PYTHON) -c "exec(open('src/ginrummy/speedups.py').read()); print(*SOURCES)")
 $(BIN)/.compiled: $(BIN)/.installed $(COMPILED)
 	$(BIN)/python setup.py -q build_ext --inplace
