@@ -7,7 +7,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
@@ -32,6 +32,8 @@ BURST = 30.0
 #: New tables an address may open: this many a minute on average, up to TABLE_BURST at once.
 TABLES_PER_MINUTE = 6.0
 TABLE_BURST = 20.0
+#: An open game nobody has moved in for this many days is closed as abandoned.
+ABANDON_AFTER_DAYS = 30.0
 # Stakes the settlement arithmetic handles exactly (Decimal's default context has 28 digits and
 # raises Overflow past 1E+999999, which would break every later state message of the table).
 MAX_STAKE = Decimal(1_000_000)
@@ -46,6 +48,8 @@ def create_app(
     computer_delay: float = 0.4,
     seed: int | None = None,
     tables_per_minute: float = TABLES_PER_MINUTE,
+    allowed_origins: Sequence[str] = (),
+    abandon_after_days: float = ABANDON_AFTER_DAYS,
 ) -> Starlette:
     if store is None:
         from ..storage import Store
