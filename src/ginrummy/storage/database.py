@@ -2,7 +2,7 @@
 
 The URL is, first found: the one given, ``$GINRUMMY_DATABASE_URL``, or SQLite in the user's
 data directory (``platformdirs.user_data_dir("ginrummy")/ginrummy.db``, which follows
-``XDG_DATA_HOME`` on Linux).
+``XDG_DATA_HOME`` on Linux). A value without ``://`` is the path of a SQLite file.
 
 SQLite gets foreign keys, WAL mode for files, a busy timeout, and real transactions: Python's
 ``sqlite3`` module otherwise begins transactions late and never around DDL, so here every
@@ -35,14 +35,42 @@ def default_path() -> Path:
     return Path(user_data_dir("ginrummy", appauthor=False)) / "ginrummy.db"
 
 
+def sqlite_url(path: str | Path) -> str:
+    """The URL of the SQLite file at ``path`` (``~`` expanded, made absolute).
+
+    >>> sqlite_url("/srv/games/ginrummy.db")
+    'sqlite:////srv/games/ginrummy.db'
+    """
+    database = str(Path(path).expanduser().absolute())
+    return URL.create("sqlite", database=database).render_as_string(hide_password=False)
+
+
 def resolve_url(url: str | None = None) -> str:
-    """The URL to use: ``url``, else the environment variable, else the default SQLite file."""
-    if url:
-        return url
-    env = os.environ.get(ENV_VAR, "").strip()
-    if env:
-        return env
-    return f"sqlite:///{default_path()}"
+    """The URL to use: ``url``, else the environment variable, else the default SQLite file.
+
+    A value without ``://`` is a SQLite file path rather than a URL:
+
+    >>> resolve_url("/tmp/games.db"), resolve_url("sqlite://")
+    ('sqlite:////tmp/games.db', 'sqlite://')
+    """
+    for value in (url, os.environ.get(ENV_VAR, "").strip()):
+        if value:
+            return value if "://" in value else sqlite_url(value)
+    return sqlite_url(default_path())
+
+
+def sqlite_file(url: str | URL) -> Path | None:
+    """The file a SQLite URL names; None for in-memory SQLite, URI filenames and other databases.
+
+    >>> sqlite_file("sqlite:////srv/g.db"), sqlite_file("sqlite://"), sqlite_file("postgresql://h/db")
+    (PosixPath('/srv/g.db'), None, None)
+    """
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite" or is_memory(parsed):
+        return None
+    if str(parsed.query.get("uri", "")).lower() in ("true", "1"):
+        return None
+    return Path(parsed.database or "").expanduser()
 
 
 def is_memory(url: str | URL) -> bool:
