@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 import argparse
+import math
+import sys
 from typing import TYPE_CHECKING
 
 from . import CommandError
 
 if TYPE_CHECKING:
     from .main import Subparsers
+
+# The defaults of ginrummy.web.server, repeated here to keep this module's imports light.
+MAX_CONNECTIONS = 2000
+MAX_CONNECTIONS_PER_ADDRESS = 64
+HEADER_TIMEOUT = 10.0
+ABANDON_AFTER_DAYS = 30.0
 
 
 def add_parser(subparsers: Subparsers) -> None:
@@ -17,11 +25,17 @@ def add_parser(subparsers: Subparsers) -> None:
         help="serve the web app (default http://127.0.0.1:8000)",
         description="Serve the web app: play against the computer or a friend in the browser. "
         "Games are kept in SQLite in your data directory unless --db or "
-        "GINRUMMY_DATABASE_URL names another database.",
+        "GINRUMMY_DATABASE_URL names another database. docs/deploying.md says how to run it "
+        "behind a reverse proxy.",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
     parser.add_argument("--port", type=int, default=8000, help="port to listen on")
-    parser.add_argument("--db", default=None, help="database URL (default: SQLite file)")
+    parser.add_argument(
+        "--db",
+        default=None,
+        help="database: a SQLAlchemy URL or the path of a SQLite file (default: a SQLite file "
+        "in your data directory)",
+    )
     parser.add_argument(
         "--computer-delay",
         type=float,
@@ -34,24 +48,154 @@ def add_parser(subparsers: Subparsers) -> None:
         default=6.0,
         help="new games one address may open a minute, after a burst of 20 (0: no limit)",
     )
+    parser.add_argument(
+        "--abandon-after",
+        type=float,
+        default=ABANDON_AFTER_DAYS,
+        metavar="DAYS",
+        help="close an open game nobody has moved in for this many days (default %(default)g)",
+    )
+    parser.add_argument(
+        "--allowed-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="a public origin (https://cards.example.org) pages may come from when it differs "
+        "from the Host the server sees, as behind some proxies; repeatable",
+    )
+    parser.add_argument(
+        "--forwarded-allow-ips",
+        default="",
+        metavar="IPS",
+        help="comma-separated proxy addresses or networks whose X-Forwarded-For and "
+        "X-Forwarded-Proto are believed (default: none; '*' for every client)",
+    )
+    parser.add_argument(
+        "--max-connections",
+        type=int,
+        default=MAX_CONNECTIONS,
+        metavar="N",
+        help="open connections in all; more are closed at once (default %(default)s; 0: no cap)",
+    )
+    parser.add_argument(
+        "--max-connections-per-address",
+        type=int,
+        default=MAX_CONNECTIONS_PER_ADDRESS,
+        metavar="N",
+        help="open connections from one client address, WebSockets included; proxies named "
+        "by --forwarded-allow-ips are exempt (default %(default)s; 0: no cap)",
+    )
+    parser.add_argument(
+        "--header-timeout",
+        type=float,
+        default=HEADER_TIMEOUT,
+        metavar="SECONDS",
+        help="close a connection that has not sent a whole request this long after connecting "
+        "(default %(default)g)",
+    )
+    parser.add_argument(
+        "--access-log",
+        action="store_true",
+        help="log each request's method, path (never the query string) and status on stdout",
+    )
+
+
+def _check(args: argparse.Namespace) -> None:
+    """Every option's value, before anything is opened (CommandError says what is wrong)."""
+
+    def at_least(name: str, value: float, low: float, meaning: str) -> None:
+        if not (math.isfinite(value) and value >= low):
+            raise CommandError(f"--{name} must be {meaning}, not {value:g}")
+
+    if not 1 <= args.port <= 65535:
+        raise CommandError(f"--port {args.port} is outside 1..65535")
+    at_least("computer-delay", args.computer_delay, 0, "0 or more seconds")
+    at_least("tables-per-minute", args.tables_per_minute, 0, "0 (no limit) or more")
+    at_least("max-connections", args.max_connections, 0, "0 (no cap) or more")
+    at_least(
+        "max-connections-per-address", args.max_connections_per_address, 0, "0 (no cap) or more"
+    )
+    above_zero = {"abandon-after": args.abandon_after, "header-timeout": args.header_timeout}
+    for name, value in above_zero.items():
+        if not (math.isfinite(value) and value > 0):
+            raise CommandError(f"--{name} must be more than 0, not {value:g}")
+
+
+def _database(db: str | None) -> str | None:
+    """The database URL ``--db`` names (None: the default); a SQLite file's folder must exist."""
+    if not db:
+        return None
+    from ..storage.database import resolve_url, sqlite_file
+
+    try:
+        url = resolve_url(db)
+        path = sqlite_file(url)
+    except Exception as exc:  # SQLAlchemy's ArgumentError: not a URL it can read
+        raise CommandError(f"--db {db!r} is not a database URL or file path ({exc})") from None
+    if path is not None:
+        folder = path.absolute().parent
+        if not folder.is_dir():
+            what = "is not a folder" if folder.exists() else "does not exist"
+            raise CommandError(f"--db {db}: the folder {folder} {what}")
+    return url
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        import uvicorn
-
+        from ..web import server
         from ..web.app import create_app
     except ImportError as exc:  # pragma: no cover - depends on the install
         raise CommandError(
             f"the web app needs the 'web' extra: pip install 'ginrummy[web]' ({exc})"
         ) from None
-    if args.tables_per_minute < 0:
-        raise CommandError("--tables-per-minute must be 0 (no limit) or more")
-    app = create_app(
-        db_url=args.db,
-        computer_delay=args.computer_delay,
-        tables_per_minute=args.tables_per_minute,
+    _check(args)
+    try:
+        trusted = server.Trusted.parse(args.forwarded_allow_ips)
+    except ValueError as exc:
+        raise CommandError(f"--forwarded-allow-ips: {exc}") from None
+    db_url = _database(args.db)
+    files = server.raise_open_file_limit()
+    if 0 < files < args.max_connections + 100:
+        print(
+            f"ginrummy: warning: this process may open only {files} files, too few for "
+            f"--max-connections {args.max_connections} (raise the hard limit: ulimit -Hn, "
+            "or LimitNOFILE= under systemd)",
+            file=sys.stderr,
+        )
+    try:
+        sock = server.listen(args.host, args.port)
+    except server.ListenError as exc:
+        raise CommandError(str(exc)) from None
+    from sqlalchemy.exc import SQLAlchemyError
+
+    try:
+        app = create_app(
+            db_url=db_url,
+            computer_delay=args.computer_delay,
+            tables_per_minute=args.tables_per_minute,
+            allowed_origins=list(args.allowed_origin),
+            abandon_after_days=args.abandon_after,
+        )
+    except ValueError as exc:  # an option create_app refuses, such as a malformed origin
+        sock.close()
+        raise CommandError(str(exc)) from None
+    except SQLAlchemyError as exc:
+        sock.close()
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        raise CommandError(f"cannot open the database: {reason}") from None
+    except BaseException:
+        sock.close()
+        raise
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    print(f"ginrummy: serving on http://{shown}:{port}  (Ctrl+C stops)", flush=True)
+    server.serve(
+        app,
+        [sock],
+        max_connections=args.max_connections,
+        max_connections_per_address=args.max_connections_per_address,
+        header_timeout=args.header_timeout,
+        forwarded_allow_ips=trusted,
+        log_access=args.access_log,
     )
-    print(f"ginrummy: serving on http://{args.host}:{args.port}  (Ctrl+C stops)", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning", ws_max_size=65536)
     return 0
