@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean wheel-check
 
 $(BIN)/.installed: pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +25,11 @@ run: $(BIN)/.compiled
 
 test: $(BIN)/.compiled
 	$(BIN)/python -m pytest -q -n 2
+
+# The built wheel holds every file of the package, installs with its web extra into a fresh
+# virtual environment, and serves from there (tests/wheel_check.sh).
+wheel-check: $(BIN)/.installed
+	PYTHON=$(BIN)/python bash tests/wheel_check.sh
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check src tests benchmarks setup.py conftest.py
