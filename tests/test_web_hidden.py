@@ -26,7 +26,7 @@ from ginrummy.engine.views import PlayerView
 from ginrummy.storage import Store
 from ginrummy.web import manager as manager_module
 from ginrummy.web.dealing import verify
-from ginrummy.web.manager import Client, Manager
+from ginrummy.web.manager import UNLIMITED, Client, Manager
 from ginrummy.web.protocol import ProtocolError
 from ginrummy.web.tables import Options, Table
 from webutil import (
@@ -162,8 +162,8 @@ async def play_friend_games(seed: int, rules: Rules, hands: int) -> tuple[int, i
     """Random friend hands at one table; returns (messages checked, hands played)."""
     rng = random.Random(seed)
     store = Store("sqlite://")
-    manager = Manager(store, computer_delay=0, seed=seed)
-    created = manager.create(rules, Options("friend"), ("Ann", "Bob"))
+    manager = Manager(store, computer_delay=0, seed=seed, limits=UNLIMITED)
+    created = await manager.create(rules, Options("friend"), ("Ann", "Bob"))
     table = created.table
     problems: list[str] = []
     seats = [await _connect(manager, table, s, f"seat {s}", problems) for s in (0, 1)]
@@ -230,10 +230,10 @@ def test_computer_games_tell_the_person_no_hidden_card() -> None:
     async def run() -> None:
         rng = random.Random(21)
         store = Store("sqlite://")
-        manager = Manager(store, computer_delay=0, seed=21)
+        manager = Manager(store, computer_delay=0, seed=21, limits=UNLIMITED)
         problems: list[str] = []
         for level in ("beginner", "intermediate"):
-            created = manager.create(Rules(), Options("computer", level), ("Ann", "Computer"))
+            created = await manager.create(Rules(), Options("computer", level), ("Ann", "Computer"))
             table = created.table
             person, client = await _connect(manager, table, 0, f"{level}: you", problems)
             watching = await _connect(manager, table, None, f"{level}: spectator", problems)
@@ -317,8 +317,8 @@ def test_sockets_tell_no_seat_a_hidden_card(monkeypatch: pytest.MonkeyPatch) -> 
 def test_the_search_finds_planted_cards() -> None:
     """The check itself: a hidden card is found wherever it is put, and only hidden cards."""
     store = Store("sqlite://")
-    manager = Manager(store, computer_delay=0, seed=5)
-    table = manager.create(Rules(), Options("friend"), ("Ann", "Bob")).table
+    manager = Manager(store, computer_delay=0, seed=5, limits=UNLIMITED)
+    table = asyncio.run(manager.create(Rules(), Options("friend"), ("Ann", "Bob"))).table
     store.close()
     assert table.hand is not None
     hand = table.hand

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
+from ginrummy.engine import Rules
 from ginrummy.web.dealing import verify
-from webutil import app_client, invite_token, new_table, pick, recv, sync, unlimited_rate
+from webutil import app_client, invite_token, new_table, pick, recv, unlimited_rate
 
 
 def _play_friend_game(client: Any, created: dict[str, Any], rng: random.Random) -> None:
@@ -20,20 +21,28 @@ def _play_friend_game(client: Any, created: dict[str, Any], rng: random.Random) 
     ):
         sockets = [ws0, ws1]
         states = [recv(ws0), recv(ws1)]
+
+        def moved(seat: int, msg: dict[str, Any]) -> None:
+            """Send a move, then read both seats' states up to the one it caused (the server
+            stores a move before it tells anyone, so the states come a moment later)."""
+            version = states[0]["version"]
+            sockets[seat].send_json(msg)
+            for other in (0, 1):
+                while states[other]["version"] <= version:
+                    reply = recv(sockets[other])
+                    assert reply["type"] == "state", reply
+                    states[other] = reply
+
         for _ in range(3000):
-            for seat in (0, 1):
-                for msg in sync(sockets[seat]):
-                    if msg["type"] == "state":
-                        states[seat] = msg
             table = states[0]["table"]
             if table["over"]:
                 return
             view = states[0]["view"]
             if view["phase"] == "over":
-                sockets[0].send_json({"type": "next"})
+                moved(0, {"type": "next"})
                 continue
             turn = view["current_player"]
-            sockets[turn].send_json({"type": "action", "action": pick(states[turn]["view"], rng)})
+            moved(turn, {"type": "action", "action": pick(states[turn]["view"], rng)})
         raise AssertionError("the game did not end")
 
 
@@ -47,15 +56,21 @@ def test_a_finished_game_is_listed_replayed_and_counted(monkeypatch: pytest.Monk
         assert unfinished.status_code == 403  # nothing is replayed while the game is on
         _play_friend_game(client, created, random.Random(3))
 
-        listed = client.get("/api/history").json()
+        # History is per player: the games this browser holds seats at, a page at a time.
+        seat0 = [{"id": created["id"], "token": created["token"]}]
+        page = client.post("/api/history", json={"tables": seat0}).json()
+        assert (page["page"], page["pages"], page["total"]) == (1, 1, 1)
+        listed = page["games"]
         assert [g["id"] for g in listed] == [created["id"]]
-        assert listed[0]["names"] == ["Ann", "Bob"]
-        assert listed[0]["final"]["winner"] in (0, 1)
+        assert listed[0]["names"] == ["Ann", "Bob"] and listed[0]["seat"] == 0
+        assert listed[0]["final"]["winner"] in (0, 1) and listed[0]["undo_used"] is False
+        stranger = [{"id": created["id"], "token": "nope"}]
+        assert client.post("/api/history", json={"tables": stranger}).json()["games"] == []
+        assert client.get("/api/history").status_code == 405  # nobody lists everyone's games
 
-        mine = client.post("/api/mine", json=[{"id": created["id"], "token": created["token"]}])
+        mine = client.post("/api/mine", json=seat0)
         assert mine.json()[0]["status"] == "finished"
-        stranger = client.post("/api/mine", json=[{"id": created["id"], "token": "nope"}])
-        assert stranger.json() == []
+        assert client.post("/api/mine", json=stranger).json() == []
 
         replay = client.get(f"/api/replay/{created['id']}").json()
         assert replay["names"] == ["Ann", "Bob"]
@@ -70,10 +85,48 @@ def test_a_finished_game_is_listed_replayed_and_counted(monkeypatch: pytest.Monk
             assert steps[-1]["phase"] == "over"
 
         winner = listed[0]["final"]["winner"]
-        stats = client.get("/api/stats", params={"name": ["Ann", "Bob"][winner]}).json()
-        assert stats["games"] == 1 and stats["wins"] == 1
+        winner_seat = [
+            {"id": created["id"], "token": [created["token"], invite_token(created)][winner]}
+        ]
+        stats = client.post("/api/stats", json={"tables": winner_seat}).json()
+        assert stats["games"] == 1 and stats["wins"] == 1 and stats["not_counted"] == 0
         assert stats["hands_won"] >= 1
-        assert client.get("/api/stats").status_code == 400
+        loser = client.post("/api/stats", json={"tables": seat0 if winner else winner_seat[:0]})
+        assert loser.json()["wins"] == 0
         assert client.get("/api/replay/nosuchgame").status_code == 404
         for page in ("/history", f"/replay/{created['id']}"):
             assert client.get(page).status_code == 200
+
+
+def test_history_is_paged_and_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """However many games a browser names, one answer holds at most 100."""
+    unlimited_rate(monkeypatch)
+    from ginrummy.web.tables import token_hash
+
+    with app_client() as client:
+        store = client.app.state.store  # type: ignore[attr-defined]
+        mine = []
+        with store.transaction() as tx:
+            for n in range(250):
+                token = f"token-{n}"
+                game_id = tx.create_game(
+                    "online", Rules(), ("Ann", "Bob"), seats=[(0, token_hash(token))]
+                )
+                tx.finish_game(game_id, {"final": {"winner": 0, "net": 100}}, winner=0)
+                mine.append({"id": game_id, "token": token})
+        body = {"tables": mine}
+        first = client.post("/api/history?per_page=500", json=body).json()
+        assert len(first["games"]) == 100 and first["total"] == 250 and first["pages"] == 3
+        last = client.post("/api/history?per_page=100&page=3", json=body).json()
+        assert len(last["games"]) == 50
+        default = client.post("/api/history", json=body).json()
+        assert len(default["games"]) == 20
+        seen = {
+            g["id"]
+            for p in (1, 2, 3)
+            for g in client.post(f"/api/history?per_page=100&page={p}", json=body).json()["games"]
+        }
+        assert seen == {m["id"] for m in mine}
+        # more tables than one request may name are cut to the first 500
+        many = {"tables": [*mine, *({"id": f"x{n}", "token": "t"} for n in range(1000))]}
+        assert client.post("/api/history", json=many).json()["total"] == 250

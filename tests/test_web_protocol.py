@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import threading
 import time
 from typing import Any
 
@@ -16,8 +17,9 @@ import pytest
 
 from ginrummy.engine import Rules
 from ginrummy.storage import Store
+from ginrummy.web import manager as manager_module
 from ginrummy.web.dealing import verify
-from ginrummy.web.manager import Client, Manager
+from ginrummy.web.manager import UNLIMITED, Client, Manager
 from ginrummy.web.protocol import MAX_MESSAGE_BYTES, ProtocolError, parse_message
 from ginrummy.web.tables import Options
 from webutil import (
@@ -36,6 +38,9 @@ from webutil import (
 def _fast(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
     if request.node.name != "test_rate_limit":
         unlimited_rate(monkeypatch)
+
+
+JSON = {"Content-Type": "application/json"}
 
 
 def manager_of(client: Any) -> Manager:
@@ -81,17 +86,18 @@ def test_pages_and_presets() -> None:
         for preset in data["presets"]:
             assert "Match to" not in preset["description"] and preset["match_target"] == 500
         assert data["levels"] == ["beginner", "intermediate", "expert"]
-        assert client.get("/api/history").json() == []
-        assert client.get("/api/stats").status_code == 400
+        assert client.post("/api/history", json={"tables": []}).json()["games"] == []
+        assert client.get("/api/history").status_code == 405  # no list of everyone's games
+        assert client.post("/api/stats", json={"tables": []}).json()["games"] == 0
         assert client.get("/api/replay/nope").status_code == 404
 
 
 def test_create_a_table_against_the_computer() -> None:
     with app_client() as client:
         data = new_table(client, mode="computer", level="beginner", preset="oklahoma", name="Ann")
-        assert set(data) == {"id", "seat", "token", "url"}
-        assert data["seat"] == 0 and data["url"] == f"/t/{data['id']}?s={data['token']}"
-        assert client.cookies.get(f"gr_{data['id']}") == data["token"]
+        assert set(data) == {"id", "seat", "token", "url", "watch"}
+        assert data["seat"] == 0 and data["url"] == f"/t/{data['id']}#s={data['token']}"
+        assert data["watch"] == f"/t/{data['id']}"
         table = manager_of(client).tables[data["id"]]
         assert table.names == ("Ann", "Computer (beginner)")
         assert table.rules.oklahoma and table.options.mode == "computer"
@@ -116,7 +122,7 @@ def test_create_a_friend_table_with_options() -> None:
             name="Ann",
             opponent="Bob",
         )
-        assert data["invite"] == f"/t/{data['id']}?s={invite_token(data)}"
+        assert data["invite"] == f"/t/{data['id']}#s={invite_token(data)}"
         assert invite_token(data) != data["token"]
         table = manager_of(client).tables[data["id"]]
         assert table.names == ("Ann", "Bob")
@@ -169,7 +175,7 @@ BAD_BODIES: list[tuple[bytes, int, str]] = [
 @pytest.mark.parametrize(("body", "status", "words"), BAD_BODIES, ids=lambda x: repr(x)[:40])
 def test_bad_table_requests_are_refused(body: bytes, status: int, words: str) -> None:
     with app_client() as client:
-        response = client.post("/api/tables", content=body)
+        response = client.post("/api/tables", content=body, headers=JSON)
         assert response.status_code == status, response.text
         data = response.json()
         assert data["type"] == "error" and words in data["message"], data
@@ -185,13 +191,13 @@ def test_a_large_body_is_not_read_to_the_end() -> None:
             yield b" " * 1000
 
     with app_client() as client:
-        response = client.post("/api/tables", content=chunks())
+        response = client.post("/api/tables", content=chunks(), headers=JSON)
         assert response.status_code == 413
         assert online_games(client) == 0
-        response = client.post("/api/mine", content=b"[" + b" " * 200_000 + b"]")
+        response = client.post("/api/mine", content=b"[" + b" " * 200_000 + b"]", headers=JSON)
         assert response.status_code == 413
-        assert client.post("/api/mine", content=b"\xff").status_code == 400
-        assert client.post("/api/mine", json={"id": 1}).json() == []
+        assert client.post("/api/mine", content=b"\xff", headers=JSON).status_code == 400
+        assert client.post("/api/mine", json={"id": 1}).status_code == 400
         assert client.post("/api/mine", json=[1, {"id": 2, "token": None}]).json() == []
 
 
@@ -313,7 +319,9 @@ def test_acting_for_the_computer_is_refused() -> None:
     async def run() -> None:
         store = Store("sqlite://")
         manager = Manager(store, computer_delay=60)
-        created = manager.create(Rules(), Options("computer", "beginner"), ("Ann", "Computer"))
+        created = await manager.create(
+            Rules(), Options("computer", "beginner"), ("Ann", "Computer")
+        )
         assert created.tokens[1] is None
         table = created.table
         sent: list[dict[str, Any]] = []
@@ -340,7 +348,7 @@ def test_the_computer_answers_a_reply_sent_at_once() -> None:
 
     async def run() -> int:
         store = Store("sqlite://")
-        manager = Manager(store, computer_delay=0, seed=9)
+        manager = Manager(store, computer_delay=0, seed=9, limits=UNLIMITED)
         rng = random.Random(9)
         over = asyncio.Event()
         moves: list[asyncio.Task[None]] = []
@@ -368,7 +376,8 @@ def test_the_computer_answers_a_reply_sent_at_once() -> None:
             return person
 
         for _table in range(4):  # who deals first is cut at random
-            table = manager.create(Rules(), Options("computer", "beginner"), ("Ann", "C")).table
+            created = await manager.create(Rules(), Options("computer", "beginner"), ("Ann", "C"))
+            table = created.table
             person = seat(table.id)
             manager.join(person)
             await person.send(table.state_for(0))  # as on connecting; then each broadcast
@@ -388,11 +397,22 @@ def test_the_computer_answers_a_reply_sent_at_once() -> None:
     assert asyncio.run(run()) >= 1  # the case that stalled came up
 
 
-def test_hints_think_off_the_event_loop_one_at_a_time() -> None:
+def test_hints_think_off_the_event_loop_one_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    started, release = threading.Event(), threading.Event()
+    real = manager_module.hint
+
+    def slow_hint(*args: Any, **kwargs: Any) -> Any:  # a hint that thinks until released
+        started.set()
+        release.wait(10)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(manager_module, "hint", slow_hint)
+
     async def run() -> None:
         store = Store("sqlite://")
-        manager = Manager(store, computer_delay=0, seed=4)
-        table = manager.create(Rules(), Options("friend"), ("Ann", "Bob")).table
+        manager = Manager(store, computer_delay=0, seed=4, limits=UNLIMITED)
+        created = await manager.create(Rules(), Options("friend", hints=True), ("Ann", "Bob"))
+        table = created.table
         assert table.hand is not None and table.hand.current_player is not None
         sent: list[str] = []
 
@@ -402,11 +422,13 @@ def test_hints_think_off_the_event_loop_one_at_a_time() -> None:
         mover = Client(table.id, table.hand.current_player, send)
         other = Client(table.id, 1 - table.hand.current_player, send)
         first = asyncio.ensure_future(manager.handle(mover, {"type": "hint"}))
-        await asyncio.sleep(0.01)  # the hint is being worked out in its thread
+        while not started.is_set():  # the hint is being worked out in its thread
+            await asyncio.sleep(0.005)
         with pytest.raises(ProtocolError, match="being worked out"):
             await manager.handle(mover, {"type": "hint"})
         await manager.handle(other, {"type": "ping"})  # the server answers others meanwhile
         assert sent == ["pong"]
+        release.set()
         await first
         assert sent == ["pong", "hints"]
         await manager.handle(mover, {"type": "hint"})  # and the next one may be asked for
@@ -460,11 +482,23 @@ def test_a_wrong_token_watches_as_a_spectator() -> None:
             assert recv(ws)["table"]["seat"] is None
 
 
-def test_the_seat_cookie_opens_the_seat_and_no_such_table() -> None:
+def test_a_hello_opens_the_seat_and_no_such_table() -> None:
     with app_client() as client:
         created = new_table(client, mode="friend")
-        with client.websocket_connect(f"/ws/{created['id']}") as ws:  # the cookie from POST
-            assert recv(ws)["table"]["seat"] == 0
+        assert not client.cookies  # the seat's token is not kept in a cookie
+        with client.websocket_connect(f"/ws/{created['id']}") as ws:
+            assert recv(ws)["table"]["seat"] is None  # a spectator until it says hello
+            ws.send_json({"type": "hello", "token": created["token"]})
+            state = recv(ws)
+            assert state["table"]["seat"] == 0 and state["view"]["hand"]
+            ws.send_json({"type": "hello", "token": created["token"]})
+            assert "once" in recv(ws)["message"]
+        with client.websocket_connect(f"/ws/{created['id']}") as ws:
+            recv(ws)
+            ws.send_json({"type": "hello", "token": "not-a-seat"})
+            assert "not valid" in recv(ws)["message"]
+            ws.send_json({"type": "state"})
+            assert recv(ws)["table"]["seat"] is None
         with client.websocket_connect("/ws/nothere") as ws:
             msg = recv(ws)
             assert msg["type"] == "error" and "no such table" in msg["message"]
@@ -634,9 +668,10 @@ def test_an_idle_table_is_let_go_and_comes_back_as_it_was() -> None:
 
 def test_hints_on_your_turn() -> None:
     with app_client(seed=2) as client:
-        created = new_table(client, mode="friend")
+        created = new_table(client, mode="friend", hints=True)
         with client.websocket_connect(f"/ws/{created['id']}?token={created['token']}") as ws:
             msg = recv(ws)
+            assert msg["table"]["fair_play"]["hints"] is True
             if msg["view"]["current_player"] != 0:
                 ws.send_json({"type": "hint"})
                 assert recv(ws)["type"] == "error"
@@ -651,40 +686,33 @@ def test_hints_on_your_turn() -> None:
 
 
 def test_undo_against_the_computer() -> None:
-    rng = random.Random(8)
     with app_client(seed=8) as client:
-        created = new_table(client, mode="computer", level="beginner")
+        manager_of(client).computer_delay = 60  # the computer does not answer meanwhile
+        fixed = {"first_dealer": "fixed", "first_dealer_seat": 1}  # I move first
+        created = new_table(client, mode="computer", level="beginner", options=fixed)
         tid = created["id"]
         with client.websocket_connect(f"/ws/{tid}?token={created['token']}") as ws:
-            msg = play_until_my_turn(ws, recv(ws))
-            assert msg["table"]["can_undo"] is False
+            start = recv(ws)
+            assert start["view"]["current_player"] == 0 and start["table"]["can_undo"] is False
             ws.send_json({"type": "undo"})
-            assert recv(ws)["type"] == "error"
-            for _ in range(3):  # a few moves in, then take the last one back
-                before = msg
-                ws.send_json({"type": "action", "action": pick(msg["view"], rng)})
-                msg = play_until_my_turn(ws, recv(ws))
-                if msg["view"]["phase"] == "over":
-                    pytest.skip("the hand ended too soon for this seed")
-            assert msg["table"]["can_undo"] is True
+            assert "nothing of yours" in recv(ws)["message"]
+            ws.send_json({"type": "action", "action": "take"})
+            taken = recv(ws)
+            card = next(a for a in taken["view"]["legal_actions"] if a.startswith("discard"))
+            ws.send_json({"type": "action", "action": card})
+            assert recv(ws)["table"]["can_undo"] is True
             ws.send_json({"type": "undo"})
             undone = recv(ws)
-            assert undone["type"] == "state"
+            assert undone["type"] == "state" and undone["table"]["fair_play"]["undo_used"]
             for key in ("hand", "discard_pile", "history", "legal_actions", "stock_count"):
-                assert undone["view"][key] == before["view"][key], key
+                assert undone["view"][key] == taken["view"][key], key
             stored = store_of(client).load_game(tid)
             assert stored is not None
-            assert len(stored.hands[-1].actions) == len(before["view"]["history"])
+            assert [a.text for a in stored.hands[-1].actions] == ["take"]
             live = manager_of(client).tables[tid].hand
-            reloaded = manager_of(client)._load(tid).hand  # as after a restart
-            assert live is not None and reloaded is not None
-            assert reloaded.actions == live.actions
-            # and play goes on to the end of the hand
-            msg = undone
-            while msg["view"]["phase"] != "over":
-                ws.send_json({"type": "action", "action": pick(msg["view"], rng)})
-                msg = play_until_my_turn(ws, recv(ws))
-            assert "reveal" in msg
+            reloaded = manager_of(client)._load(tid)  # as after a restart
+            assert live is not None and reloaded is not None and reloaded.hand is not None
+            assert reloaded.hand.actions == live.actions and reloaded.options.undo_used
 
 
 def test_spectators_see_public_cards_only() -> None:

@@ -34,9 +34,9 @@ with warnings.catch_warnings():  # Starlette would rather have httpx2; httpx wor
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from ginrummy.engine import DECK, Hand
+from ginrummy.engine import DECK, ActionKind, Hand
 from ginrummy.storage import Store
-from ginrummy.web import app as web_app
+from ginrummy.web import manager as web_manager
 from ginrummy.web.app import create_app
 
 CARDS = frozenset(str(c) for c in DECK)
@@ -143,6 +143,13 @@ def hidden_cards(hand: Hand, seat: int | None) -> set[str]:
         if other != seat:
             secret |= hand.hand_mask(other)
     secret &= ~public_mask(hand)
+    # The knocker discards face down: the card stays his secret until the hand is over,
+    # unless everyone saw him take it from the pile.
+    knocked = hand.knock_card
+    if knocked is not None and hand.knocker != seat and not hand.is_over:
+        taken = any(e.action.kind is ActionKind.TAKE and e.card == knocked for e in hand.events)
+        if not taken:
+            secret |= knocked.bit
     return {str(c) for c in DECK if secret & c.bit}
 
 
@@ -183,9 +190,8 @@ def pick(view: dict[str, Any], rng: random.Random, knock_bias: float = 0.7) -> s
 
 
 def unlimited_rate(monkeypatch: Any) -> None:
-    """Lift the per-socket message rate limit (tests send faster than people)."""
-    monkeypatch.setattr(web_app, "RATE", 1e9)
-    monkeypatch.setattr(web_app, "BURST", 1e9)
+    """Lift the per-seat and per-address limits (tests send faster than people)."""
+    monkeypatch.setattr(web_manager, "DEFAULT_LIMITS", web_manager.UNLIMITED)
 
 
 @contextlib.contextmanager
@@ -242,7 +248,7 @@ def new_table(client: TestClient, **body: Any) -> dict[str, Any]:
 
 
 def invite_token(created: dict[str, Any]) -> str:
-    return str(created["invite"]).split("?s=", 1)[1]
+    return str(created["invite"]).split("#s=", 1)[1]
 
 
 # -- a live server in a subprocess -----------------------------------------------------------

@@ -29,6 +29,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
+from datetime import datetime
 from types import TracebackType
 from typing import Any
 
@@ -146,6 +147,12 @@ class Store:
         with self.transaction() as tx:
             tx.abandon_game(game_id)
 
+    def abandon_stale(self, kind: str, before: datetime) -> list[str]:
+        """Close as abandoned the open games of ``kind`` last changed before ``before``;
+        returns their ids."""
+        with self.transaction() as tx:
+            return tx.abandon_stale(kind, before)
+
     def reopen_game(self, game_id: str) -> None:
         with self.transaction() as tx:
             tx.reopen_game(game_id)
@@ -241,6 +248,44 @@ class Store:
                 )
             )
             return seat
+
+    def seated_games(
+        self, tokens: Sequence[tuple[str, str]], *, kind: str = "online"
+    ) -> list[tuple[GameInfo, int]]:
+        """The games of ``kind`` that the (game id, seat token hash) pairs sit at, each with
+        its seat, the most recently changed first: one query, whatever the number of pairs
+        (callers bound it)."""
+        pairs = {(g, t) for g, t in tokens if isinstance(g, str) and isinstance(t, str)}
+        if not pairs:
+            return []
+        ids = {g for g, _ in pairs}
+        query = (
+            select(GameRow, SeatRow.seat, SeatRow.token_hash)
+            .join(SeatRow, SeatRow.game_id == GameRow.id)
+            .where(GameRow.id.in_(ids), GameRow.kind == kind)
+            .order_by(GameRow.updated_at.desc(), GameRow.created_at.desc())
+        )
+        with self._reading() as session:
+            return [
+                (game_info(row), seat)
+                for row, seat, token_hash in session.execute(query)
+                if (row.id, token_hash) in pairs
+            ]
+
+    def seat_stats(self, seats: Sequence[tuple[str, int]], name: str = "") -> PlayerStats:
+        """The record of whoever sat at these (game id, seat) pairs: finished games, hands
+        and points from that seat's side."""
+        wanted = dict(seats)
+        with self._reading() as session:
+            games = session.scalars(
+                select(GameRow)
+                .where(GameRow.id.in_(set(wanted)))
+                .options(selectinload(GameRow.hands), selectinload(GameRow.entries))
+            ).all()
+            tally = _StatsTally()
+            for game in games:
+                tally.game(game, wanted[game.id])
+            return tally.stats(name)
 
     def load_game(self, game_id: str) -> SavedGame | None:
         """The game with its seats, hands (with their actions) and entries."""

@@ -11,6 +11,7 @@ import json
 import re
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Integer, func, insert, literal, select, update
@@ -165,6 +166,20 @@ class Writer:
         row.status = "abandoned"
         row.updated_at = utcnow()
         self._flush("could not abandon the game")
+
+    def abandon_stale(self, kind: str, before: datetime) -> list[str]:
+        """Close as abandoned the open games of ``kind`` last changed before ``before``."""
+        if kind not in GAME_KINDS:
+            raise ValueError(f"a game's kind is one of {', '.join(GAME_KINDS)}, not {kind!r}")
+        stale = (GameRow.kind == kind, GameRow.status == "open", GameRow.updated_at < before)
+        ids = list(self._session.scalars(select(GameRow.id).where(*stale)))
+        if ids:
+            self._session.execute(
+                update(GameRow)
+                .where(GameRow.id.in_(ids), *stale)
+                .values(status="abandoned", updated_at=utcnow())
+            )
+        return ids
 
     def reopen_game(self, game_id: str) -> None:
         """Open a finished or abandoned game again, forgetting its final and winner."""

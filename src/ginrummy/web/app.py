@@ -1,4 +1,9 @@
-"""The ASGI app: pages, a small JSON API, and one WebSocket per seat at ``/ws/{table}``."""
+"""The ASGI app: pages, a small JSON API, and one WebSocket per seat at ``/ws/{table}``.
+
+Every page and answer carries the headers of :data:`SECURITY_HEADERS`; posts must be JSON from
+this site's own pages, and sockets must come from them (their ``Origin``), or from the origins
+given as ``allowed_origins``. Nothing here reads or writes the database in the event loop.
+"""
 
 from __future__ import annotations
 
@@ -6,34 +11,34 @@ import asyncio
 import contextlib
 import json
 import logging
-import time
 from collections.abc import AsyncIterator, Sequence
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..engine import GinRummyError, Rules
 from ..engine.serial import result_to_dict
-from .manager import Client, Manager
+from ..storage.records import GameInfo
+from .limits import Buckets
+from .manager import ABANDON_AFTER_DAYS, Client, Limits, Manager
 from .protocol import ProtocolError, parse_message
 from .tables import LEVELS, Options, rebuild_hand, token_hash
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 4096
-RATE = 10.0  # messages per second a socket may send on average
-BURST = 30.0
 #: New tables an address may open: this many a minute on average, up to TABLE_BURST at once.
 TABLES_PER_MINUTE = 6.0
 TABLE_BURST = 20.0
-#: An open game nobody has moved in for this many days is closed as abandoned.
-ABANDON_AFTER_DAYS = 30.0
 # Stakes the settlement arithmetic handles exactly (Decimal's default context has 28 digits and
 # raises Overflow past 1E+999999, which would break every later state message of the table).
 MAX_STAKE = Decimal(1_000_000)
@@ -50,24 +55,36 @@ def create_app(
     tables_per_minute: float = TABLES_PER_MINUTE,
     allowed_origins: Sequence[str] = (),
     abandon_after_days: float = ABANDON_AFTER_DAYS,
+    limits: Limits | None = None,
 ) -> Starlette:
+    """The web app over ``store`` (else a Store on ``db_url``). ``allowed_origins`` lists
+    origins besides the server's own (``https://example.com``) that may open sockets and post."""
     if store is None:
         from ..storage import Store
 
         store = Store(db_url)
-    manager = Manager(store, computer_delay=computer_delay, seed=seed)
+    manager = Manager(
+        store,
+        computer_delay=computer_delay,
+        seed=seed,
+        abandon_after_days=abandon_after_days,
+        limits=limits,
+    )
+    origins = frozenset(o.rstrip("/").lower() for o in allowed_origins)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        restored = manager.restore()
-        log.info("restored %d open tables", restored)
-        for table in manager.tables.values():
-            manager.kick(table)
-        clock = asyncio.ensure_future(_clock(manager))
+        # Tables are loaded when someone comes back to them: start-up reads nothing.
+        tasks = [
+            asyncio.ensure_future(_every(1.0, manager.tick, "move clock")),
+            asyncio.ensure_future(_every(3600.0, manager.abandon_stale, "abandoning", first=0)),
+        ]
         try:
             yield
         finally:
-            clock.cancel()
+            for task in tasks:
+                task.cancel()
+            manager.close()
 
     def page(name: str) -> Any:
         async def handler(request: Request) -> Response:
@@ -90,117 +107,154 @@ def create_app(
             }
         )
 
-    # Per client address: [tokens, last refill]. Bounded: addresses that have refilled to a
-    # full burst are forgotten when the map grows large.
-    creators: dict[str, list[float]] = {}
-
-    def may_create(address: str) -> bool:
-        if tables_per_minute <= 0:
-            return True
-        now = time.monotonic()
-        bucket = creators.get(address)
-        if bucket is None:
-            if len(creators) > 10_000:
-                full = (TABLE_BURST * 60.0) / tables_per_minute
-                for key in [k for k, (_, last) in creators.items() if now - last > full]:
-                    del creators[key]
-            bucket = creators[address] = [TABLE_BURST, now]
-        bucket[0] = min(TABLE_BURST, bucket[0] + (now - bucket[1]) * tables_per_minute / 60.0)
-        bucket[1] = now
-        if bucket[0] < 1:
-            return False
-        bucket[0] -= 1
-        return True
+    creators = Buckets(tables_per_minute / 60.0, TABLE_BURST)
 
     async def create(request: Request) -> Response:
-        address = request.client.host if request.client is not None else ""
-        if not may_create(address):
+        refused = _refuse_post(request, origins)
+        if refused is not None:
+            return refused
+        if tables_per_minute > 0 and not creators.take(_address(request)):
             return _error("too many new games from your address; try again in a minute", 429)
-        body = await _read_body(request, MAX_BODY)
-        if body is None:
-            return _error("request too large", 413)
-        try:
-            data = json.loads(body or b"{}")
-        except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested too deep
-            return _error("send a JSON object", 400)
+        data = await _json_body(request, MAX_BODY)
+        if isinstance(data, Response):
+            return data
         try:
             if not isinstance(data, dict):
                 raise ProtocolError("send a JSON object")
             rules, options, names = _table_settings(data)
-            created = manager.create(rules, options, names)
+            created = await manager.create(rules, options, names)
         except (ProtocolError, GinRummyError) as exc:
             return _error(str(exc), 400)
         table = created.table
+        # Links carry the seat's token after "#": browsers never send that part to a server,
+        # so it stays out of request lines, logs and Referer headers.
         out = {
             "id": table.id,
             "seat": 0,
             "token": created.tokens[0],
-            "url": f"/t/{table.id}?s={created.tokens[0]}",
+            "url": f"/t/{table.id}#s={created.tokens[0]}",
+            "watch": f"/t/{table.id}",
         }
         if created.tokens[1]:
-            out["invite"] = f"/t/{table.id}?s={created.tokens[1]}"
-        response = JSONResponse(out)
-        response.set_cookie(
-            f"gr_{table.id}", created.tokens[0], max_age=90 * 86400, httponly=True, samesite="lax"
-        )
-        return response
+            out["invite"] = f"/t/{table.id}#s={created.tokens[1]}"
+        return JSONResponse(out)
+
+    async def seats(request: Request) -> list[tuple[GameInfo, int]] | Response:
+        """The games a browser holds seats at, with its seat: the body lists its tables,
+        ``{"tables": [{"id": ..., "token": ...}, ...]}`` (or just the list)."""
+        refused = _refuse_post(request, origins)
+        if refused is not None:
+            return refused
+        data = await _json_body(request, 32 * MAX_BODY)
+        if isinstance(data, Response):
+            return data
+        items = data.get("tables") if isinstance(data, dict) else data
+        if not isinstance(items, list):
+            return _error("send a JSON object with a list of tables", 400)
+        pairs = []
+        for item in items[:MAX_TABLES]:
+            if isinstance(item, dict):
+                table_id, token = item.get("id"), item.get("token")
+                if isinstance(table_id, str) and isinstance(token, str) and len(token) <= 200:
+                    pairs.append((table_id[:32], token_hash(token)))
+        found: list[tuple[GameInfo, int]] = await manager.db(store.seated_games, pairs)
+        return found
 
     async def mine(request: Request) -> Response:
-        body = await _read_body(request, 32 * MAX_BODY)
-        if body is None:
-            return _error("request too large", 413)
-        try:
-            items = json.loads(body or b"[]")
-        except (ValueError, RecursionError):
-            return _error("send a JSON list", 400)
+        found = await seats(request)
+        if isinstance(found, Response):
+            return found
         out = []
-        if isinstance(items, list):
-            for item in items[:200]:
-                if not isinstance(item, dict):
-                    continue
-                table_id, token = item.get("id"), item.get("token")
-                if not isinstance(table_id, str) or not isinstance(token, str):
-                    continue
-                info = _summary(manager, store, table_id, token)
-                if info is not None:
-                    out.append(info)
+        for game, seat in found:
+            table = manager.tables.get(game.id)
+            if game.status == "open" and table is not None and not table.finished:
+                out.append(_open_summary(table, seat))
+            else:
+                out.append(_game_summary(game, seat))
         return JSONResponse(out)
 
     async def history(request: Request) -> Response:
-        games = store.list_games(kind="online", status="finished")
-        return JSONResponse([_game_summary(g) for g in games[:200]])
-
-    async def replay(request: Request) -> Response:
-        game_id = request.path_params["table"]
-        stored = store.load_game(game_id)
-        if stored is None or stored.game.kind != "online":
-            return _error("no such game", 404)
-        if stored.game.status != "finished":
-            return _error("a game can be replayed once it is finished", 403)
-        return JSONResponse(_replay(stored))
+        found = await seats(request)
+        if isinstance(found, Response):
+            return found
+        page, per_page = _paging(request)
+        done = [(g, seat) for g, seat in found if g.status != "open"]
+        pages = max(1, -(-len(done) // per_page))
+        chunk = done[(page - 1) * per_page : page * per_page]
+        return JSONResponse(
+            {
+                "games": [_game_summary(g, seat) for g, seat in chunk],
+                "page": page,
+                "pages": pages,
+                "total": len(done),
+            }
+        )
 
     async def stats(request: Request) -> Response:
-        name = request.query_params.get("name", "")[:40]
-        if not name:
-            return _error("give a player name", 400)
-        return JSONResponse(_plain(store.player_stats(name)))
+        found = await seats(request)
+        if isinstance(found, Response):
+            return found
+        # Games where undo was used, and abandoned ones, do not count.
+        counted = [
+            (g.id, seat)
+            for g, seat in found
+            if g.status == "finished" and not g.options.get("undo_used")
+        ]
+        tally = await manager.db(store.seat_stats, counted)
+        out = _plain(tally)
+        out.pop("name", None)
+        out["not_counted"] = sum(1 for g, _ in found if g.status != "open") - len(counted)
+        return JSONResponse(out)
+
+    async def replay(request: Request) -> Response:
+        # Whoever knows a game's id (its players, and whoever they gave the table's link)
+        # may watch it; once it is over, that includes every deal and every card.
+        game_id = request.path_params["table"][:32]
+
+        def load() -> dict[str, Any] | None:
+            stored = store.load_game(game_id)
+            if stored is None or stored.game.kind != "online":
+                return None
+            if stored.game.status == "open":
+                return {}
+            return _replay(stored)
+
+        found = await manager.db(load)
+        if found is None:
+            return _error("no such game", 404)
+        if not found:
+            return _error("a game can be replayed once it is finished", 403)
+        return JSONResponse(found)
 
     async def socket(ws: WebSocket) -> None:
-        table_id = ws.path_params["table"]
-        token = ws.query_params.get("token") or ws.cookies.get(f"gr_{table_id}")
+        table_id = ws.path_params["table"][:32]
+        if not _origin_ok(ws.headers, origins):
+            # Refuse the handshake: another site's page may not play with this browser's seat.
+            await ws.close(code=1008)
+            return
+        address = ws.client.host if ws.client is not None else ""
+        # Browsers send the seat's token in a first "hello" message; other clients may put it
+        # in the URL (which is then theirs to keep out of logs).
+        token = ws.query_params.get("token")
         await ws.accept()
-        table = manager.find(table_id)
+        table = await manager.find(table_id)
         if table is None:
             await ws.send_json({"type": "error", "message": "no such table (it may be over)"})
             await ws.close(code=4404)
             return
-        seat = manager.seat_for(table_id, token)
+        seat = await manager.seat_for(table_id, token)
         if token and seat is None:
             await ws.send_json(
                 {"type": "error", "message": "that seat link is not valid; watching as a spectator"}
             )
-        client = Client(table_id, seat, ws.send_json)
+        refusal = manager.may_join(table_id, seat, address)
+        if refusal is not None:
+            await ws.send_json({"type": "error", "message": refusal})
+            await ws.close(code=4429)
+            return
+        client = Client(table_id, seat, ws.send_json, address)
         manager.join(client)
+        said_hello = False
         try:
             await ws.send_json(table.state_for(seat))
             while True:
@@ -210,11 +264,18 @@ def create_app(
                 raw = message.get("text")
                 if raw is None:
                     raw = message.get("bytes") or b""
-                if not _allow(client):
+                if not manager.allow(client):
                     await ws.send_json({"type": "error", "message": "too many messages: slow down"})
                     continue
                 try:
                     msg = parse_message(raw)
+                    if msg["type"] == "hello":
+                        if said_hello:
+                            raise ProtocolError("say hello once, as the first message")
+                        said_hello = True
+                        await _hello(manager, client, table, msg["token"])
+                        continue
+                    said_hello = True
                     await manager.handle(client, msg)
                 except (ProtocolError, GinRummyError) as exc:
                     await ws.send_json({"type": "error", "message": str(exc)})
@@ -231,35 +292,125 @@ def create_app(
         Route("/api/presets", presets),
         Route("/api/tables", create, methods=["POST"]),
         Route("/api/mine", mine, methods=["POST"]),
-        Route("/api/history", history),
+        Route("/api/history", history, methods=["POST"]),
         Route("/api/replay/{table}", replay),
-        Route("/api/stats", stats),
+        Route("/api/stats", stats, methods=["POST"]),
         WebSocketRoute("/ws/{table}", socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
     app.state.manager = manager
     app.state.store = store
     return app
 
 
-async def _clock(manager: Manager) -> None:
+#: At most this many of a browser's tables are looked at by one request.
+MAX_TABLES = 500
+PER_PAGE = 20
+MAX_PER_PAGE = 100
+
+
+async def _hello(manager: Manager, client: Client, table: Any, token: str) -> None:
+    """A socket says which seat it holds (its token in a message, not in the URL)."""
+    seat = await manager.seat_for(client.table_id, token)
+    if seat is None:
+        raise ProtocolError("that seat link is not valid; watching as a spectator")
+    if seat != client.seat:
+        refusal = manager.may_join(client.table_id, seat, client.address)
+        if refusal is not None:
+            raise ProtocolError(refusal)
+        manager.reseat(client, seat)
+    await client.send(table.state_for(seat))
+
+
+async def _every(seconds: float, job: Any, what: str, first: float | None = None) -> None:
+    await asyncio.sleep(seconds if first is None else first)
     while True:
-        await asyncio.sleep(1.0)
         try:
-            await manager.tick()
+            await job()
         except Exception:
-            log.exception("move clock")
+            log.exception(what)
+        await asyncio.sleep(seconds)
 
 
-def _allow(client: Client) -> bool:
-    now = time.monotonic()
-    client.tokens = min(BURST, client.tokens + (now - client.last) * RATE)
-    client.last = now
-    if client.tokens < 1:
-        return False
-    client.tokens -= 1
-    return True
+def _address(request: Request) -> str:
+    return request.client.host if request.client is not None else ""
+
+
+def _origin_ok(headers: Any, allowed: frozenset[str]) -> bool:
+    """Whether a request's Origin (if it sent one: browsers always do for sockets and posts)
+    is the server's own (its Host) or one of ``allowed``."""
+    origin = headers.get("origin")
+    if origin is None:
+        return True  # not a browser: a script or a tool, which no other site can drive
+    origin = origin.rstrip("/").lower()
+    if origin in allowed:
+        return True
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and parts.netloc == headers.get("host", "").lower()
+
+
+def _refuse_post(request: Request, allowed: frozenset[str]) -> Response | None:
+    """Posts change things: only JSON (which a page on another site cannot send without the
+    browser asking this server first), and only from this site's pages."""
+    if not _origin_ok(request.headers, allowed):
+        return _error("requests from other sites are refused", 403)
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        return _error("send JSON (Content-Type: application/json)", 415)
+    return None
+
+
+async def _json_body(request: Request, limit: int) -> Any:
+    body = await _read_body(request, limit)
+    if body is None:
+        return _error("request too large", 413)
+    try:
+        return json.loads(body or b"{}")
+    except (ValueError, RecursionError):  # not JSON, not UTF-8, or nested too deep
+        return _error("send a JSON object", 400)
+
+
+def _paging(request: Request) -> tuple[int, int]:
+    def number(name: str, default: int, top: int) -> int:
+        text = request.query_params.get(name, "")
+        return max(1, min(top, int(text))) if text.isdigit() and len(text) < 9 else default
+
+    return number("page", 1, 1_000_000), number("per_page", PER_PAGE, MAX_PER_PAGE)
+
+
+#: Sent with every page and answer: no inline script, no framing, no sniffing, no referrer.
+SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        b"connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; "
+        b"frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+
+
+class SecurityHeaders:
+    """ASGI middleware adding :data:`SECURITY_HEADERS` to every HTTP response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", ()), *SECURITY_HEADERS]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
 
 
 async def _read_body(request: Request, limit: int) -> bytes | None:
@@ -311,42 +462,39 @@ def _table_settings(data: dict[str, Any]) -> tuple[Rules, Options, tuple[str, st
         raise ProtocolError("match must be true or false")
     if not isinstance(clock, int) or isinstance(clock, bool) or not 0 <= clock <= 600:
         raise ProtocolError("clock must be 0 to 600 seconds per move")
+    hints = data.get("hints", mode == "computer")
+    if not isinstance(hints, bool):
+        raise ProtocolError("hints must be true or false")
     name = _text(data, "name", "You")
     other = "Computer (" + level + ")" if mode == "computer" else _text(data, "opponent", "Friend")
-    return rules, Options(mode, level, match, clock), (name, other)
+    return rules, Options(mode, level, match, clock, hints), (name, other)
 
 
-def _summary(manager: Manager, store: Any, table_id: str, token: str) -> dict[str, Any] | None:
-    seat = manager.seat_for(table_id, token) if table_id in manager.tables else None
-    table = manager.tables.get(table_id)
-    if table is not None and seat is not None and not table.finished:
-        return {
-            "id": table_id,
-            "seat": seat,
-            "names": list(table.names),
-            "status": "open",
-            "scores": list(table.game.totals),
-            "hand_number": table.hand_number,
-            "your_turn": table.hand is not None and table.hand.current_player == seat,
-            "url": f"/t/{table_id}?s={token}",
-        }
-    game = store.get_game(table_id)
-    if game is None or game.kind != "online":
-        return None
-    if store.seat_for_token(table_id, token_hash(token)) is None:
-        return None
-    return _game_summary(game)
+def _open_summary(table: Any, seat: int) -> dict[str, Any]:
+    return {
+        "id": table.id,
+        "seat": seat,
+        "names": list(table.names),
+        "status": "open",
+        "scores": list(table.game.totals),
+        "hand_number": table.hand_number,
+        "your_turn": table.hand is not None and table.hand.current_player == seat,
+        "url": f"/t/{table.id}",
+    }
 
 
-def _game_summary(game: Any) -> dict[str, Any]:
+def _game_summary(game: GameInfo, seat: int | None = None) -> dict[str, Any]:
     final = game.final or {}
     return {
         "id": game.id,
+        "seat": seat,
         "names": list(game.names),
         "status": game.status,
         "created": game.created_at.isoformat(),
+        "updated": game.updated_at.isoformat(),
         "final": final.get("final"),
-        "url": f"/replay/{game.id}",
+        "undo_used": bool(game.options.get("undo_used")),
+        "url": f"/t/{game.id}" if game.status == "open" else f"/replay/{game.id}",
     }
 
 
@@ -381,6 +529,8 @@ def _replay(stored: Any) -> dict[str, Any]:
     final = stored.game.final or {}
     return {
         "id": stored.game.id,
+        "status": stored.game.status,
+        "undo_used": bool(stored.game.options.get("undo_used")),
         "names": list(stored.game.names),
         "rules": rules.to_dict(),
         "hands": hands,

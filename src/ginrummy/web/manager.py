@@ -1,36 +1,49 @@
-"""The table manager: creates and restores tables, applies seats' messages, runs the computer,
+"""The table manager: creates and loads tables, applies seats' messages, runs the computer,
 and tells every connected seat its own state. Knows nothing of HTTP; the app joins it to sockets.
+
+Nothing here waits on the database in the event loop: every read and write runs in a small
+pool of threads (:meth:`Manager.db`), the computer players and hints think in other threads,
+and a table's changes are made one at a time under its lock, stored before anyone is told.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import random
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any, TypeVar
 
+from ..agents import get_agent
 from ..agents.hints import hint
 from ..engine import GinRummyError, IllegalActionError, Rules, parse_cards
 from ..engine.game import Game
 from ..engine.match import Match
+from ..storage.models import utcnow
 from .dealing import Deal
+from .limits import Buckets
 from .protocol import ProtocolError
 from .tables import (
     COMPUTER_SEAT,
     LEVELS,
     Options,
+    Step,
     Table,
-    computer_action,
+    computer_agent,
     new_token,
     rebuild_hand,
+    think,
     token_hash,
 )
 
 log = logging.getLogger("ginrummy.web")
 Send = Callable[[dict[str, Any]], Awaitable[None]]
+T = TypeVar("T")
 
 
 @dataclass(eq=False)
@@ -38,9 +51,7 @@ class Client:
     table_id: str
     seat: int | None
     send: Send
-    tokens: float = 30.0  # a new socket starts with a full burst (app.BURST)
-    last: float = field(default_factory=time.monotonic)
-    hinting: bool = False  # a hint is being worked out for this socket
+    address: str = ""
 
 
 @dataclass
@@ -52,6 +63,28 @@ class Created:
 #: Seconds a table stays in memory with nobody connected and nothing to do; it is loaded from
 #: the store again when someone comes back.
 IDLE_SECONDS = 900.0
+#: An open game nobody has moved in for this many days is closed as abandoned.
+ABANDON_AFTER_DAYS = 30.0
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one seat or one address may do, however many sockets it opens."""
+
+    seat_rate: float = 10.0  # messages a second, on average, per seat (all its sockets)
+    seat_burst: float = 30.0
+    address_rate: float = 20.0  # messages a second per address (all its tables)
+    address_burst: float = 60.0
+    hints_per_minute: float = 20.0  # per seat; and one hint at a time per seat
+    hint_burst: float = 5.0
+    hints_at_once_per_address: int = 2
+    sockets_per_seat: int = 8
+    sockets_per_address: int = 32
+
+
+DEFAULT_LIMITS = Limits()
+#: No limits at all: for tests and benchmarks that send faster than people.
+UNLIMITED = Limits(1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 1_000_000, 1_000_000, 1_000_000)
 
 
 class Manager:
@@ -62,25 +95,52 @@ class Manager:
         computer_delay: float = 0.4,
         seed: int | None = None,
         idle_seconds: float = IDLE_SECONDS,
+        abandon_after_days: float = ABANDON_AFTER_DAYS,
+        limits: Limits | None = None,
     ) -> None:
         self.store = store
         self.idle_seconds = idle_seconds
-        #: The tables in memory: the open ones at start-up, and any played or watched lately.
+        self.abandon_after = timedelta(days=abandon_after_days)
+        self.limits = limits or DEFAULT_LIMITS
+        #: The tables in memory: those played or watched lately, loaded on first access.
         self.tables: dict[str, Table] = {}
         self.clients: dict[str, set[Client]] = {}
         self.computer_delay = computer_delay
         self._rng = random.Random(seed) if seed is not None else None
         self._agent_rng = random.Random(seed)
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[Any]] = set()
         self._thinking: dict[str, asyncio.Future[None]] = {}
+        self._loading: dict[str, asyncio.Future[Table | None]] = {}
+        self._timeouts: set[str] = set()
+        self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="ginrummy-db")
+        lim = self.limits
+        self._seat_msgs = Buckets(lim.seat_rate, lim.seat_burst)
+        self._address_msgs = Buckets(lim.address_rate, lim.address_burst)
+        self._seat_hints = Buckets(lim.hints_per_minute / 60.0, lim.hint_burst)
+        self._hinting: set[tuple[str, int]] = set()
+        self._address_hints: dict[str, int] = {}
+        self._seat_sockets: dict[tuple[str, int], int] = {}
+        self._address_sockets: dict[str, int] = {}
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+    async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """Run a store call in the database threads, never in the event loop."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
 
     # -- tables -------------------------------------------------------------------------------
 
-    def create(self, rules: Rules, options: Options, names: tuple[str, str]) -> Created:
+    async def create(self, rules: Rules, options: Options, names: tuple[str, str]) -> Created:
         if options.mode not in ("computer", "friend"):
             raise ProtocolError("mode must be computer or friend")
         if options.mode == "computer" and options.level not in LEVELS:
             raise ProtocolError(f"level must be one of {', '.join(LEVELS)}")
+        if options.mode == "computer":
+            options.hints = True
+        elif options.hints and rules.stake:
+            raise ProtocolError("a game for stakes has no hints")
         if options.match and not rules.match_target:
             rules = rules.replace(match_target=500)
         seed = random.SystemRandom().randrange(1 << 63)
@@ -90,29 +150,28 @@ class Manager:
             None if options.mode == "computer" else new_token(),
         ]
         seats = [(seat, token_hash(t)) for seat, t in enumerate(tokens) if t is not None]
-        game_id = self.store.create_game(
-            "online", rules, names, seed=seed, options=options.to_dict(), seats=seats
-        )
-        table = Table(game_id, rules, names, options, scoring)
-        table.new_hand(self.store, self._rng)
+        table = Table("", rules, names, options, scoring)
+        deal = table.next_deal(self._rng)
+
+        def write() -> str:
+            with self.store.transaction() as tx:
+                game_id: str = tx.create_game(
+                    "online", rules, names, seed=seed, options=options.to_dict(), seats=seats
+                )
+                table.id = game_id
+                table.write_deal(tx, deal)
+                return game_id
+
+        game_id = await self.db(write)
+        table.start(deal)
         self.tables[game_id] = table
         return Created(table, (tokens[0] or "", tokens[1]))
 
-    def restore(self) -> int:
-        """Rebuild every open online table from the store (after a restart)."""
-        count = 0
-        for summary in self.store.list_games(kind="online", status="open"):
-            try:
-                self.tables[summary.id] = self._load(summary.id)
-                count += 1
-            except (GinRummyError, ValueError) as exc:  # pragma: no cover - corrupt row
-                log.error("could not restore table %s: %s", summary.id, exc)
-        return count
-
-    def _load(self, game_id: str) -> Table:
+    def _load(self, game_id: str) -> Table | None:
+        """The table as stored (run in a database thread), or None for no such online game."""
         stored = self.store.load_game(game_id)
-        if stored is None:
-            raise ProtocolError("no such table")
+        if stored is None or stored.game.kind != "online":
+            return None
         info = stored.game
         rules = info.rules
         options = Options.from_dict(info.options or {})
@@ -125,37 +184,50 @@ class Manager:
             table.deal = Deal(parse_cards(h.deck), h.salt, h.commitment)
             if hand.is_over:
                 scoring.finish_hand(hand)
-        table.finished = scoring.is_over
+        table.finished = scoring.is_over or info.status != "open"
+        table.abandoned = info.status == "abandoned"
         table.touch()
         return table
 
-    def find(self, table_id: str) -> Table | None:
-        """The table, from memory or else from the store (an idle table that was let go)."""
+    async def find(self, table_id: str) -> Table | None:
+        """The table, from memory or else loaded from the store (once, however many ask)."""
         table = self.tables.get(table_id)
         if table is not None:
             return table
-        game = self.store.get_game(table_id)
-        if game is None or game.kind != "online":
+        loading = self._loading.get(table_id)
+        if loading is None:
+            loading = asyncio.ensure_future(self._load_into_memory(table_id))
+            self._loading[table_id] = loading
+            loading.add_done_callback(lambda _: self._loading.pop(table_id, None))
+        return await asyncio.shield(loading)
+
+    async def _load_into_memory(self, table_id: str) -> Table | None:
+        try:
+            table = await self.db(self._load, table_id)
+        except (GinRummyError, ValueError) as exc:  # a corrupt row: say so, serve the rest
+            log.error("could not load table %s: %s", table_id, exc)
             return None
-        table = self.tables[table_id] = self._load(table_id)
+        if table is not None:
+            table = self.tables.setdefault(table_id, table)
         return table
 
-    def get(self, table_id: str) -> Table:
-        table = self.find(table_id)
+    async def get(self, table_id: str) -> Table:
+        table = await self.find(table_id)
         if table is None:
             raise ProtocolError("no such table")
         return table
 
     def evict_idle(self, now: float | None = None) -> int:
         """Let go of tables nobody has touched for ``idle_seconds``: no socket connected, no
-        computer thinking, no move clock running. Every move is already in the store, so
-        nothing is lost; :meth:`find` loads them again. Returns how many were let go."""
+        computer thinking, no move clock running, no change being stored. Every move is
+        already in the store, so nothing is lost; :meth:`find` loads them again."""
         now = time.monotonic() if now is None else now
         idle = [
             table_id
             for table_id, table in self.tables.items()
             if not self.clients.get(table_id)
             and table_id not in self._thinking
+            and not table.lock.locked()
             and (table.deadline is None or table.finished)
             and now - table.updated > self.idle_seconds
         ]
@@ -164,24 +236,69 @@ class Manager:
             self.clients.pop(table_id, None)
         return len(idle)
 
-    def seat_for(self, table_id: str, token: str | None) -> int | None:
-        if not token:
+    async def abandon_stale(self) -> int:
+        """Close as abandoned the open games nobody has moved in for ``abandon_after``."""
+        before = utcnow() - self.abandon_after
+        closed: list[str] = await self.db(self.store.abandon_stale, "online", before)
+        for game_id in closed:
+            table = self.tables.get(game_id)
+            if table is not None:
+                table.finished = table.abandoned = True
+                table.touch()
+                await self.broadcast(table)
+        return len(closed)
+
+    async def seat_for(self, table_id: str, token: str | None) -> int | None:
+        if not token or len(token) > 200:
             return None
-        seat: int | None = self.store.seat_for_token(table_id, token_hash(token))
+        seat: int | None = await self.db(self.store.seat_for_token, table_id, token_hash(token))
         return seat
 
     # -- connections ------------------------------------------------------------------------
 
+    def may_join(self, table_id: str, seat: int | None, address: str) -> str | None:
+        """Why another socket may not open (None: it may)."""
+        if self._address_sockets.get(address, 0) >= self.limits.sockets_per_address:
+            return "too many open connections from your address"
+        if seat is not None and self._seat_sockets.get((table_id, seat), 0) >= (
+            self.limits.sockets_per_seat
+        ):
+            return "this seat has too many open connections: close some tabs"
+        return None
+
     def join(self, client: Client) -> None:
         self.clients.setdefault(client.table_id, set()).add(client)
+        _count(self._address_sockets, client.address, +1)
+        if client.seat is not None:
+            _count(self._seat_sockets, (client.table_id, client.seat), +1)
         table = self.tables.get(client.table_id)
         if table is not None:
             self.kick(table)
 
     def leave(self, client: Client) -> None:
         group = self.clients.get(client.table_id)
-        if group is not None:
-            group.discard(client)
+        if group is None or client not in group:
+            return
+        group.discard(client)
+        _count(self._address_sockets, client.address, -1)
+        if client.seat is not None:
+            _count(self._seat_sockets, (client.table_id, client.seat), -1)
+
+    def reseat(self, client: Client, seat: int | None) -> None:
+        """Move a connected socket to another seat (after it said who it is)."""
+        self.leave(client)
+        client.seat = seat
+        self.join(client)
+
+    def allow(self, client: Client) -> bool:
+        """Whether one more message from this socket is within its seat's and its address's
+        rates (shared by all their sockets)."""
+        key = (client.table_id, client.seat if client.seat is not None else client.address)
+        if not self._address_msgs.peek(client.address) or not self._seat_msgs.peek(key):
+            return False
+        self._address_msgs.take(client.address)
+        self._seat_msgs.take(key)
+        return True
 
     async def broadcast(self, table: Table) -> None:
         # One message per seat, however many sockets it has; worked out again if the table
@@ -200,7 +317,7 @@ class Manager:
 
     async def handle(self, client: Client, msg: dict[str, Any]) -> None:
         """Apply one validated client message. Raises ProtocolError / GinRummyError."""
-        table = self.get(client.table_id)
+        table = await self.get(client.table_id)
         kind = msg["type"]
         if kind == "ping":
             await client.send({"type": "pong"})
@@ -211,40 +328,56 @@ class Manager:
         if client.seat is None:
             raise ProtocolError("spectators cannot act: open the game with your seat's link")
         seat = client.seat
-        if kind == "action":
-            if table.vs_computer and seat == COMPUTER_SEAT:
-                raise ProtocolError("that seat is the computer's")
-            table.act(self.store, seat, msg["action"])
-        elif kind == "next":
-            table.new_hand(self.store, self._rng)
-        elif kind == "undo":
-            self._undo(table, seat)
-        elif kind == "hint":
+        if kind == "hint":
             await client.send({"type": "hints", "hints": await self._hints(table, client)})
             return
-        else:  # pragma: no cover - the protocol layer checks types
-            raise ProtocolError(f"unknown message type {kind!r}")
+        async with table.lock:
+            if kind == "action":
+                if table.vs_computer and seat == COMPUTER_SEAT:
+                    raise ProtocolError("that seat is the computer's")
+                await self._store_and_commit(table, table.plan(seat, msg["action"]))
+            elif kind == "next":
+                deal = table.next_deal(self._rng)
+                await self.db(self._write, table.write_deal, deal)
+                table.start(deal)
+            elif kind == "undo":
+                await self._undo(table, seat)
+            else:  # pragma: no cover - the protocol layer checks types
+                raise ProtocolError(f"unknown message type {kind!r}")
         await self.after_change(table)
+
+    def _write(self, fn: Callable[..., None], *args: Any) -> None:
+        with self.store.transaction() as tx:
+            fn(tx, *args)
+
+    async def _store_and_commit(self, table: Table, step: Step) -> None:
+        """Store a planned step, then make it the table's state (the caller holds the lock)."""
+        await self.db(self._write, table.write, step)
+        table.commit(step)
 
     async def after_change(self, table: Table) -> None:
         await self.broadcast(table)
         self.kick(table)
 
+    def _spawn(self, coro: Awaitable[Any]) -> asyncio.Task[Any]:
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
     def kick(self, table: Table) -> None:
         """Start the computer's turns at this table unless they are already running."""
         if table.computer_to_move() and table.id not in self._thinking:
-            task = asyncio.ensure_future(self._computer_turns(table))
+            task = self._spawn(self._computer_turns(table))
             self._thinking[table.id] = task
-            self._tasks.add(task)
             task.add_done_callback(lambda t: self._done(t, table.id))
 
-    def _done(self, task: asyncio.Task[None], table_id: str) -> None:
-        self._tasks.discard(task)
+    def _done(self, task: asyncio.Task[Any], table_id: str) -> None:
         self._stop_thinking(table_id, task)
         if not task.cancelled() and task.exception() is not None:
             log.error("computer player failed at table %s", table_id, exc_info=task.exception())
 
-    def _stop_thinking(self, table_id: str, task: asyncio.Future[None] | None) -> None:
+    def _stop_thinking(self, table_id: str, task: asyncio.Future[Any] | None) -> None:
         if task is not None and self._thinking.get(table_id) is task:
             del self._thinking[table_id]
 
@@ -253,70 +386,132 @@ class Manager:
             while table.computer_to_move():
                 version = table.version
                 await asyncio.sleep(self.computer_delay)
-                if table.version != version:
+                hand = table.hand
+                if table.version != version or hand is None:
                     continue  # the person moved (undo): look again
-                action = await asyncio.to_thread(computer_action, table, self._agent_rng)
-                if table.version != version:
-                    continue
-                table.act(self.store, COMPUTER_SEAT, str(action))
+                # A frozen view and a seed drawn here: the thread shares nothing that changes.
+                view = hand.view(COMPUTER_SEAT, table.game.totals)
+                rng = random.Random(self._agent_rng.getrandbits(64))
+                agent = computer_agent(table)
+                action = await asyncio.to_thread(think, agent, view, rng)
+                async with table.lock:
+                    if table.version != version:
+                        continue
+                    await self._store_and_commit(table, table.plan(COMPUTER_SEAT, str(action)))
                 await self.broadcast(table)
         finally:
             # At once, not in the done callback a loop turn later: a move the person makes in
             # between must start the computer's next turns (kick), or the table would stall.
             self._stop_thinking(table.id, asyncio.current_task())
 
-    def _undo(self, table: Table, seat: int) -> None:
-        if not table.can_undo(seat):
-            raise IllegalActionError("nothing of yours to undo in this hand")
+    async def _undo(self, table: Table, seat: int) -> None:
+        """Take back the seat's last action, as far as the fair-play policy allows (see
+        :meth:`Table.undo_point`); the game is marked as one where undo was used."""
+        keep = table.undo_point(seat)
+        if keep is None:
+            raise IllegalActionError(_undo_refusal(table, seat))
+
+        def write() -> None:
+            with self.store.transaction() as tx:
+                tx.remove_actions(table.id, table.hand_number, keep=keep)
+                tx.update_options(table.id, {"undo_used": True})
+
+        await self.db(write)
         hand = table.hand
         assert hand is not None
-        # Back to just before this seat's last action. The store goes first: if it fails, the
-        # hand in memory still matches what is stored.
-        keep = max(i for i, e in enumerate(hand.events) if e.seat == seat)
-        self.store.remove_actions(table.id, table.hand_number, keep=keep)
         while len(hand.events) > keep:
             hand.undo()
+        table.mark_undo_used()
         table.touch()
 
     async def _hints(self, table: Table, client: Client) -> list[dict[str, Any]]:
         seat = client.seat
         hand = table.hand
-        if seat is None or hand is None or hand.current_player != seat:
+        if seat is None or hand is None:
             raise IllegalActionError("hints are given on your turn")
-        if client.hinting:
+        if not table.options.hints:
+            raise IllegalActionError(
+                "this table has no hints: a game for stakes never has them, and between two "
+                "people only when the table was opened with hints for both"
+            )
+        if hand.current_player != seat:
+            raise IllegalActionError("hints are given on your turn")
+        key = (table.id, seat)
+        if key in self._hinting:
             raise ProtocolError("a hint is being worked out: wait for it")
+        if self._address_hints.get(client.address, 0) >= self.limits.hints_at_once_per_address:
+            raise ProtocolError("hints are being worked out for your address: wait for them")
+        if not self._seat_hints.take(key):
+            raise ProtocolError("too many hints: wait a little")
         view = hand.view(seat, table.game.totals)  # a frozen snapshot: safe in another thread
-        # The expert thinks for a while (300 ms by default): in a thread, as the computer's
-        # moves are, so that every other table goes on meanwhile; one at a time per socket.
-        client.hinting = True
+        # The expert thinks for a while: in a thread, as the computer's moves are, so that
+        # every other table goes on meanwhile; one at a time per seat, however many sockets.
+        self._hinting.add(key)
+        _count(self._address_hints, client.address, +1)
         try:
             found = await asyncio.to_thread(hint, view, rng=random.Random(0))
         finally:
-            client.hinting = False
+            self._hinting.discard(key)
+            _count(self._address_hints, client.address, -1)
         return [
             {"action": str(h.action), "score": round(float(h.score), 2), "reason": h.reason}
             for h in found
         ]
 
     async def tick(self) -> None:
-        """Move clock: a seat out of time gets the computer's move. Idle tables are let go."""
+        """Move clock: a seat out of time gets a move made for it. Idle tables are let go."""
         self.evict_idle()
         now = time.time()
         for table in list(self.tables.values()):
             hand = table.hand
             if table.deadline is None or hand is None or hand.is_over or now < table.deadline:
                 continue
-            seat = hand.current_player
-            assert seat is not None
-            agent_action = await asyncio.to_thread(_timeout_action, table, seat)
-            table.act(self.store, seat, agent_action)
-            await self.after_change(table)
+            if table.id not in self._timeouts:
+                self._timeouts.add(table.id)
+                task = self._spawn(self._time_out(table))
+                task.add_done_callback(functools.partial(_discard, self._timeouts, table.id))
+
+    async def _time_out(self, table: Table) -> None:
+        """Move for the seat whose time ran out, unless it moved meanwhile."""
+        hand = table.hand
+        if hand is None or hand.is_over or hand.current_player is None:
+            return
+        version, seat = table.version, hand.current_player
+        view = hand.view(seat, table.game.totals)
+        action = await asyncio.to_thread(timeout_move, view)
+        async with table.lock:
+            if table.version != version:
+                return  # the seat moved in time after all, or someone else changed the table
+            await self._store_and_commit(table, table.plan(seat, str(action)))
+        await self.after_change(table)
 
 
-def _timeout_action(table: Table, seat: int) -> str:
-    from ..agents import get_agent
+def timeout_move(view: Any) -> Any:
+    """The move made for a seat that ran out of time: the simple player's."""
+    return get_agent("simple").act(view, random.Random(0))
 
+
+def _undo_refusal(table: Table, seat: int) -> str:
     hand = table.hand
-    assert hand is not None
-    agent = get_agent("simple")
-    return str(agent.act(hand.view(seat, table.game.totals), random.Random(0)))
+    if not table.vs_computer:
+        return "there is no undo in a game between two people"
+    if hand is None or hand.is_over:
+        return "nothing can be undone once the hand is over"
+    mine = [e for e in hand.events if e.seat == seat]
+    if not mine:
+        return "nothing of yours to undo in this hand"
+    if mine[-1].action.kind.value == "draw":
+        return "a card drawn from the stock cannot be put back"
+    return "the computer has answered your move: it cannot be taken back now"
+
+
+def _discard(items: set[str], item: str, _task: object) -> None:
+    items.discard(item)
+
+
+def _count(counts: dict[Any, int], key: Any, delta: int) -> None:
+    value = counts.get(key, 0) + delta
+    if value > 0:
+        counts[key] = value
+    else:
+        counts.pop(key, None)

@@ -8,6 +8,7 @@ Client to server::
     {"type": "hint"}                              rank your legal moves
     {"type": "state"}                             send my state again
     {"type": "ping"}
+    {"type": "hello", "token": "..."}            the seat's token, sent first instead of in the URL
 
 Server to client: ``state`` (your view and the table), ``hints``, ``pong`` and ``error``
 (``{"type": "error", "message": "..."}``; nothing changed).
@@ -26,6 +27,7 @@ TYPES = {
     "hint": set(),
     "state": set(),
     "ping": set(),
+    "hello": {"token"},
 }
 
 

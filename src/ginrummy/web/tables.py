@@ -7,6 +7,7 @@ rebuilt after a restart by replaying its stored deals and actions.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import random
 import secrets
@@ -19,6 +20,7 @@ from ..engine import (
     Action,
     ActionKind,
     Cards,
+    Event,
     Hand,
     IllegalActionError,
     Rules,
@@ -28,27 +30,28 @@ from ..engine import (
 from ..engine.game import Game
 from ..engine.match import Match
 from ..engine.serial import event_to_dict, result_to_dict
+from ..engine.views import PlayerView
 from .dealing import Deal, commitment, deck_text, shuffle
 
 LEVELS = ("beginner", "intermediate", "expert")
 COMPUTER_SEAT = 1
 
 
-class TableStore(Protocol):
-    def create_game(self, **kwargs: Any) -> str: ...
-    def set_seat(
-        self, game_id: str, seat: int, token_hash: str, player_id: int | None = None
-    ) -> None: ...
+class TableWriter(Protocol):
+    """The writes a table makes, all inside one transaction (``Store.transaction()``)."""
+
     def start_hand(
         self, game_id: str, number: int, dealer: int, deck: str, salt: str, commitment: str
     ) -> None: ...
     def add_action(
         self, game_id: str, hand_number: int, seq: int, seat: int, text: str
     ) -> None: ...
+    def remove_actions(self, game_id: str, hand_number: int, *, keep: int) -> int: ...
     def finish_hand(self, game_id: str, number: int, result: dict[str, Any]) -> None: ...
     def finish_game(
         self, game_id: str, final: dict[str, Any], *, winner: int | None = None
     ) -> None: ...
+    def update_options(self, game_id: str, changes: dict[str, Any]) -> dict[str, Any]: ...
 
 
 def token_hash(token: str) -> str:
@@ -57,24 +60,54 @@ def token_hash(token: str) -> str:
 
 @dataclass
 class Options:
-    """How a table was set up."""
+    """How a table was set up, and what happened to it that changes how it counts."""
 
     mode: str = "computer"  # computer | friend
     level: str = "intermediate"
     match: bool = False
     clock: int = 0  # seconds per move in friend games, 0 = none
+    #: Hints for both seats. Always on against the computer; between people only when the
+    #: table was opened so (both see it before the first move); never in a game for stakes.
+    hints: bool = True
+    #: Undo was used: the game is marked so and left out of statistics.
+    undo_used: bool = False
 
     def to_dict(self) -> dict[str, Any]:
-        return {"mode": self.mode, "level": self.level, "match": self.match, "clock": self.clock}
+        return {
+            "mode": self.mode,
+            "level": self.level,
+            "match": self.match,
+            "clock": self.clock,
+            "hints": self.hints,
+            "undo_used": self.undo_used,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Options:
+        mode = str(data.get("mode", "computer"))
         return cls(
-            str(data.get("mode", "computer")),
+            mode,
             str(data.get("level", "intermediate")),
             bool(data.get("match", False)),
             int(data.get("clock", 0)),
+            bool(data.get("hints", mode == "computer")),
+            bool(data.get("undo_used", False)),
         )
+
+
+@dataclass(frozen=True)
+class Step:
+    """An action worked out on a copy of the hand, not yet made: :meth:`Table.write` stores
+    it (in any thread), then :meth:`Table.commit` makes it the table's state. Until then the
+    table is exactly as it was, so nobody is told of a move the store has not kept."""
+
+    version: int
+    seat: int
+    hand: Hand
+    event: Event
+    #: When the hand ended: the game's final summary and winner if it ended the game too.
+    final: dict[str, Any] | None = None
+    winner: int | None = None
 
 
 @dataclass
@@ -88,9 +121,16 @@ class Table:
     deal: Deal | None = None
     hand_number: int = 0
     finished: bool = False
+    abandoned: bool = False  # closed after long without a move
     version: int = 0
     updated: float = field(default_factory=time.monotonic)
     deadline: float | None = None  # move clock
+    #: Held by whoever changes the table (its moves, deals, undo, the clock), across the wait
+    #: for the store, so that changes happen one at a time and in order.
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
+    #: The computer player of this hand: owned by the table, used by one thread at a time
+    #: (the table's one computer turn in progress), dropped at the next deal.
+    agent: Any = field(default=None, repr=False, compare=False)
     # What every state message repeats, worked out once: the rules and options never change
     # at a table, the score sheet only when a hand ends or starts. Shared by the messages, so
     # nobody may change these dicts.
@@ -111,48 +151,91 @@ class Table:
 
     def computer_to_move(self) -> bool:
         return (
-            self.vs_computer and self.hand is not None and self.hand.current_player == COMPUTER_SEAT
+            self.vs_computer
+            and not self.abandoned
+            and self.hand is not None
+            and self.hand.current_player == COMPUTER_SEAT
         )
+
+    def mark_undo_used(self) -> None:
+        self.options.undo_used = True
+        self._fixed = None
 
     # -- playing ----------------------------------------------------------------------------
 
-    def new_hand(self, store: TableStore, rng: random.Random | None = None) -> None:
+    def next_deal(self, rng: random.Random | None = None) -> Deal:
+        """A fresh deal for the next hand (to be stored, then :meth:`start`)."""
         if self.scoring.is_over:
             raise IllegalActionError("the game is over")
+        if self.abandoned:
+            raise IllegalActionError("this game was closed as abandoned: nobody moved for long")
         if self.hand is not None and not self.hand.is_over:
             raise IllegalActionError("the hand is still being played")
-        deal = shuffle(rng)
-        dealer = self.game.dealer
-        number = self.hand_number + 1
-        store.start_hand(self.id, number, dealer, deal.deck_text, deal.salt, deal.commitment)
+        return shuffle(rng)
+
+    def write_deal(self, tx: TableWriter, deal: Deal) -> None:
+        tx.start_hand(
+            self.id,
+            self.hand_number + 1,
+            self.game.dealer,
+            deal.deck_text,
+            deal.salt,
+            deal.commitment,
+        )
+
+    def start(self, deal: Deal) -> None:
         self.deal = deal
-        self.hand = Hand.from_deck(self.rules, dealer, deal.deck)
-        self.hand_number = number
+        self.hand = Hand.from_deck(self.rules, self.game.dealer, deal.deck)
+        self.hand_number += 1
+        self.agent = None
         self.touch()
 
-    def act(self, store: TableStore, seat: int, text: str) -> None:
-        """Apply ``seat``'s action, store it, and score the hand when it ends."""
+    def plan(self, seat: int, text: str) -> Step:
+        """``seat``'s action worked out on copies; raises (changing nothing) if illegal."""
         hand = self.hand
         if hand is None:
             raise IllegalActionError("no hand is being played")
-        event = hand.apply(text, seat=seat)
-        try:
-            store.add_action(self.id, self.hand_number, event.number, seat, str(event.action))
-        except BaseException:
-            hand.undo()
-            raise
-        if hand.is_over:
-            self._hand_over(store)
+        if self.abandoned:
+            raise IllegalActionError("this game was closed as abandoned: nobody moved for long")
+        after = hand.copy()
+        event = after.apply(text, seat=seat)
+        final = winner = None
+        if after.is_over:
+            # What the scores become, worked out and taken back: they change at the commit.
+            self.scoring.finish_hand(after)
+            try:
+                if self.scoring.is_over:
+                    final, winner = self.final(), self.scoring.final().winner
+            finally:
+                self.scoring.undo()
+        return Step(self.version, seat, after, event, final, winner)
+
+    def write(self, tx: TableWriter, step: Step) -> None:
+        """Store ``step``: its action, and the hand's result and the game's end with it."""
+        tx.add_action(
+            self.id, self.hand_number, step.event.number, step.seat, str(step.event.action)
+        )
+        result = step.hand.result
+        if result is not None:
+            tx.finish_hand(self.id, self.hand_number, result_to_dict(result))
+            if step.final is not None:
+                tx.finish_game(self.id, step.final, winner=step.winner)
+
+    def commit(self, step: Step) -> None:
+        if step.version != self.version:  # pragma: no cover - callers hold the table's lock
+            raise RuntimeError("the table changed while a step was being stored")
+        self.hand = step.hand
+        if step.hand.is_over:
+            self.scoring.finish_hand(step.hand)
+            self.finished = self.scoring.is_over
         self.touch()
 
-    def _hand_over(self, store: TableStore) -> None:
-        hand = self.hand
-        assert hand is not None and hand.result is not None
-        store.finish_hand(self.id, self.hand_number, result_to_dict(hand.result))
-        self.scoring.finish_hand(hand)
-        if self.scoring.is_over:
-            store.finish_game(self.id, self.final(), winner=self.scoring.final().winner)
-            self.finished = True
+    def act(self, store: Any, seat: int, text: str) -> None:
+        """Plan, store and commit ``seat``'s action in this thread (tests, tools)."""
+        step = self.plan(seat, text)
+        with store.transaction() as tx:
+            self.write(tx, step)
+        self.commit(step)
 
     def final(self) -> dict[str, Any]:
         sheet = self.scoring.sheet(self.names)
@@ -162,10 +245,40 @@ class Table:
             "names": list(self.names),
         }
 
+    # -- undo -------------------------------------------------------------------------------
+
+    def undo_point(self, seat: int | None) -> int | None:
+        """How many of the hand's events to keep to take back ``seat``'s last action, or None
+        when the fair-play policy forbids it: only against the computer, only within the
+        hand being played, never a stock draw (its card was seen), and never past a move of
+        the computer that showed a card (anything but a stock draw or a pass)."""
+        hand = self.hand
+        if seat != 0 or not self.vs_computer or hand is None or hand.is_over:
+            return None
+        events = hand.events
+        mine = [i for i, e in enumerate(events) if e.seat == seat]
+        if not mine:
+            return None
+        keep = mine[-1]
+        if events[keep].action.kind is ActionKind.DRAW:
+            return None
+        for event in events[keep + 1 :]:
+            if event.action.kind not in (ActionKind.DRAW, ActionKind.PASS):
+                return None
+        return keep
+
+    def can_undo(self, seat: int | None) -> bool:
+        return self.undo_point(seat) is not None
+
     def touch(self) -> None:
         self.version += 1
         self.updated = time.monotonic()
-        if self.options.clock and self.hand is not None and not self.hand.is_over:
+        if (
+            self.options.clock
+            and not self.abandoned
+            and self.hand is not None
+            and not self.hand.is_over
+        ):
             self.deadline = time.time() + self.options.clock
         else:
             self.deadline = None
@@ -185,12 +298,14 @@ class Table:
             msg["view"] = None
             return msg
         if seat is None:
-            msg["view"] = public_view(hand)
+            view = public_view(hand)
         else:
             view = hand.view(seat, scores).to_dict()
             view["knock_options"] = knock_options(hand) if hand.current_player == seat else {}
             view["arrangement"] = _arrangement_info(hand.cards(seat))
-            msg["view"] = view
+        if not hand.is_over:
+            _face_down_knock(view["history"], seat)
+        msg["view"] = view
         if hand.is_over and self.deal is not None:
             msg["reveal"] = {"deck": self.deal.deck_text, "salt": self.deal.salt}
         return msg
@@ -228,9 +343,11 @@ class Table:
             "dealer_next": self.game.dealer,
             "game_over": self.game.is_over,
             "over": self.scoring.is_over,
+            "abandoned": self.abandoned,
             "sheet": sheet,
             "deadline": self.deadline,
             "can_undo": self.can_undo(seat),
+            "fair_play": self.fair_play(),
         }
         if isinstance(self.scoring, Match):
             info["match_totals"] = list(self.scoring.totals)
@@ -241,15 +358,22 @@ class Table:
             info["final"] = self.game.final().to_dict()
         return info
 
-    def can_undo(self, seat: int | None) -> bool:
-        hand = self.hand
-        return (
-            seat == 0
-            and self.vs_computer
-            and hand is not None
-            and not hand.is_over
-            and any(e.seat == 0 for e in hand.events)
-        )
+    def fair_play(self) -> dict[str, Any]:
+        """The table's fair-play terms, shown to both seats from the first move."""
+        return {
+            "hints": self.options.hints,
+            "undo": self.vs_computer,
+            "undo_used": self.options.undo_used,
+            "counts": not self.options.undo_used,
+        }
+
+
+def _face_down_knock(history: list[dict[str, Any]], viewer: int | None) -> None:
+    """The knocker discards face down: until the hand ends, nobody else learns the card."""
+    for event in history:
+        if event["seat"] != viewer and event["action"].split()[0] == ActionKind.KNOCK.value:
+            event["action"] = ActionKind.KNOCK.value
+            event.pop("card", None)
 
 
 def public_view(hand: Hand) -> dict[str, Any]:
@@ -304,22 +428,9 @@ def _arrangement_info(cards: Cards) -> dict[str, Any]:
 # -- the computer -----------------------------------------------------------------------------
 
 
-def computer_action(table: Table, rng: random.Random) -> Action:
-    hand = table.hand
-    assert hand is not None and hand.current_player == COMPUTER_SEAT
-    agent = _agent_for(table)
-    view = hand.view(COMPUTER_SEAT, table.game.totals)
-    action: Action = agent.act(view, rng)
-    return action
-
-
-_AGENTS: dict[tuple[str, int], Any] = {}
-
-
-def _agent_for(table: Table) -> Any:
-    key = (table.id, table.hand_number)
-    agent = _AGENTS.get(key)
-    if agent is None:
+def computer_agent(table: Table) -> Any:
+    """The table's computer player for this hand (made on first use)."""
+    if table.agent is None:
         level = table.options.level if table.options.level in LEVELS else "intermediate"
         try:
             agent = get_agent(level)
@@ -327,10 +438,14 @@ def _agent_for(table: Table) -> Any:
             agent = get_agent("simple")
         if hasattr(agent, "new_hand"):
             agent.new_hand()
-        for old in [k for k in _AGENTS if k[0] == table.id]:
-            del _AGENTS[old]
-        _AGENTS[key] = agent
-    return agent
+        table.agent = agent
+    return table.agent
+
+
+def think(agent: Any, view: PlayerView, rng: random.Random) -> Action:
+    """The agent's move for a frozen view: safe to run in another thread."""
+    action: Action = agent.act(view, rng)
+    return action
 
 
 def new_token() -> str:

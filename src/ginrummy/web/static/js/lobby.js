@@ -38,6 +38,7 @@ form.addEventListener("submit", async (e) => {
     mode: f.mode.value, level: f.level.value, preset: f.preset.value, name: f.name.value,
     options, match: f.match.checked, stake: f.stake.value, clock: Number(f.clock.value || 0),
   };
+  if (f.mode.value === "friend") body.hints = f.hints.checked;
   const res = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
   const data = await res.json();
   if (!res.ok) { document.getElementById("form-error").textContent = data.message; return; }
@@ -46,7 +47,7 @@ form.addEventListener("submit", async (e) => {
     const link = new URL(data.invite, location.href).href;
     document.getElementById("invite").hidden = false;
     document.getElementById("invite-link").value = link;
-    document.getElementById("go-table").href = `/t/${data.id}`;
+    document.getElementById("go-table").href = `/t/${data.id}`;  // our seat is in storage
     document.getElementById("copy-invite").onclick = () => navigator.clipboard.writeText(link);
     listMine();
   } else {

@@ -11,7 +11,8 @@ async function load() {
   const res = await fetch(`/api/replay/${id}`);
   data = await res.json();
   if (!res.ok) { document.getElementById("title").textContent = data.message; return; }
-  document.getElementById("title").textContent = `${data.names[0]} vs ${data.names[1]}`;
+  document.getElementById("title").textContent = `${data.names[0]} vs ${data.names[1]}`
+    + (data.undo_used ? " (undo was used: not counted)" : "") + (data.status === "abandoned" ? " (abandoned)" : "");
   document.getElementById("hand-select").replaceChildren(...data.hands.map((x, i) => h("option", { value: i }, `Hand ${x.number}`)));
   document.getElementById("hand-select").onchange = (e) => { hand = Number(e.target.value); step = 0; render(); };
   render();

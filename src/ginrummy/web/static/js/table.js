@@ -3,12 +3,18 @@ import { cardElement, cardName, cardValue, meldCards, pretty, splitCards } from 
 import { applySettings, h, saveSettings, saveTable, settings, sha256Hex, tokenFor } from "./common.js";
 
 const tableId = location.pathname.split("/").filter(Boolean).pop();
-const params = new URLSearchParams(location.search);
-if (params.get("s")) {
-  saveTable(tableId, params.get("s"));
-  history.replaceState(null, "", location.pathname);
-}
-const token = tokenFor(tableId);
+// A seat link carries its token after "#" (never sent to the server, so never in its logs or
+// in a Referer); older links had "?s=". Either way it moves into this browser's storage and
+// out of the address bar at once.
+const linkToken = new URLSearchParams(location.hash.slice(1)).get("s") || new URLSearchParams(location.search).get("s");
+if (linkToken) history.replaceState(null, "", location.pathname);
+let token = tokenFor(tableId);
+// Opening a link of a table this browser already sits at never gives away its own seat: if the
+// link is the other seat's, we keep ours, and may watch that seat's link as a spectator.
+let otherSeatLink = null;
+if (linkToken && token && linkToken !== token) otherSeatLink = linkToken;
+else if (linkToken) { saveTable(tableId, linkToken); token = linkToken; }
+let watching = false; // watching as a spectator although this browser holds a seat
 
 let ws = null;
 let state = null;
@@ -33,9 +39,12 @@ let opts = applySettings();
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  const q = token ? `?token=${encodeURIComponent(token)}` : "";
-  ws = new WebSocket(`${proto}://${location.host}/ws/${tableId}${q}`);
-  ws.onopen = () => { retry = 500; setConn(true); };
+  // The seat's token goes in the first message, not in the socket's URL.
+  ws = new WebSocket(`${proto}://${location.host}/ws/${tableId}`);
+  ws.onopen = () => {
+    retry = 500; setConn(true);
+    if (token && !watching) ws.send(JSON.stringify({ type: "hello", token }));
+  };
   ws.onclose = () => { setConn(false); setTimeout(connect, retry); retry = Math.min(retry * 2, 8000); };
   ws.onmessage = (e) => {
     const msg = JSON.parse(e.data);
@@ -87,7 +96,9 @@ function render() {
   $("rules-text").textContent = t.rules_text;
   $("commitment").textContent = t.commitment ? `Deal commitment ${t.commitment.slice(0, 16)}…` : "";
   $("undo").hidden = !t.can_undo;
-  $("hint").hidden = !(v && v.seat != null && v.current_player === v.seat);
+  const fair = t.fair_play || {};
+  $("hint").hidden = !(fair.hints && v && v.seat != null && v.current_player === v.seat);
+  $("fair-play").textContent = fairPlayText(t);
   if (v && t.commitment && !commitments[t.hand_number] && v.seat != null) {
     commitments[t.hand_number] = { commitment: t.commitment, dealt: v.history.length === 0 ? v.hand : null };
     saveCommitments();
@@ -100,6 +111,17 @@ function render() {
   renderSheet(t);
   renderHints();
   renderClock(t);
+}
+
+function fairPlayText(t) {
+  const fair = t.fair_play || {};
+  const bits = [];
+  bits.push(fair.hints ? "Hints are on for both players." : "No hints at this table.");
+  if (fair.undo) bits.push("Undo takes back your last move until the computer shows a card; never a card drawn from the stock.");
+  else bits.push("No undo: every move is final.");
+  if (fair.undo_used) bits.push("Undo was used in this game, so it does not count in statistics.");
+  if (t.abandoned) bits.push("This game was closed as abandoned.");
+  return bits.join(" ");
 }
 
 function renderOpponent(v) {
@@ -432,7 +454,7 @@ document.addEventListener("keydown", (e) => {
   else if (k === "p" && L.includes("pass")) act("pass");
   else if (k === "a" && L.includes("auto")) act("auto");
   else if (k === "f" && L.includes("done")) act("done");
-  else if (k === "h") send({ type: "hint" });
+  else if (k === "h" && state.table.fair_play && state.table.fair_play.hints) send({ type: "hint" });
   else if (k === "u" && state.table.can_undo) send({ type: "undo" });
   else if (k === "n" && v.phase === "over" && !state.table.over) send({ type: "next" });
   else if ((k === "x" || k === "enter") && selected && L.includes(`discard ${selected}`)) act(`discard ${selected}`);
@@ -458,7 +480,30 @@ $("opt-large").checked = !!opts.large;
 $("opt-four").checked = !!opts.fourColour;
 $("opt-large").onchange = (e) => { saveSettings({ ...settings(), large: e.target.checked }); opts = applySettings(); state && render(); };
 $("opt-four").onchange = (e) => { saveSettings({ ...settings(), fourColour: e.target.checked }); opts = applySettings(); state && render(); };
+// A link of this table's other seat, opened in the browser that holds a seat here: say so.
+async function checkOtherSeatLink() {
+  if (!otherSeatLink) return;
+  let mineValid = false;
+  try {
+    const res = await fetch("/api/mine", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify([{ id: tableId, token }]) });
+    mineValid = res.ok && (await res.json()).length > 0;
+  } catch { /* offline: keep the seat we have */ mineValid = true; }
+  if (!mineValid) { // the seat this browser had is gone (another server): take the link's
+    saveTable(tableId, otherSeatLink); token = otherSeatLink; otherSeatLink = null;
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "hello", token }));
+    return;
+  }
+  const box = $("seat-notice");
+  box.hidden = false;
+  box.replaceChildren(
+    h("p", {}, "You already sit at this table in this browser. The link you opened is the other player's seat: send it to them. Your own seat is kept."),
+    h("div", { class: "bar" },
+      h("button", { type: "button", id: "watch-other", onclick: () => { watching = !watching; ws.close(); box.querySelector("#watch-other").textContent = watching ? "Back to my seat" : "Watch as a spectator"; } }, "Watch as a spectator"),
+      h("button", { type: "button", onclick: () => { box.hidden = true; } }, "Close")));
+}
+
 $("copy-link").onclick = async () => {
   try { await navigator.clipboard.writeText(location.href); toast("Link copied (spectator link: seats use their invite links)."); } catch { toast(location.href); }
 };
 connect();
+checkOtherSeatLink();

@@ -1,0 +1,56 @@
+"""Token buckets keyed by who is asking (an address, a seat), bounded in memory.
+
+>>> buckets = Buckets(rate=1.0, burst=2.0)
+>>> [buckets.take("a", now=0.0) for _ in range(3)]
+[True, True, False]
+>>> buckets.take("a", now=1.0), buckets.take("b", now=1.0)
+(True, True)
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Hashable
+
+
+class Buckets:
+    """``rate`` tokens a second up to ``burst`` for each key; a full bucket costs no memory:
+    when more than ``max_keys`` are held, those that have refilled are forgotten."""
+
+    def __init__(self, rate: float, burst: float, *, max_keys: int = 50_000) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.max_keys = max_keys
+        self._buckets: dict[Hashable, list[float]] = {}
+
+    def _level(self, key: Hashable, now: float) -> list[float]:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            if len(self._buckets) >= self.max_keys:
+                self._forget_full(now)
+            bucket = self._buckets[key] = [self.burst, now]
+        bucket[0] = min(self.burst, bucket[0] + (now - bucket[1]) * self.rate)
+        bucket[1] = now
+        return bucket
+
+    def peek(self, key: Hashable, now: float | None = None) -> bool:
+        """Whether ``take`` would succeed now (takes nothing)."""
+        now = time.monotonic() if now is None else now
+        return self._level(key, now)[0] >= 1
+
+    def take(self, key: Hashable, now: float | None = None) -> bool:
+        """Take one token for ``key``; False (and nothing taken) when there is none."""
+        now = time.monotonic() if now is None else now
+        bucket = self._level(key, now)
+        if bucket[0] < 1:
+            return False
+        bucket[0] -= 1
+        return True
+
+    def _forget_full(self, now: float) -> None:
+        full = self.burst / self.rate if self.rate > 0 else float("inf")
+        for key in [k for k, (_, last) in self._buckets.items() if now - last >= full]:
+            del self._buckets[key]
+
+    def __len__(self) -> int:
+        return len(self._buckets)

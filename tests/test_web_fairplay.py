@@ -1,0 +1,326 @@
+"""The fair-play policy the server enforces: undo never lets a player learn a hidden card and
+then choose differently, hints only where both seats have them, the knocker's discard face
+down, and the move clock never moving for a seat that moved in time.
+
+Written in card notation on chosen decks (the README's example deal): the non-dealer holds
+``As 2s 3s 4s 3h 7h 7d Kd 4c 7c`` and can knock with ``Kd`` after drawing ``Ad``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from ginrummy.engine import DECK, IllegalActionError, Rules, parse_cards
+from ginrummy.storage import Store
+from ginrummy.web import manager as manager_module
+from ginrummy.web import tables as tables_module
+from ginrummy.web.dealing import Deal, commitment, deck_text
+from ginrummy.web.manager import UNLIMITED, Client, Manager
+from ginrummy.web.protocol import ProtocolError
+from ginrummy.web.tables import Options, Table
+from webutil import app_client, leaks, new_table, recv
+
+TOP = parse_cards("As Qh 2s Qd 3s Qc 4s 9s 7h Ts 7d Js 7c 6d Kd 6h 4c 9c 3h Kc Jd Ad")
+DECK_ORDER = [*TOP, *(card for card in DECK if card not in TOP)]
+
+
+@pytest.fixture
+def fixed_deck(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every deal is the README's deck (the server's shuffle is replaced)."""
+    from ginrummy.engine import Cards
+
+    def shuffle(rng: random.Random | None = None) -> Deal:
+        cards = Cards(DECK_ORDER)
+        salt = "0" * 32
+        return Deal(cards, salt, commitment(deck_text(cards), salt))
+
+    monkeypatch.setattr(tables_module, "shuffle", shuffle)
+    yield
+
+
+class Seat:
+    """A seat's socket, as the manager sees it: records what it is sent."""
+
+    def __init__(self, manager: Manager, table: Table, seat: int | None) -> None:
+        self.sent: list[dict[str, Any]] = []
+        self.client = Client(table.id, seat, self._send, "10.0.0.1")
+        self.manager = manager
+
+    async def _send(self, msg: dict[str, Any]) -> None:
+        self.sent.append(msg)
+
+    async def do(self, msg: dict[str, Any]) -> None:
+        await self.manager.handle(self.client, msg)
+
+    async def act(self, action: str) -> None:
+        await self.do({"type": "action", "action": action})
+
+
+async def computer_table(dealer: int) -> tuple[Manager, Store, Table, Seat]:
+    """A table against the computer on the fixed deck; the computer never moves by itself
+    (it would wait an hour): the test moves for it with ``table.act``."""
+    store = Store("sqlite://")
+    manager = Manager(store, computer_delay=3600, seed=1, limits=UNLIMITED)
+    rules = Rules(first_dealer="fixed", first_dealer_seat=dealer)
+    table = (await manager.create(rules, Options("computer", "beginner"), ("Ann", "C"))).table
+    return manager, store, table, Seat(manager, table, 0)
+
+
+def stored_actions(store: Store, table: Table) -> list[str]:
+    saved = store.load_game(table.id)
+    assert saved is not None
+    return [a.text for a in saved.hands[-1].actions]
+
+
+def test_a_stock_draw_cannot_be_undone(fixed_deck: None) -> None:
+    """Draw, see the card, undo, take the upcard instead: refused, and nothing changes."""
+
+    async def run() -> None:
+        manager, store, table, me = await computer_table(dealer=1)  # I am the non-dealer
+        hand = table.hand
+        assert hand is not None and hand.current_player == 0
+        await me.act("pass")
+        table.act(store, 1, "pass")  # the computer passes the upcard Jd too
+        await me.act("draw")
+        assert table.hand is not None and "Ad" in str(table.hand.cards(0))
+        version, actions = table.version, stored_actions(store, table)
+        assert table.state_for(0)["table"]["can_undo"] is False
+        with pytest.raises(IllegalActionError, match="drawn from the stock cannot be put back"):
+            await me.do({"type": "undo"})
+        assert table.version == version and stored_actions(store, table) == actions
+        assert table.options.undo_used is False
+        # A discard after the draw may be taken back, to the discard, not past the draw.
+        await me.act("discard Kd")
+        assert table.state_for(0)["table"]["can_undo"] is True
+        await me.do({"type": "undo"})
+        assert table.hand is not None and len(table.hand.cards(0)) == 11
+        assert stored_actions(store, table) == ["pass", "pass", "draw"]
+        with pytest.raises(IllegalActionError, match="drawn from the stock"):
+            await me.do({"type": "undo"})
+        # The game says undo was used: at the table, in the store, and it no longer counts.
+        state = table.state_for(0)
+        assert state["table"]["fair_play"]["undo_used"] is True
+        assert state["table"]["fair_play"]["counts"] is False
+        saved = store.get_game(table.id)
+        assert saved is not None and saved.options["undo_used"] is True
+        manager.close()
+        store.close()
+
+    asyncio.run(run())
+
+
+def test_no_undo_past_a_card_the_computer_showed(fixed_deck: None) -> None:
+    async def run() -> None:
+        manager, store, table, me = await computer_table(dealer=1)
+        await me.act("pass")
+        table.act(store, 1, "pass")
+        await me.act("draw")
+        await me.act("discard Kd")
+        table.act(store, 1, "draw")  # its stock draw shows me nothing: undo still allowed
+        assert table.can_undo(0)
+        table.act(store, 1, f"discard {table.hand.cards(1)[0]}")  # type: ignore[union-attr]
+        version = table.version
+        assert table.state_for(0)["table"]["can_undo"] is False
+        with pytest.raises(IllegalActionError, match="computer has answered"):
+            await me.do({"type": "undo"})
+        assert table.version == version and table.options.undo_used is False
+        manager.close()
+        store.close()
+
+    asyncio.run(run())
+
+
+def test_no_undo_after_the_computer_knocked(fixed_deck: None) -> None:
+    """The computer (the non-dealer) knocks and shows its melds: my pass before it stays."""
+
+    async def run() -> None:
+        manager, store, table, me = await computer_table(dealer=0)
+        table.act(store, 1, "pass")
+        await me.act("pass")
+        table.act(store, 1, "draw")
+        table.act(store, 1, "knock Kd")
+        hand = table.hand
+        assert hand is not None and hand.phase.value == "layoff" and hand.current_player == 0
+        with pytest.raises(IllegalActionError, match="computer has answered"):
+            await me.do({"type": "undo"})
+        await me.act("done")
+        assert table.hand is not None and table.hand.is_over
+        with pytest.raises(IllegalActionError, match="once the hand is over"):
+            await me.do({"type": "undo"})
+        manager.close()
+        store.close()
+
+    asyncio.run(run())
+
+
+def test_the_knockers_discard_stays_face_down_until_the_hand_ends(fixed_deck: None) -> None:
+    async def run() -> None:
+        manager, store, table, me = await computer_table(dealer=0)
+        table.act(store, 1, "pass")
+        await me.act("pass")
+        table.act(store, 1, "draw")
+        table.act(store, 1, "knock Kd")
+        hand = table.hand
+        assert hand is not None
+        for seat in (0, None):
+            state = table.state_for(seat)
+            knock = state["view"]["history"][-1]
+            assert knock == {"n": 4, "seat": 1, "action": "knock"}, knock
+            assert leaks(state, hand, seat) == {}
+        # the knocker sees its own card; everyone sees it once the hand is over
+        assert table.state_for(1)["view"]["history"][-1]["action"] == "knock Kd"
+        await me.act("done")
+        for seat in (0, None):
+            knock = table.state_for(seat)["view"]["history"][3]
+            assert knock["action"] == "knock Kd" and knock["card"] == "Kd"
+        manager.close()
+        store.close()
+
+    asyncio.run(run())
+
+
+def test_no_undo_in_a_game_between_people() -> None:
+    async def run() -> None:
+        store = Store("sqlite://")
+        manager = Manager(store, computer_delay=0, seed=3, limits=UNLIMITED)
+        table = (await manager.create(Rules(), Options("friend"), ("Ann", "Bob"))).table
+        assert table.hand is not None
+        mover = table.hand.current_player
+        assert mover is not None
+        seat = Seat(manager, table, mover)
+        await seat.act("pass")
+        with pytest.raises(IllegalActionError, match="no undo in a game between two people"):
+            await seat.do({"type": "undo"})
+        manager.close()
+        store.close()
+
+    asyncio.run(run())
+
+
+# -- hints -------------------------------------------------------------------------------------
+
+
+def test_no_hints_between_people_unless_both_have_them() -> None:
+    with app_client(seed=2) as client:
+        for hints, stake, allowed in ((False, "", False), (True, "", True)):
+            created = new_table(client, mode="friend", hints=hints, stake=stake)
+            tokens = [created["token"], str(created["invite"]).split("#s=")[1]]
+            states = []
+            for token in tokens:
+                with client.websocket_connect(f"/ws/{created['id']}?token={token}") as ws:
+                    states.append(recv(ws))
+            # both seats are told the terms before the first move
+            assert [s["table"]["fair_play"]["hints"] for s in states] == [allowed, allowed]
+            mover = states[0]["view"]["current_player"]
+            with client.websocket_connect(f"/ws/{created['id']}?token={tokens[mover]}") as ws:
+                before = recv(ws)
+                ws.send_json({"type": "hint"})
+                reply = recv(ws)
+                if allowed:
+                    assert reply["type"] == "hints", reply
+                else:
+                    assert reply["type"] == "error" and "no hints" in reply["message"], reply
+                ws.send_json({"type": "state"})
+                assert recv(ws)["version"] == before["version"]
+        # a game for stakes never has hints: asking for them is refused when the table opens
+        refused = client.post("/api/tables", json={"mode": "friend", "hints": True, "stake": "1"})
+        assert refused.status_code == 400 and "stakes has no hints" in refused.json()["message"]
+        # and against the computer they are always there
+        mine = new_table(client, mode="computer", level="beginner")
+        with client.websocket_connect(f"/ws/{mine['id']}?token={mine['token']}") as ws:
+            assert recv(ws)["table"]["fair_play"] == {
+                "hints": True,
+                "undo": True,
+                "undo_used": False,
+                "counts": True,
+            }
+
+
+# -- the move clock ----------------------------------------------------------------------------
+
+
+def test_the_clock_never_moves_for_a_seat_that_moved_in_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The clock runs out and the server starts working out a move for the seat; the seat's
+    own move arrives meanwhile. The seat's move stands and the clock's is dropped: one move,
+    stored as made, and the clock task does not fail."""
+    thinking = threading.Event()
+    release = threading.Event()
+    real = manager_module.timeout_move
+
+    def slow_timeout_move(view: Any) -> Any:
+        thinking.set()
+        release.wait(10)
+        return real(view)
+
+    monkeypatch.setattr(manager_module, "timeout_move", slow_timeout_move)
+
+    async def run() -> None:
+        store = Store("sqlite://")
+        manager = Manager(store, computer_delay=0, seed=6, limits=UNLIMITED)
+        options = Options("friend", clock=30)
+        table = (await manager.create(Rules(), options, ("Ann", "Bob"))).table
+        hand = table.hand
+        assert hand is not None and hand.current_player is not None and table.deadline
+        mover = Seat(manager, table, hand.current_player)
+        table.deadline -= 60  # the time has run out
+        await manager.tick()
+        while not thinking.is_set():  # the clock's move is being worked out in a thread
+            await asyncio.sleep(0.01)
+        await mover.act("pass")  # ... when the seat's own move arrives
+        release.set()
+        for task in list(manager._tasks):
+            await task  # the clock's task ends without an error
+        assert table.hand is not None
+        assert [e.action.kind.value for e in table.hand.events] == ["pass"]
+        assert stored_actions(store, table) == ["pass"]
+        manager.close()
+        store.close()
+
+    asyncio.run(run())
+
+
+# -- limits across sockets ---------------------------------------------------------------------
+
+
+def test_limits_hold_across_many_sockets_of_one_seat() -> None:
+    async def run() -> None:
+        store = Store("sqlite://")
+        manager = Manager(store, computer_delay=0, seed=4)  # the real limits
+        table = (await manager.create(Rules(), Options("friend", hints=True), ("A", "B"))).table
+        hand = table.hand
+        assert hand is not None and hand.current_player is not None
+        seat = hand.current_player
+        sockets = [Seat(manager, table, seat) for _ in range(16)]
+        # More sockets than a seat may open are refused.
+        opened = 0
+        for s in sockets:
+            if manager.may_join(table.id, seat, s.client.address) is None:
+                manager.join(s.client)
+                opened += 1
+        assert opened == manager.limits.sockets_per_seat
+        # Messages: the seat's rate is shared by its sockets (burst 30), not 30 per socket.
+        allowed = sum(manager.allow(s.client) for s in sockets for _ in range(10))
+        assert allowed == manager.limits.seat_burst
+        # Hints: one at a time for the seat, whichever socket asks.
+        first = asyncio.ensure_future(sockets[0].do({"type": "hint"}))
+        await asyncio.sleep(0)
+        refused = 0
+        for s in sockets[1:]:
+            try:
+                await s.do({"type": "hint"})
+            except ProtocolError:
+                refused += 1
+        await first
+        assert refused == len(sockets) - 1
+        manager.close()
+        store.close()
+
+    asyncio.run(run())
