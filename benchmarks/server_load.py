@@ -31,6 +31,7 @@ import json
 import os
 import pstats
 import random
+import re
 import resource
 import signal
 import socket
@@ -39,9 +40,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import httpx
 import psutil  # type: ignore[import-untyped, unused-ignore]
@@ -61,16 +63,32 @@ def free_port() -> int:
         return port
 
 
-def start_server(db: Path, port: int, profile: Path | None) -> subprocess.Popen[bytes]:
+def start_server(
+    db: Path,
+    port: int,
+    profile: Path | None,
+    *,
+    extra: Sequence[str] = (),
+    log: IO[bytes] | None = None,
+) -> subprocess.Popen[bytes]:
+    """``ginrummy serve`` on ``db``; ``extra`` are more of its options, and ``log`` a file that
+    takes its output (by default stdout is dropped and stderr is this process's)."""
     command = [sys.executable]
     if profile is not None:
         command += ["-m", "cProfile", "-o", str(profile)]
     command += ["-m", "ginrummy.cli.main", "serve", "--host", "127.0.0.1", "--port", str(port)]
     command += ["--tables-per-minute", "0"]  # one address opens every table here
-    command += ["--db", f"sqlite:///{db}", "--computer-delay", "0"]
+    command += ["--db", f"sqlite:///{db}", "--computer-delay", "0", *extra]
+    if log is not None:
+        return subprocess.Popen(command, env=server_env(), stdout=log, stderr=subprocess.STDOUT)
+    return subprocess.Popen(command, env=server_env(), stdout=subprocess.DEVNULL)
+
+
+def server_env() -> dict[str, str]:
+    """The environment the server runs in: this checkout's package first."""
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
-    return subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL)
+    return env
 
 
 def wait_ready(url: str, proc: subprocess.Popen[bytes], timeout: float = 60) -> None:
@@ -208,13 +226,24 @@ async def create_tables(url: str, count: int) -> list[dict[str, Any]]:
         return await asyncio.gather(*(one() for _ in range(count)))
 
 
+def seat_address(n: int, seat: int) -> str:
+    """A loopback address of its own for seat ``seat`` of table ``n``, as if each player came
+    from their own machine (Linux routes all of 127.0.0.0/8 to the loopback device)."""
+    k = 2 * n + seat
+    return f"127.1.{k // 250}.{k % 250 + 1}"
+
+
 async def open_seats(
     ws_url: str, tables: list[dict[str, Any]], stats: Stats, args: argparse.Namespace
 ) -> list[Seat]:
     limit = asyncio.Semaphore(32)
     compression = None if args.no_compression else "deflate"
+    # Seat s of table n plays with random.Random(2 n + s), shifted by args.seed where given.
+    offset = 2 * len(tables) * getattr(args, "seed", 0)
+    # args.own_addresses: each socket from its own address (seat_address), not all from one.
+    own_addresses = getattr(args, "own_addresses", False)
 
-    async def one(table_id: str, token: str, seat: int, seed: int) -> Seat:
+    async def one(table_id: str, token: str, n: int, seat: int) -> Seat:
         async with limit:
             ws = await connect(
                 f"{ws_url}/ws/{table_id}?token={token}",
@@ -223,14 +252,15 @@ async def open_seats(
                 ping_interval=None,
                 max_size=1 << 22,
                 compression=compression,
+                local_addr=(seat_address(n, seat), 0) if own_addresses else None,
             )
-            return Seat(ws, seat, stats, args.gap, args.think, seed)
+            return Seat(ws, seat, stats, args.gap, args.think, offset + 2 * n + seat)
 
     jobs = []
     for n, t in enumerate(tables):
-        invite = t["invite"].split("?s=", 1)[1]
-        jobs.append(one(t["id"], t["token"], 0, 2 * n))
-        jobs.append(one(t["id"], invite, 1, 2 * n + 1))
+        invite = re.split(r"[?#]s=", t["invite"], maxsplit=1)[1]  # "/t/ID#s=TOKEN" or "?s="
+        jobs.append(one(t["id"], t["token"], n, 0))
+        jobs.append(one(t["id"], invite, n, 1))
     return await asyncio.gather(*jobs)
 
 
@@ -248,8 +278,16 @@ async def watch_server(
             samples.append((proc.memory_info().rss, proc.cpu_percent(None), me.cpu_percent(None)))
 
 
-async def run(args: argparse.Namespace, url: str, pid: int) -> dict[str, Any]:
+async def run(
+    args: argparse.Namespace,
+    url: str,
+    pid: int,
+    on_phase: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """One load run; ``on_phase`` is told "warmup" once every socket is open (the players are
+    about to start), "timed" when the timed part starts and "stopped" when it ends."""
     stats = Stats(hand_limit=args.hands)
+    phase = on_phase or (lambda _name: None)
     t0 = time.monotonic()
     tables = await create_tables(url, args.tables)
     t1 = time.monotonic()
@@ -263,15 +301,18 @@ async def run(args: argparse.Namespace, url: str, pid: int) -> dict[str, Any]:
     )
     samples: list[tuple[float, float, float]] = []
     watcher = asyncio.ensure_future(watch_server(pid, samples, stats.stop))
+    phase("warmup")
     players = [asyncio.ensure_future(s.play()) for s in seats]
     await asyncio.sleep(args.warmup)  # the first moves of every table, not timed
     stats.timing = True
+    phase("timed")
     started = time.monotonic()
     with contextlib.suppress(TimeoutError):
         await asyncio.wait_for(stats.stop.wait(), args.duration)
     elapsed = time.monotonic() - started
     stats.timing = False
     stats.stop.set()
+    phase("stopped")
     for s in seats:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(s.ws.close(), 5)
