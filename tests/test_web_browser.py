@@ -66,6 +66,7 @@ class Player:
         self.name = name
         self.errors: list[str] = []  # error messages from the server: the page sent a bad move
         self.problems: list[str] = []  # script errors and failed loads in the page
+        self.sockets: list[str] = []  # the URLs of the sockets the page opened
         page.set_default_timeout(20_000)
         page.on("websocket", self._socket)
         page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
@@ -75,6 +76,7 @@ class Player:
         )
 
     def _socket(self, ws: Any) -> None:
+        self.sockets.append(ws.url)
         ws.on("framereceived", self._frame)
 
     def _frame(self, payload: str | bytes) -> None:
@@ -244,6 +246,7 @@ def test_a_hand_against_the_computer_by_clicking(server: LiveServer, browser: An
         page.wait_for_function("() => document.querySelector('#showdown').hidden")
         assert "Hand 2" in page.locator("#info").inner_text()
         you.check_clean()
+        assert "token" not in server.log() and "#s=" not in server.log()
     finally:
         context.close()
 
@@ -256,7 +259,7 @@ def test_two_browsers_play_through_an_invite_link(server: LiveServer, browser: A
         start_from_lobby(ann.page, server, friend=True)
         ann.page.locator("#invite").wait_for(state="visible")
         link = ann.page.locator("#invite-link").input_value()
-        assert "/t/" in link and "?s=" in link
+        assert "/t/" in link and "#s=" in link and "?" not in link  # the token after "#"
         ann.page.click("#go-table")
         ann.page.wait_for_url("**/t/**")
 
@@ -267,6 +270,27 @@ def test_two_browsers_play_through_an_invite_link(server: LiveServer, browser: A
         assert not set(ann.hand()) & set(bob.hand())
         seats = {ann.page.locator("#names").inner_text(), bob.page.locator("#names").inner_text()}
         assert seats == {"Ann 0 – 0 Friend"}
+        # Tokens leave the address bar at once, and never travel in a URL.
+        for p in (ann, bob):
+            assert "s=" not in p.page.url and "#" not in p.page.url, p.page.url
+            assert p.sockets and all("token" not in url for url in p.sockets), p.sockets
+
+        # Ann opens Bob's link in her own browser: she keeps her seat and is told so.
+        held = sorted(ann.hand())
+        other = host.new_page()
+        other.goto(link)
+        other.locator("#seat-notice").wait_for(state="visible")
+        assert "already sit at this table" in other.locator("#seat-notice").inner_text()
+        other.locator("#hand .card[data-card]").first.wait_for()
+        cards = other.locator("#hand .card[data-card]")
+        assert sorted(cards.evaluate_all("els => els.map(e => e.dataset.card)")) == held
+        # ... and may watch that link as a spectator instead: no hand of hers on the page
+        other.click("#watch-other")
+        other.wait_for_function("() => !document.querySelector('#hand .card[data-card]')")
+        other.close()
+        ann.page.reload()  # her seat is still hers in this browser
+        ann.page.locator("#hand .card[data-card]").first.wait_for()
+        assert sorted(ann.hand()) == held
 
         play_to_showdown([ann, bob])
         words = [p.wait_for_showdown() for p in (ann, bob)]
