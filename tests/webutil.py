@@ -195,16 +195,21 @@ def unlimited_rate(monkeypatch: Any) -> None:
 
 
 @contextlib.contextmanager
-def app_client(seed: int | None = 1, **kwargs: Any) -> Iterator[TestClient]:
-    """A TestClient (lifespan started) on an app with an in-memory store."""
-    store = Store("sqlite://")
+def app_client(
+    seed: int | None = 1, store: Store | None = None, **kwargs: Any
+) -> Iterator[TestClient]:
+    """A TestClient (lifespan started) on an app with an in-memory store (or ``store``, which
+    the caller closes)."""
+    owned = store is None
+    store = Store("sqlite://") if store is None else store
     kwargs.setdefault("tables_per_minute", 0)  # tests open tables faster than people
     app = create_app(store, computer_delay=0, seed=seed, **kwargs)
     try:
         with TestClient(app) as client:
             yield client
     finally:
-        store.close()
+        if owned:
+            store.close()
 
 
 def recv(ws: Any, timeout: float = 20.0) -> dict[str, Any]:
