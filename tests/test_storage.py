@@ -88,6 +88,8 @@ def test_sqlite_file_uses_wal_and_foreign_keys(db_url: str) -> None:
     with Store(db_url) as store, store.engine.connect() as connection:
         assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        # 2 = FULL: a commit (an acknowledged move) is synced to disk before it returns
+        assert connection.exec_driver_sql("PRAGMA synchronous").scalar() == 2
 
 
 def test_migration_files_ship_with_the_package() -> None:

@@ -4,7 +4,8 @@ The URL is, first found: the one given, ``$GINRUMMY_DATABASE_URL``, or SQLite in
 data directory (``platformdirs.user_data_dir("ginrummy")/ginrummy.db``, which follows
 ``XDG_DATA_HOME`` on Linux). A value without ``://`` is the path of a SQLite file.
 
-SQLite gets foreign keys, WAL mode for files, a busy timeout, and real transactions: Python's
+SQLite gets foreign keys, WAL mode for files with ``synchronous=FULL`` (a commit is on disk
+before it returns), a busy timeout, and real transactions: Python's
 ``sqlite3`` module otherwise begins transactions late and never around DDL, so here every
 transaction starts with an explicit ``BEGIN`` (``BEGIN IMMEDIATE`` for writes, so that two
 writers queue up instead of failing halfway).
@@ -105,7 +106,9 @@ def make_engine(url: str) -> Engine:
             cursor.execute("PRAGMA busy_timeout = 10000")
             if not memory:
                 cursor.execute("PRAGMA journal_mode = WAL")
-                cursor.execute("PRAGMA synchronous = NORMAL")
+                # FULL: each commit is on disk (the WAL synced) before it returns, so a move
+                # acknowledged to a player survives a power cut, not only a killed process.
+                cursor.execute("PRAGMA synchronous = FULL")
         finally:
             cursor.close()
 
