@@ -65,8 +65,10 @@ async function listMine() {
   ul.replaceChildren(...games.map((g) => h("li", {},
     h("a", { href: g.status === "open" ? `/t/${g.id}` : g.url }, `${g.names[0]} vs ${g.names[1]}`),
     " ", h("span", { class: "muted" }, g.status === "open"
-      ? `hand ${g.hand_number}, ${g.scores[0]}–${g.scores[1]}${g.your_turn ? " · your turn" : ""}`
-      : `finished${g.final && g.final.winner != null ? `: ${g.names[g.final.winner]} won by ${g.final.net}` : ""}`))));
+      ? (g.hand_number == null ? "open" // not loaded on the server since it started: details on opening
+        : `hand ${g.hand_number}, ${g.scores[0]}–${g.scores[1]}${g.your_turn ? " · your turn" : ""}`)
+      : `${g.status}${g.final && g.final.winner != null ? `: ${g.names[g.final.winner]} won by ${g.final.net}` : ""}`
+        + (g.undo_used ? " · undo used" : "")))));
 }
 
 load();
