@@ -15,6 +15,9 @@ let otherSeatLink = null;
 if (linkToken && token && linkToken !== token) otherSeatLink = linkToken;
 else if (linkToken) { saveTable(tableId, linkToken); token = linkToken; }
 let watching = false; // watching as a spectator although this browser holds a seat
+// A seat link pasted into this tab changes only the part after "#", which loads nothing: look
+// at it as a fresh page would.
+window.addEventListener("hashchange", () => { if (location.hash.includes("s=")) location.reload(); });
 
 let ws = null;
 let state = null;
