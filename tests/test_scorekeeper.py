@@ -510,7 +510,7 @@ def test_bad_options_are_one_line_errors(
 def test_bad_database_url_is_a_one_line_error(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    status, _, err = score("not a url", [], "--list", capsys=capsys, monkeypatch=monkeypatch)
+    status, _, err = score("nosuch://x", [], "--list", capsys=capsys, monkeypatch=monkeypatch)
     assert status == 2 and err.startswith("ginrummy: error: cannot open the database")
 
 

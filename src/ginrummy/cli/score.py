@@ -48,8 +48,8 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument(
         "--db",
         metavar="URL",
-        help="database URL (default: $GINRUMMY_DATABASE_URL, else ginrummy.db in your data "
-        "directory)",
+        help="database URL or SQLite file path (default: $GINRUMMY_DATABASE_URL, else "
+        "ginrummy.db in your data directory)",
     )
     what = parser.add_mutually_exclusive_group()
     what.add_argument("--list", action="store_true", help="list saved games and exit")
