@@ -165,6 +165,11 @@ class Server:
                 self.proc.wait(timeout=10)
         self.proc = None
 
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
     def log(self) -> str:
         try:
             return self.log_path.read_text(errors="replace")

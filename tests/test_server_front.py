@@ -30,6 +30,8 @@ pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX sockets a
 
 FLOOD = 1100
 OTHER = "127.0.0.2"  # another client: all of 127.0.0.0/8 is the loopback on Linux
+#: For tests of the caps: half-sent requests stay open however slowly the test runs.
+LONG = ("--header-timeout", "300")
 
 
 def can_bind(address: str) -> bool:
@@ -85,6 +87,11 @@ def test_a_flood_of_half_requests_does_not_keep_others_out(
     # flood's extra connections are closed at once (per-address cap), the rest wait out the
     # request timeout, and a client at another address is served meanwhile.
     with Server(tmp_path, preexec=usual_file_limit) as server:
+        limits = Path(f"/proc/{server.pid}/limits")
+        if limits.exists():  # Linux: the soft limit was raised to the hard one
+            line = next(x for x in limits.read_text().splitlines() if "open files" in x)
+            soft, hard = line.split()[3:5]
+            assert soft == hard, line
         with half_requests(server.port, FLOOD) as flood:
             started = time.monotonic()
             status, body = request(server.port, source=OTHER, timeout=30)
@@ -97,7 +104,7 @@ def test_a_flood_of_half_requests_does_not_keep_others_out(
 
 
 def test_caps_on_connections_per_address_and_in_all(tmp_path: Path) -> None:
-    with Server(tmp_path, "--max-connections-per-address", "5") as server:
+    with Server(tmp_path, *LONG, "--max-connections-per-address", "5") as server:
         time.sleep(1)  # the readiness probe's connection is let go
         with half_requests(server.port, 8) as socks:
             assert eventually(lambda: closed_count(socks) == 3), closed_count(socks)
@@ -106,7 +113,9 @@ def test_caps_on_connections_per_address_and_in_all(tmp_path: Path) -> None:
         with half_requests(server.port, 5) as socks:
             time.sleep(1)
             assert closed_count(socks) == 0
-    with Server(tmp_path, "--max-connections", "4", "--max-connections-per-address", "0") as server:
+    with Server(
+        tmp_path, *LONG, "--max-connections", "4", "--max-connections-per-address", "0"
+    ) as server:
         time.sleep(1)
         with half_requests(server.port, 6) as socks:
             assert eventually(lambda: closed_count(socks) == 2), closed_count(socks)
@@ -115,7 +124,7 @@ def test_caps_on_connections_per_address_and_in_all(tmp_path: Path) -> None:
 def test_a_websocket_counts_until_its_socket_closes(tmp_path: Path) -> None:
     from websockets.sync.client import connect
 
-    with Server(tmp_path, "--max-connections-per-address", "2") as server:
+    with Server(tmp_path, *LONG, "--max-connections-per-address", "2") as server:
         status, body = request(server.port, "/api/tables", method="POST", body={"mode": "friend"})
         assert status == 200
         created = json.loads(body)
@@ -180,7 +189,7 @@ def test_x_forwarded_for_is_ignored_by_default(tmp_path: Path) -> None:
 
 def test_x_forwarded_for_is_honoured_from_a_trusted_proxy(tmp_path: Path) -> None:
     with Server(
-        tmp_path, "--forwarded-allow-ips", "127.0.0.1", "--max-connections-per-address", "2"
+        tmp_path, *LONG, "--forwarded-allow-ips", "127.0.0.1", "--max-connections-per-address", "2"
     ) as server:
         assert [create(server.port, f"10.0.0.{i}") for i in range(25)] == [200] * 25
         statuses = [create(server.port, "10.9.9.9") for _ in range(21)]
