@@ -130,3 +130,15 @@ def test_history_is_paged_and_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
         # more tables than one request may name are cut to the first 500
         many = {"tables": [*mine, *({"id": f"x{n}", "token": "t"} for n in range(1000))]}
         assert client.post("/api/history", json=many).json()["total"] == 250
+
+
+def test_reads_of_saved_games_are_limited_per_address() -> None:
+    """An address that polls the lists of games is slowed to a couple of reads a second."""
+    with app_client() as client:
+        body = {"tables": [{"id": "x", "token": "y"}]}
+        codes = [client.post("/api/history", json=body).status_code for _ in range(30)]
+        assert codes[:20] == [200] * 20 and 429 in codes[20:]
+        refused = client.post("/api/stats", json=body)
+        assert refused.status_code == 429 and "too many requests" in refused.json()["message"]
+        assert client.get("/api/replay/nothere").status_code == 429
+        assert client.get("/api/presets").status_code == 200  # other answers go on

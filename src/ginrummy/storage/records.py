@@ -45,6 +45,21 @@ class GameInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class SeatedGame:
+    """What a list of someone's games shows: a game's row without its rules, and their seat."""
+
+    id: str
+    status: str
+    names: tuple[str, str]
+    options: dict[str, Any]
+    winner: int | None
+    final: dict[str, Any] | None
+    created_at: datetime
+    updated_at: datetime
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
 class SeatInfo:
     seat: int
     token_hash: str

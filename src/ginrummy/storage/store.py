@@ -42,7 +42,7 @@ from ..engine.rules import Rules
 from .convert import entry_info, game_info, hand_info, player_info, seat_info
 from .database import WRITE, is_memory, make_engine, migrate, resolve_url
 from .models import GAME_KINDS, GAME_STATUSES, GameRow, HandRow, Player, SeatRow
-from .records import EntryInfo, GameInfo, PlayerInfo, PlayerStats, SavedGame
+from .records import EntryInfo, GameInfo, PlayerInfo, PlayerStats, SavedGame, SeatedGame
 from .writer import Writer
 
 
@@ -251,25 +251,46 @@ class Store:
 
     def seated_games(
         self, tokens: Sequence[tuple[str, str]], *, kind: str = "online"
-    ) -> list[tuple[GameInfo, int]]:
+    ) -> list[SeatedGame]:
         """The games of ``kind`` that the (game id, seat token hash) pairs sit at, each with
-        its seat, the most recently changed first: one query, whatever the number of pairs
-        (callers bound it)."""
+        its seat, the most recently changed first: one query of the few columns a list
+        shows, whatever the number of pairs (callers bound it)."""
         pairs = {(g, t) for g, t in tokens if isinstance(g, str) and isinstance(t, str)}
         if not pairs:
             return []
-        ids = {g for g, _ in pairs}
         query = (
-            select(GameRow, SeatRow.seat, SeatRow.token_hash)
+            select(
+                GameRow.id,
+                GameRow.status,
+                GameRow.name0,
+                GameRow.name1,
+                GameRow.options,
+                GameRow.winner,
+                GameRow.final,
+                GameRow.created_at,
+                GameRow.updated_at,
+                SeatRow.seat,
+                SeatRow.token_hash,
+            )
             .join(SeatRow, SeatRow.game_id == GameRow.id)
-            .where(GameRow.id.in_(ids), GameRow.kind == kind)
+            .where(GameRow.id.in_({g for g, _ in pairs}), GameRow.kind == kind)
             .order_by(GameRow.updated_at.desc(), GameRow.created_at.desc())
         )
         with self._reading() as session:
             return [
-                (game_info(row), seat)
-                for row, seat, token_hash in session.execute(query)
-                if (row.id, token_hash) in pairs
+                SeatedGame(
+                    r.id,
+                    r.status,
+                    (r.name0, r.name1),
+                    dict(r.options or {}),
+                    r.winner,
+                    r.final,
+                    r.created_at,
+                    r.updated_at,
+                    r.seat,
+                )
+                for r in session.execute(query)
+                if (r.id, r.token_hash) in pairs
             ]
 
     def seat_stats(self, seats: Sequence[tuple[str, int]], name: str = "") -> PlayerStats:

@@ -28,7 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..engine import GinRummyError, Rules
 from ..engine.serial import result_to_dict
-from ..storage.records import GameInfo
+from ..storage.records import SeatedGame
 from .limits import Buckets
 from .manager import ABANDON_AFTER_DAYS, Client, Limits, Manager
 from .protocol import ProtocolError, parse_message
@@ -39,6 +39,10 @@ MAX_BODY = 4096
 #: New tables an address may open: this many a minute on average, up to TABLE_BURST at once.
 TABLES_PER_MINUTE = 6.0
 TABLE_BURST = 20.0
+#: Reads of saved games (lists, statistics, replays) one address may ask for: this many a
+#: second on average, up to READ_BURST at once.
+READS_PER_SECOND = 2.0
+READ_BURST = 20.0
 # Stakes the settlement arithmetic handles exactly (Decimal's default context has 28 digits and
 # raises Overflow past 1E+999999, which would break every later state message of the table).
 MAX_STAKE = Decimal(1_000_000)
@@ -108,6 +112,7 @@ def create_app(
         )
 
     creators = Buckets(tables_per_minute / 60.0, TABLE_BURST)
+    readers = Buckets(READS_PER_SECOND, READ_BURST)
 
     async def create(request: Request) -> Response:
         refused = _refuse_post(request, origins)
@@ -139,12 +144,14 @@ def create_app(
             out["invite"] = f"/t/{table.id}#s={created.tokens[1]}"
         return JSONResponse(out)
 
-    async def seats(request: Request) -> list[tuple[GameInfo, int]] | Response:
+    async def seats(request: Request) -> list[SeatedGame] | Response:
         """The games a browser holds seats at, with its seat: the body lists its tables,
         ``{"tables": [{"id": ..., "token": ...}, ...]}`` (or just the list)."""
         refused = _refuse_post(request, origins)
         if refused is not None:
             return refused
+        if not readers.take(_address(request)):
+            return _error("too many requests from your address; try again in a moment", 429)
         data = await _json_body(request, 32 * MAX_BODY)
         if isinstance(data, Response):
             return data
@@ -157,7 +164,7 @@ def create_app(
                 table_id, token = item.get("id"), item.get("token")
                 if isinstance(table_id, str) and isinstance(token, str) and len(token) <= 200:
                     pairs.append((table_id[:32], token_hash(token)))
-        found: list[tuple[GameInfo, int]] = await manager.db(store.seated_games, pairs)
+        found: list[SeatedGame] = await manager.db(store.seated_games, pairs)
         return found
 
     async def mine(request: Request) -> Response:
@@ -165,12 +172,12 @@ def create_app(
         if isinstance(found, Response):
             return found
         out = []
-        for game, seat in found:
+        for game in found:
             table = manager.tables.get(game.id)
             if game.status == "open" and table is not None and not table.finished:
-                out.append(_open_summary(table, seat))
+                out.append(_open_summary(table, game.seat))
             else:
-                out.append(_game_summary(game, seat))
+                out.append(_game_summary(game))
         return JSONResponse(out)
 
     async def history(request: Request) -> Response:
@@ -178,12 +185,12 @@ def create_app(
         if isinstance(found, Response):
             return found
         page, per_page = _paging(request)
-        done = [(g, seat) for g, seat in found if g.status != "open"]
+        done = [g for g in found if g.status != "open"]
         pages = max(1, -(-len(done) // per_page))
         chunk = done[(page - 1) * per_page : page * per_page]
         return JSONResponse(
             {
-                "games": [_game_summary(g, seat) for g, seat in chunk],
+                "games": [_game_summary(g) for g in chunk],
                 "page": page,
                 "pages": pages,
                 "total": len(done),
@@ -196,20 +203,22 @@ def create_app(
             return found
         # Games where undo was used, and abandoned ones, do not count.
         counted = [
-            (g.id, seat)
-            for g, seat in found
+            (g.id, g.seat)
+            for g in found
             if g.status == "finished" and not g.options.get("undo_used")
         ]
         tally = await manager.db(store.seat_stats, counted)
         out = _plain(tally)
         out.pop("name", None)
-        out["not_counted"] = sum(1 for g, _ in found if g.status != "open") - len(counted)
+        out["not_counted"] = sum(1 for g in found if g.status != "open") - len(counted)
         return JSONResponse(out)
 
     async def replay(request: Request) -> Response:
         # Whoever knows a game's id (its players, and whoever they gave the table's link)
         # may watch it; once it is over, that includes every deal and every card.
         game_id = request.path_params["table"][:32]
+        if not readers.take(_address(request)):
+            return _error("too many requests from your address; try again in a moment", 429)
 
         def load() -> dict[str, Any] | None:
             stored = store.load_game(game_id)
@@ -483,11 +492,11 @@ def _open_summary(table: Any, seat: int) -> dict[str, Any]:
     }
 
 
-def _game_summary(game: GameInfo, seat: int | None = None) -> dict[str, Any]:
+def _game_summary(game: SeatedGame) -> dict[str, Any]:
     final = game.final or {}
     return {
         "id": game.id,
-        "seat": seat,
+        "seat": game.seat,
         "names": list(game.names),
         "status": game.status,
         "created": game.created_at.isoformat(),
