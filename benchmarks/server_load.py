@@ -240,8 +240,9 @@ async def open_seats(
     compression = None if args.no_compression else "deflate"
     # Seat s of table n plays with random.Random(2 n + s), shifted by args.seed where given.
     offset = 2 * len(tables) * getattr(args, "seed", 0)
-    # args.own_addresses: each socket from its own address (seat_address), not all from one.
-    own_addresses = getattr(args, "own_addresses", False)
+    # Each socket from its own address (seat_address), as players come from their own
+    # machines: the server limits messages and sockets per address.
+    own_addresses = getattr(args, "own_addresses", True)
 
     async def one(table_id: str, token: str, n: int, seat: int) -> Seat:
         async with limit:
