@@ -72,6 +72,14 @@ async def computer_table(dealer: int) -> tuple[Manager, Store, Table, Seat]:
     return manager, store, table, Seat(manager, table, 0)
 
 
+async def computer_knocks(store: Store, table: Table, me: Seat) -> None:
+    """The computer (the non-dealer) and I pass the upcard; it draws Ad and knocks with Kd."""
+    table.act(store, 1, "pass")
+    await me.act("pass")
+    table.act(store, 1, "draw")
+    table.act(store, 1, "knock Kd")
+
+
 def stored_actions(store: Store, table: Table) -> list[str]:
     saved = store.load_game(table.id)
     assert saved is not None
@@ -141,10 +149,7 @@ def test_no_undo_after_the_computer_knocked(fixed_deck: None) -> None:
 
     async def run() -> None:
         manager, store, table, me = await computer_table(dealer=0)
-        table.act(store, 1, "pass")
-        await me.act("pass")
-        table.act(store, 1, "draw")
-        table.act(store, 1, "knock Kd")
+        await computer_knocks(store, table, me)
         hand = table.hand
         assert hand is not None and hand.phase.value == "layoff" and hand.current_player == 0
         with pytest.raises(IllegalActionError, match="computer has answered"):
@@ -162,10 +167,7 @@ def test_no_undo_after_the_computer_knocked(fixed_deck: None) -> None:
 def test_the_knockers_discard_stays_face_down_until_the_hand_ends(fixed_deck: None) -> None:
     async def run() -> None:
         manager, store, table, me = await computer_table(dealer=0)
-        table.act(store, 1, "pass")
-        await me.act("pass")
-        table.act(store, 1, "draw")
-        table.act(store, 1, "knock Kd")
+        await computer_knocks(store, table, me)
         hand = table.hand
         assert hand is not None
         for seat in (0, None):

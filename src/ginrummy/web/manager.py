@@ -407,9 +407,7 @@ class Manager:
     async def _undo(self, table: Table, seat: int) -> None:
         """Take back the seat's last action, as far as the fair-play policy allows (see
         :meth:`Table.undo_point`); the game is marked as one where undo was used."""
-        keep = table.undo_point(seat)
-        if keep is None:
-            raise IllegalActionError(_undo_refusal(table, seat))
+        keep = table.undo_point(seat)  # raises, saying why, when the policy forbids it
 
         def write() -> None:
             with self.store.transaction() as tx:
@@ -489,20 +487,6 @@ class Manager:
 def timeout_move(view: Any) -> Any:
     """The move made for a seat that ran out of time: the simple player's."""
     return get_agent("simple").act(view, random.Random(0))
-
-
-def _undo_refusal(table: Table, seat: int) -> str:
-    hand = table.hand
-    if not table.vs_computer:
-        return "there is no undo in a game between two people"
-    if hand is None or hand.is_over:
-        return "nothing can be undone once the hand is over"
-    mine = [e for e in hand.events if e.seat == seat]
-    if not mine:
-        return "nothing of yours to undo in this hand"
-    if mine[-1].action.kind.value == "draw":
-        return "a card drawn from the stock cannot be put back"
-    return "the computer has answered your move: it cannot be taken back now"
 
 
 def _discard(items: set[str], item: str, _task: object) -> None:

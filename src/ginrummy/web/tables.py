@@ -247,28 +247,36 @@ class Table:
 
     # -- undo -------------------------------------------------------------------------------
 
-    def undo_point(self, seat: int | None) -> int | None:
-        """How many of the hand's events to keep to take back ``seat``'s last action, or None
-        when the fair-play policy forbids it: only against the computer, only within the
-        hand being played, never a stock draw (its card was seen), and never past a move of
-        the computer that showed a card (anything but a stock draw or a pass)."""
+    def undo_point(self, seat: int | None) -> int:
+        """How many of the hand's events to keep to take back ``seat``'s last action; raises
+        IllegalActionError saying why when the fair-play policy forbids it: only against the
+        computer, only within the hand being played, never a stock draw (its card was seen),
+        and never past a move of the computer that showed a card (anything but a stock draw
+        or a pass)."""
         hand = self.hand
-        if seat != 0 or not self.vs_computer or hand is None or hand.is_over:
-            return None
+        if not self.vs_computer:
+            raise IllegalActionError("there is no undo in a game between two people")
+        if hand is None or hand.is_over:
+            raise IllegalActionError("nothing can be undone once the hand is over")
         events = hand.events
         mine = [i for i, e in enumerate(events) if e.seat == seat]
-        if not mine:
-            return None
+        if seat != 0 or not mine:
+            raise IllegalActionError("nothing of yours to undo in this hand")
         keep = mine[-1]
         if events[keep].action.kind is ActionKind.DRAW:
-            return None
-        for event in events[keep + 1 :]:
-            if event.action.kind not in (ActionKind.DRAW, ActionKind.PASS):
-                return None
+            raise IllegalActionError("a card drawn from the stock cannot be put back")
+        if any(e.action.kind not in (ActionKind.DRAW, ActionKind.PASS) for e in events[keep + 1 :]):
+            raise IllegalActionError(
+                "the computer has answered your move: it cannot be taken back now"
+            )
         return keep
 
     def can_undo(self, seat: int | None) -> bool:
-        return self.undo_point(seat) is not None
+        try:
+            self.undo_point(seat)
+        except IllegalActionError:
+            return False
+        return True
 
     def touch(self) -> None:
         self.version += 1

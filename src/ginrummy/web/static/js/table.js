@@ -119,7 +119,8 @@ function render() {
 function fairPlayText(t) {
   const fair = t.fair_play || {};
   const bits = [];
-  bits.push(fair.hints ? "Hints are on for both players." : "No hints at this table.");
+  const vsComputer = t.options.mode === "computer";
+  bits.push(fair.hints ? (vsComputer ? "Hints are on." : "Hints are on for both players.") : "No hints at this table.");
   if (fair.undo) bits.push("Undo takes back your last move until the computer shows a card; never a card drawn from the stock.");
   else bits.push("No undo: every move is final.");
   if (fair.undo_used) bits.push("Undo was used in this game, so it does not count in statistics.");
