@@ -47,6 +47,19 @@ class Buckets:
         bucket[0] -= 1
         return True
 
+    def wait(self, key: Hashable, now: float | None = None) -> float:
+        """Seconds until ``take`` would succeed for ``key`` (0.0 when it would now).
+
+        >>> buckets = Buckets(rate=2.0, burst=1.0)
+        >>> buckets.take("a", now=0.0), buckets.wait("a", now=0.0), buckets.wait("a", now=0.5)
+        (True, 0.5, 0.0)
+        """
+        now = time.monotonic() if now is None else now
+        level = self._level(key, now)[0]
+        if level >= 1:
+            return 0.0
+        return (1 - level) / self.rate if self.rate > 0 else float("inf")
+
     def _forget_full(self, now: float) -> None:
         full = self.burst / self.rate if self.rate > 0 else float("inf")
         for key in [k for k, (_, last) in self._buckets.items() if now - last >= full]:

@@ -3,9 +3,12 @@
 What uvicorn alone leaves open, and what this module adds:
 
 * Connections: uvicorn accepts every connection and keeps it as long as the client likes. Here
-  a connection over the total cap, or over the cap for its client address, is closed as soon as
-  it is accepted, before anything is read from it. A WebSocket counts until its socket closes
-  (uvicorn hands an upgraded connection to another protocol object; both release the same slot).
+  a connection over the total cap, or over the cap for its client address, is never read from:
+  it is held, unread, for ``REFUSED_HOLD`` seconds and then reset (at once, where more than
+  ``MAX_HELD`` are held already). A client that reconnects as soon as it is turned away would
+  otherwise make the server accept and reset hundreds of connections a second. A WebSocket
+  counts until its socket closes (uvicorn hands an upgraded connection to another protocol
+  object; both release the same slot).
   Addresses trusted as proxies (``forwarded_allow_ips``) are exempt from the per-address cap,
   since every client behind the proxy arrives from its address.
 * Slow requests: uvicorn times out idle keep-alive connections between requests, but waits
@@ -46,6 +49,8 @@ HEADER_TIMEOUT = 10.0
 KEEP_ALIVE_TIMEOUT = 5
 WS_MAX_SIZE = 65536
 BACKLOG = 2048
+REFUSED_HOLD = 5.0
+MAX_HELD = 1024
 #: The states in which h11 is still waiting for (the rest of) the client's request.
 _RECEIVING = (h11.IDLE, h11.SEND_BODY)
 
@@ -190,6 +195,7 @@ class ConnectionLimits:
         self.exempt = exempt
         self.open: dict[object, str] = {}
         self.by_address: Counter[str] = Counter()
+        self.held = 0  # refused connections held unread
 
     def admit(self, key: object, address: str) -> bool:
         """Count a new connection in, or say False when it is over a cap (it is not counted)."""
@@ -245,19 +251,29 @@ def protocol_classes(
         ) -> None:
             super().__init__(config, server_state, app_state, _loop)
             self.refused = False
+            self.held = False
             self.upgraded = False
             self.request_timer: asyncio.TimerHandle | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             if not limits.admit(transport, _peer_host(transport)):
-                self.refused = True
-                transport.abort()  # at once, before reading anything
+                self.refused = True  # nothing is ever read from it
+                if limits.held >= MAX_HELD:
+                    transport.abort()
+                    return
+                limits.held += 1
+                self.held = True
+                transport.pause_reading()
+                self.loop.call_later(REFUSED_HOLD, transport.abort)
                 return
             super().connection_made(transport)
             self._expect_request()
 
         def connection_lost(self, exc: Exception | None) -> None:
             if self.refused:
+                if self.held:
+                    self.held = False
+                    limits.held -= 1
                 return
             self._stop_timer()
             try:
