@@ -223,6 +223,17 @@ def test_finish_abandon_and_reopen(store: Store) -> None:
         store.abandon_game(other)
 
 
+def test_a_seat_can_be_renamed(store: Store) -> None:
+    game_id = store.create_game("online", Rules.preset("standard"), ["Ann", "Friend"])
+    with store.transaction() as tx:
+        tx.rename_seat(game_id, 1, "  Bob ")
+    assert store.load_game(game_id).game.names == ("Ann", "Bob")
+    for seat, name in ((2, "Cy"), (1, "   "), (0, "x" * 65)):
+        with pytest.raises(ValueError), store.transaction() as tx:
+            tx.rename_seat(game_id, seat, name)
+    assert store.load_game(game_id).game.names == ("Ann", "Bob")
+
+
 def test_update_options_merges(store: Store) -> None:
     game_id = online_game(store, options={"mode": "single"})
     assert store.update_options(game_id, {"clock": 20}) == {"mode": "single", "clock": 20}

@@ -657,6 +657,8 @@ def test_an_idle_table_is_let_go_and_comes_back_as_it_was() -> None:
             after = recv(ws0)
         assert tid in manager.tables
         assert after["view"] is not None
+        assert after["table"].pop("connected") == [True, False]  # seat 0 came back
+        before["table"].pop("connected")
         assert (after["view"], after["table"]) == (before["view"], before["table"])
         # And play goes on from there.
         mover = after["view"]["current_player"]

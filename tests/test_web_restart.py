@@ -15,9 +15,11 @@ from webutil import LiveServer, SeatSocket, invite_token, pick, post_table
 
 
 def comparable(state: dict[str, Any]) -> dict[str, Any]:
-    """A state message less what may differ after a restart: the version counter."""
+    """A state message less what may differ after a restart: the version counter, and which
+    seats are connected (the seats reconnect one by one)."""
     out = dict(state)
     out.pop("version")
+    out["table"] = {k: v for k, v in out["table"].items() if k != "connected"}
     return out
 
 

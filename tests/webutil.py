@@ -212,8 +212,16 @@ def app_client(
             store.close()
 
 
-def recv(ws: Any, timeout: float = 20.0) -> dict[str, Any]:
-    """The next message on a TestClient socket, failing (not hanging) after ``timeout``."""
+def recv(ws: Any, timeout: float = 20.0, *, presence: bool = False) -> dict[str, Any]:
+    """The next message on a TestClient socket, failing (not hanging) after ``timeout``;
+    messages that a seat came or went are read past unless ``presence``."""
+    while True:
+        data = _recv(ws, timeout)
+        if presence or data.get("type") != "presence":
+            return data
+
+
+def _recv(ws: Any, timeout: float) -> dict[str, Any]:
     rx = getattr(ws, "_send_rx", None)
     if rx is None:  # pragma: no cover - another Starlette version: no timeout
         return dict(ws.receive_json())
@@ -374,9 +382,12 @@ class SeatSocket:
         self.ws.send(json.dumps(msg))
         self.sent = time.monotonic()
 
-    def recv(self, timeout: float = 30.0) -> dict[str, Any]:
+    def recv(self, timeout: float = 30.0, *, presence: bool = False) -> dict[str, Any]:
+        """The next message (read past those that a seat came or went, unless ``presence``)."""
         data = json.loads(self.ws.recv(timeout=timeout))
         assert isinstance(data, dict)
+        if data.get("type") == "presence" and not presence:
+            return self.recv(timeout)
         if data.get("type") == "state":
             self.last = data
         return data

@@ -249,6 +249,16 @@ class Store:
             )
             return seat
 
+    def seat_hashes(self, game_id: str) -> list[tuple[int, str]]:
+        """The game's seats and their token hashes, seat 0 first."""
+        with self._reading() as session:
+            rows = session.execute(
+                select(SeatRow.seat, SeatRow.token_hash)
+                .where(SeatRow.game_id == game_id)
+                .order_by(SeatRow.seat)
+            )
+            return [(int(seat), str(digest)) for seat, digest in rows]
+
     def seated_games(
         self, tokens: Sequence[tuple[str, str]], *, kind: str = "online"
     ) -> list[SeatedGame]:

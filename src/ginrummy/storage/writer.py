@@ -141,6 +141,17 @@ class Writer:
         self._flush("could not update the options")
         return dict(row.options)
 
+    def rename_seat(self, game_id: str, seat: int, name: str) -> None:
+        """Give a seat of the game another name (the invited player says who they are)."""
+        _seat(seat)
+        row = self._game(game_id)
+        if seat == 0:
+            row.name0 = _name(name)
+        else:
+            row.name1 = _name(name)
+        row.updated_at = utcnow()
+        self._flush("could not rename the seat")
+
     def finish_game(
         self, game_id: str, final: Mapping[str, Any], *, winner: int | None = None
     ) -> None:

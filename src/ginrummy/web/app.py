@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 from collections.abc import AsyncIterator, Sequence
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -31,7 +32,7 @@ from ..engine.serial import result_to_dict
 from ..storage.records import SeatedGame
 from .limits import Buckets
 from .manager import ABANDON_AFTER_DAYS, Client, Limits, Manager
-from .protocol import ProtocolError, parse_message
+from .protocol import ProtocolError, clean_name, parse_message
 from .tables import LEVELS, Options, rebuild_hand, token_hash
 
 STATIC = Path(__file__).parent / "static"
@@ -43,6 +44,10 @@ TABLE_BURST = 20.0
 #: second on average, up to READ_BURST at once.
 READS_PER_SECOND = 2.0
 READ_BURST = 20.0
+#: A request refused for being over a limit is answered no sooner than the address may ask
+#: again, up to this many seconds: a client that asks again as soon as it is refused is then
+#: refused a few times a second, not hundreds, and costs the other tables next to nothing.
+SLOW_REFUSAL = 1.0
 # Stakes the settlement arithmetic handles exactly (Decimal's default context has 28 digits and
 # raises Overflow past 1E+999999, which would break every later state message of the table).
 MAX_STAKE = Decimal(1_000_000)
@@ -119,7 +124,11 @@ def create_app(
         if refused is not None:
             return refused
         if tables_per_minute > 0 and not creators.take(_address(request)):
-            return _error("too many new games from your address; try again in a minute", 429)
+            return await _refuse_slowly(
+                creators,
+                _address(request),
+                "too many new games from your address; try again in a minute",
+            )
         data = await _json_body(request, MAX_BODY)
         if isinstance(data, Response):
             return data
@@ -151,7 +160,7 @@ def create_app(
         if refused is not None:
             return refused
         if not readers.take(_address(request)):
-            return _error("too many requests from your address; try again in a moment", 429)
+            return await _refuse_slowly(readers, _address(request), TOO_MANY_READS)
         data = await _json_body(request, 32 * MAX_BODY)
         if isinstance(data, Response):
             return data
@@ -218,7 +227,7 @@ def create_app(
         # may watch it; once it is over, that includes every deal and every card.
         game_id = request.path_params["table"][:32]
         if not readers.take(_address(request)):
-            return _error("too many requests from your address; try again in a moment", 429)
+            return await _refuse_slowly(readers, _address(request), TOO_MANY_READS)
 
         def load() -> dict[str, Any] | None:
             stored = store.load_game(game_id)
@@ -437,8 +446,19 @@ async def _read_body(request: Request, limit: int) -> bytes | None:
     return b"".join(chunks)
 
 
-def _error(message: str, status: int) -> Response:
-    return JSONResponse({"type": "error", "message": message}, status_code=status)
+def _error(message: str, status: int, headers: dict[str, str] | None = None) -> Response:
+    return JSONResponse({"type": "error", "message": message}, status_code=status, headers=headers)
+
+
+TOO_MANY_READS = "too many requests from your address; try again in a moment"
+
+
+async def _refuse_slowly(buckets: Buckets, key: str, message: str) -> Response:
+    """429, sent once ``key`` may ask again (at most SLOW_REFUSAL seconds from now), saying
+    when in ``Retry-After``."""
+    await asyncio.sleep(min(SLOW_REFUSAL, buckets.wait(key)))
+    retry = max(1, math.ceil(buckets.wait(key)))
+    return _error(message, 429, {"Retry-After": str(retry)})
 
 
 def _text(data: dict[str, Any], key: str, default: str, limit: int = 40) -> str:
@@ -474,8 +494,13 @@ def _table_settings(data: dict[str, Any]) -> tuple[Rules, Options, tuple[str, st
     hints = data.get("hints", mode == "computer")
     if not isinstance(hints, bool):
         raise ProtocolError("hints must be true or false")
-    name = _text(data, "name", "You")
-    other = "Computer (" + level + ")" if mode == "computer" else _text(data, "opponent", "Friend")
+    # Nobody is called "You": each seat's own page says "you" of itself ("You win the hand").
+    name = clean_name(data.get("name"), "Player 1")
+    other = (
+        "Computer (" + level + ")"
+        if mode == "computer"
+        else clean_name(data.get("opponent"), "Player 2")
+    )
     return rules, Options(mode, level, match, clock, hints), (name, other)
 
 

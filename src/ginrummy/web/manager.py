@@ -27,7 +27,7 @@ from ..engine.match import Match
 from ..storage.models import utcnow
 from .dealing import Deal
 from .limits import Buckets
-from .protocol import ProtocolError
+from .protocol import ProtocolError, clean_name
 from .tables import (
     COMPUTER_SEAT,
     LEVELS,
@@ -132,7 +132,18 @@ class Manager:
 
     # -- tables -------------------------------------------------------------------------------
 
-    async def create(self, rules: Rules, options: Options, names: tuple[str, str]) -> Created:
+    async def create(
+        self,
+        rules: Rules,
+        options: Options,
+        names: tuple[str, str],
+        *,
+        seats: list[tuple[int, str]] | None = None,
+        after: str | None = None,
+    ) -> Created:
+        """A new table, stored. ``seats`` (seat, token hash) keeps seats known already (a
+        rematch: no new tokens are made, none returned); ``after`` is the table whose rematch
+        this is, marked so in the same transaction (or ConflictError when it has one already)."""
         if options.mode not in ("computer", "friend"):
             raise ProtocolError("mode must be computer or friend")
         if options.mode == "computer" and options.level not in LEVELS:
@@ -145,11 +156,10 @@ class Manager:
             rules = rules.replace(match_target=500)
         seed = random.SystemRandom().randrange(1 << 63)
         scoring: Game | Match = Match(rules, seed) if options.match else Game(rules, seed)
-        tokens: list[str | None] = [
-            new_token(),
-            None if options.mode == "computer" else new_token(),
-        ]
-        seats = [(seat, token_hash(t)) for seat, t in enumerate(tokens) if t is not None]
+        tokens: list[str | None] = [None, None]
+        if seats is None:
+            tokens = [new_token(), None if options.mode == "computer" else new_token()]
+            seats = [(seat, token_hash(t)) for seat, t in enumerate(tokens) if t is not None]
         table = Table("", rules, names, options, scoring)
         deal = table.next_deal(self._rng)
 
@@ -160,6 +170,8 @@ class Manager:
                 )
                 table.id = game_id
                 table.write_deal(tx, deal)
+                if after is not None:
+                    tx.update_options(after, {"rematch": game_id})
                 return game_id
 
         game_id = await self.db(write)
@@ -273,6 +285,7 @@ class Manager:
             _count(self._seat_sockets, (client.table_id, client.seat), +1)
         table = self.tables.get(client.table_id)
         if table is not None:
+            self._presence(table, client.seat, +1)
             self.kick(table)
 
     def leave(self, client: Client) -> None:
@@ -283,6 +296,26 @@ class Manager:
         _count(self._address_sockets, client.address, -1)
         if client.seat is not None:
             _count(self._seat_sockets, (client.table_id, client.seat), -1)
+        table = self.tables.get(client.table_id)
+        if table is not None:
+            self._presence(table, client.seat, -1)
+
+    def _presence(self, table: Table, seat: int | None, change: int) -> None:
+        """Count a seat's socket in or out; tell the table when a seat comes or goes."""
+        if seat is None:
+            return
+        before = table.connected()
+        table.present[seat] = max(0, table.present[seat] + change)
+        if table.connected() != before:
+            self._spawn(self._tell_presence(table))
+
+    async def _tell_presence(self, table: Table) -> None:
+        msg = {"type": "presence", "connected": table.connected()}
+        for client in list(self.clients.get(table.id, ())):
+            try:
+                await client.send(msg)
+            except Exception:
+                self.leave(client)
 
     def reseat(self, client: Client, seat: int | None) -> None:
         """Move a connected socket to another seat (after it said who it is)."""
@@ -331,6 +364,9 @@ class Manager:
         if kind == "hint":
             await client.send({"type": "hints", "hints": await self._hints(table, client)})
             return
+        if kind == "rematch":
+            await self._rematch(table)
+            return
         async with table.lock:
             if kind == "action":
                 if table.vs_computer and seat == COMPUTER_SEAT:
@@ -342,6 +378,8 @@ class Manager:
                 table.start(deal)
             elif kind == "undo":
                 await self._undo(table, seat)
+            elif kind == "name":
+                await self._rename(table, seat, msg["name"])
             else:  # pragma: no cover - the protocol layer checks types
                 raise ProtocolError(f"unknown message type {kind!r}")
         await self.after_change(table)
@@ -421,6 +459,34 @@ class Manager:
             hand.undo()
         table.mark_undo_used()
         table.touch()
+
+    async def _rename(self, table: Table, seat: int, name: str) -> None:
+        if table.vs_computer and seat == COMPUTER_SEAT:
+            raise ProtocolError("that seat is the computer's")
+        if table.finished:
+            raise IllegalActionError("the game is over: its names stay as they were")
+        name = clean_name(name)
+        await self.db(self._write, lambda tx: tx.rename_seat(table.id, seat, name))
+        table.rename(seat, name)
+        table.touch()
+
+    async def _rematch(self, table: Table) -> None:
+        """Once the game is over: a new table with the same rules, names and seats (their
+        tokens hold there too); everyone at the old table is sent there. Asked twice, the
+        same new table."""
+        async with table.lock:
+            if table.options.rematch is None:
+                if not table.finished or table.abandoned:
+                    raise IllegalActionError("a rematch is offered once the game is over")
+                seats: list[tuple[int, str]] = await self.db(self.store.seat_hashes, table.id)
+                options = Options.from_dict(
+                    {**table.options.to_dict(), "undo_used": False, "rematch": None}
+                )
+                created = await self.create(
+                    table.rules, options, table.names, seats=seats, after=table.id
+                )
+                table.moved_to(created.table.id)
+        await self.broadcast(table)
 
     async def _hints(self, table: Table, client: Client) -> list[dict[str, Any]]:
         seat = client.seat

@@ -9,9 +9,14 @@ Client to server::
     {"type": "state"}                             send my state again
     {"type": "ping"}
     {"type": "hello", "token": "..."}            the seat's token, sent first instead of in the URL
+    {"type": "name", "name": "Bob"}               your seat's name (until the game is over)
+    {"type": "rematch"}                           once the game is over: the same seats, a new table
 
-Server to client: ``state`` (your view and the table), ``hints``, ``pong`` and ``error``
-(``{"type": "error", "message": "..."}``; nothing changed).
+Server to client: ``state`` (your view and the table), ``hints``, ``pong``, ``presence``
+(``{"type": "presence", "connected": [true, false]}``: a seat came or went; states carry it
+too) and ``error`` (``{"type": "error", "message": "..."}``; nothing changed). After a
+rematch every state of the old table names the new one (``table.rematch``); the seats'
+tokens hold there too.
 """
 
 from __future__ import annotations
@@ -28,11 +33,29 @@ TYPES = {
     "state": set(),
     "ping": set(),
     "hello": {"token"},
+    "name": {"name"},
+    "rematch": set(),
 }
+NAME_LENGTH = 40
 
 
 class ProtocolError(ValueError):
     """A message that is not valid; the connection stays open and nothing changes."""
+
+
+def clean_name(value: object, default: str | None = None) -> str:
+    """A player's name as given: text, spaces collapsed, at most NAME_LENGTH characters
+    (``default`` where none is given; raises ProtocolError for anything else)."""
+    if value is None and default is not None:
+        return default
+    if not isinstance(value, str):
+        raise ProtocolError("a name must be text")
+    name = " ".join(value.split())[:NAME_LENGTH]
+    if not name:
+        if default is not None:
+            return default
+        raise ProtocolError("a name cannot be empty")
+    return name
 
 
 def parse_message(raw: str | bytes) -> dict[str, Any]:

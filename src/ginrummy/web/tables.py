@@ -23,12 +23,14 @@ from ..engine import (
     Event,
     Hand,
     IllegalActionError,
+    Phase,
     Rules,
     best_arrangements,
     parse_cards,
 )
 from ..engine.game import Game
 from ..engine.match import Match
+from ..engine.melds import discard_deadwoods_mask
 from ..engine.serial import event_to_dict, result_to_dict
 from ..engine.views import PlayerView
 from .dealing import Deal, commitment, deck_text, shuffle
@@ -71,6 +73,8 @@ class Options:
     hints: bool = True
     #: Undo was used: the game is marked so and left out of statistics.
     undo_used: bool = False
+    #: The table the players moved on to for a rematch, once one of them asked.
+    rematch: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -80,6 +84,7 @@ class Options:
             "clock": self.clock,
             "hints": self.hints,
             "undo_used": self.undo_used,
+            "rematch": self.rematch,
         }
 
     @classmethod
@@ -92,6 +97,7 @@ class Options:
             int(data.get("clock", 0)),
             bool(data.get("hints", mode == "computer")),
             bool(data.get("undo_used", False)),
+            None if data.get("rematch") is None else str(data["rematch"]),
         )
 
 
@@ -131,6 +137,8 @@ class Table:
     #: The computer player of this hand: owned by the table, used by one thread at a time
     #: (the table's one computer turn in progress), dropped at the next deal.
     agent: Any = field(default=None, repr=False, compare=False)
+    #: Open sockets per seat (kept by the manager): each side sees whether the other is there.
+    present: list[int] = field(default_factory=lambda: [0, 0], repr=False, compare=False)
     # What every state message repeats, worked out once: the rules and options never change
     # at a table, the score sheet only when a hand ends or starts. Shared by the messages, so
     # nobody may change these dicts.
@@ -311,6 +319,7 @@ class Table:
             view = hand.view(seat, scores).to_dict()
             view["knock_options"] = knock_options(hand) if hand.current_player == seat else {}
             view["arrangement"] = _arrangement_info(hand.cards(seat))
+            view["discard_deadwood"] = discard_deadwood(hand) if hand.current_player == seat else {}
         if not hand.is_over:
             _face_down_knock(view["history"], seat)
         msg["view"] = view
@@ -356,6 +365,8 @@ class Table:
             "deadline": self.deadline,
             "can_undo": self.can_undo(seat),
             "fair_play": self.fair_play(),
+            "connected": self.connected(),
+            "rematch": self.options.rematch,
         }
         if isinstance(self.scoring, Match):
             info["match_totals"] = list(self.scoring.totals)
@@ -365,6 +376,26 @@ class Table:
         elif self.game.is_over:
             info["final"] = self.game.final().to_dict()
         return info
+
+    def connected(self) -> list[bool]:
+        """Whether each seat has a socket open (the computer is always there)."""
+        return [
+            self.present[seat] > 0 or (self.vs_computer and seat == COMPUTER_SEAT)
+            for seat in (0, 1)
+        ]
+
+    def moved_to(self, table_id: str) -> None:
+        """The players moved on to a rematch at ``table_id``: every state says so."""
+        self.options.rematch = table_id
+        self._fixed = None
+        self.touch()
+
+    def rename(self, seat: int, name: str) -> None:
+        """Give a seat another name (the score sheet is worked out again)."""
+        names = list(self.names)
+        names[seat] = name
+        self.names = (names[0], names[1])
+        self._sheet = None
 
     def fair_play(self) -> dict[str, Any]:
         """The table's fair-play terms, shown to both seats from the first move."""
@@ -420,6 +451,21 @@ def knock_options(hand: Hand) -> dict[str, list[str]]:
             rest = hand.hand_mask(seat) & ~action.card.bit
             out[str(action)] = [str(a) for a in best_arrangements(rest)[:6]]
     return out
+
+
+def discard_deadwood(hand: Hand) -> dict[str, int]:
+    """In the discard phase: each card the player may discard, and the least deadwood of the
+    cards left after discarding it."""
+    seat = hand.current_player
+    if seat is None or hand.phase is not Phase.DISCARD:
+        return {}
+    allowed = {
+        a.card
+        for a in hand.legal_actions()
+        if a.card is not None and a.kind in (ActionKind.DISCARD, ActionKind.KNOCK, ActionKind.GIN)
+    }
+    left = discard_deadwoods_mask(hand.hand_mask(seat))
+    return {str(c): left[c.index] for c in sorted(allowed, key=lambda c: c.index)}
 
 
 def _arrangement_info(cards: Cards) -> dict[str, Any]:

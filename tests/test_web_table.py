@@ -1,0 +1,153 @@
+"""What the table tells each seat beyond the rules: the deadwood each discard would leave,
+whether the other seat is connected, the players' own names, and a rematch at a new table
+with the same seats.
+
+On the README's deck (tests/test_web_fairplay.py): the non-dealer holds
+``As 2s 3s 4s 3h 7h 7d Kd 4c 7c`` and draws ``Ad``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from ginrummy.engine import IllegalActionError, Rules, deadwood, parse_cards
+from ginrummy.storage import Store
+from ginrummy.web.manager import UNLIMITED, Manager
+from ginrummy.web.protocol import ProtocolError
+from ginrummy.web.tables import Options
+from test_web_fairplay import Seat, computer_table, fixed_deck
+from webutil import app_client, invite_token, new_table, recv
+
+__all__ = ["fixed_deck"]  # a fixture, used by name
+
+
+def test_the_deadwood_each_discard_would_leave(fixed_deck: None) -> None:
+    async def run() -> None:
+        manager, store, table, me = await computer_table(dealer=1)
+        await me.act("pass")
+        table.act(store, 1, "pass")
+        assert table.state_for(0)["view"]["discard_deadwood"] == {}  # not discarding yet
+        await me.act("draw")
+        view = table.state_for(0)["view"]
+        held = parse_cards("As 2s 3s 4s 3h 7h 7d Kd 4c 7c Ad")
+        assert sorted(view["hand"].split()) == sorted(str(c) for c in held)
+        left = view["discard_deadwood"]
+        # Kd leaves A-4 of spades and the sevens, with 3h 4c Ad over: 8
+        assert left["Kd"] == 8 and min(left.values()) == 8
+        assert left["4c"] == 14 and left["3h"] == 15
+        for card in held:
+            rest = [c for c in held if c != card]
+            assert left[str(card)] == deadwood(rest), card
+        # the other seat, and spectators, are told nothing of it
+        assert table.state_for(1)["view"]["discard_deadwood"] == {}
+        assert "discard_deadwood" not in table.state_for(None)["view"]
+        manager.close()
+        store.close()
+
+    asyncio.run(run())
+
+
+def presence(ws: Any, expected: list[bool]) -> bool:
+    """Whether news that ``expected`` seats are connected comes (a socket is told of its own
+    arrival too, so other news may come first); times out otherwise."""
+    while True:
+        msg = recv(ws, presence=True)
+        if msg["type"] == "presence" and msg["connected"] == expected:
+            return True
+
+
+def test_each_seat_sees_whether_the_other_is_connected() -> None:
+    with app_client() as client:
+        created = new_table(client, mode="friend", name="Ann")
+        tid, tokens = created["id"], [created["token"], invite_token(created)]
+        with client.websocket_connect(f"/ws/{tid}?token={tokens[0]}") as ws0:
+            assert recv(ws0)["table"]["connected"] == [True, False]
+            with client.websocket_connect(f"/ws/{tid}?token={tokens[1]}") as ws1:
+                assert recv(ws1)["table"]["connected"] == [True, True]
+                assert presence(ws0, [True, True])
+                with client.websocket_connect(f"/ws/{tid}") as spec:  # spectators don't count
+                    assert recv(spec)["table"]["connected"] == [True, True]
+            assert presence(ws0, [True, False])
+        # against the computer, the computer is always there
+        vs = new_table(client, mode="computer")
+        with client.websocket_connect(f"/ws/{vs['id']}?token={vs['token']}") as ws:
+            assert recv(ws)["table"]["connected"] == [True, True]
+
+
+def test_the_invited_player_gives_a_name() -> None:
+    with app_client() as client:
+        created = new_table(client, mode="friend", name="Ann")
+        tid, tokens = created["id"], [created["token"], invite_token(created)]
+        with (
+            client.websocket_connect(f"/ws/{tid}?token={tokens[0]}") as ws0,
+            client.websocket_connect(f"/ws/{tid}?token={tokens[1]}") as ws1,
+            client.websocket_connect(f"/ws/{tid}") as spec,
+        ):
+            first = recv(ws1)
+            assert first["table"]["names"] == ["Ann", "Player 2"]  # nobody is called "You"
+            recv(ws0), recv(spec)
+            ws1.send_json({"type": "name", "name": "  Bob \t Jones "})
+            for ws in (ws0, ws1, spec):
+                assert recv(ws)["table"]["names"] == ["Ann", "Bob Jones"]
+            for ws, bad in ((ws1, "   "), (ws1, "x" * 3000), (spec, "Eve")):
+                ws.send_json({"type": "name", "name": bad})
+                assert recv(ws)["type"] == "error"
+            saved = client.get(f"/api/replay/{tid}")  # open games cannot be replayed...
+            assert saved.status_code == 403
+        with client.websocket_connect(f"/ws/{tid}?token={tokens[0]}") as ws0:
+            assert recv(ws0)["table"]["names"] == ["Ann", "Bob Jones"]  # ... but it was stored
+
+
+async def _finished_game() -> tuple[Any, Any, Any, Seat, Seat]:
+    """A one-point game against the computer that the computer wins at once by knocking."""
+    store = Store("sqlite://")
+    manager = Manager(store, computer_delay=3600, seed=1, limits=UNLIMITED)
+    rules = Rules(first_dealer="fixed", first_dealer_seat=0, game_target=1)
+    table = (await manager.create(rules, Options("computer", "beginner"), ("Ann", "C"))).table
+    me = Seat(manager, table, 0)
+    # the computer (non-dealer) passes the upcard, I pass, it draws Ad and knocks with Kd
+    table.act(store, 1, "pass")
+    await me.act("pass")
+    table.act(store, 1, "draw")
+    table.act(store, 1, "knock Kd")
+    await me.act("auto")  # optimal layoffs end the hand
+    spectator = Seat(manager, table, None)
+    manager.join(spectator.client)
+    manager.join(me.client)
+    return manager, store, table, me, spectator
+
+
+def test_a_rematch_keeps_the_seats_and_takes_everyone_along(fixed_deck: None) -> None:
+    async def run() -> None:
+        manager, store, table, me, spectator = await _finished_game()
+        with pytest.raises(IllegalActionError, match="once the game is over"):
+            created = await manager.create(table.rules, Options("computer"), ("Ann", "C"))
+            await Seat(manager, created.table, 0).do({"type": "rematch"})
+        assert table.finished
+        with pytest.raises(ProtocolError, match="spectators"):
+            await spectator.do({"type": "rematch"})
+        await me.do({"type": "rematch"})
+        new_id = table.options.rematch
+        assert new_id and new_id != table.id
+        new = manager.tables[new_id]
+        assert new.names == table.names and new.rules == table.rules
+        assert new.options.mode == "computer" and not new.options.undo_used
+        assert new.hand is not None and not new.finished
+        # both the seat and the spectator were told where the game goes on
+        for seat in (me, spectator):
+            assert seat.sent[-1]["table"]["rematch"] == new_id
+        # the seat's token holds at the new table; asked again, the same table
+        old_hashes = store.seat_hashes(table.id)
+        assert store.seat_hashes(new_id) == old_hashes
+        assert store.seat_for_token(new_id, old_hashes[0][1]) == 0
+        await me.do({"type": "rematch"})
+        assert table.options.rematch == new_id and len(manager.tables) == 3  # 2 + the rematch
+        saved = store.get_game(table.id)
+        assert saved is not None and saved.options["rematch"] == new_id
+        manager.close()
+        store.close()
+
+    asyncio.run(run())
