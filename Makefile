@@ -31,7 +31,13 @@ test: $(BIN)/.compiled
 wheel-check: $(BIN)/.installed
 	PYTHON=$(BIN)/python bash tests/wheel_check.sh
 
-lint: $(BIN)/.installed
+# The web pages' JavaScript is checked by Biome (package.json, biome.json): nothing is built.
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+lint: $(BIN)/.installed node_modules/.installed
+	node_modules/.bin/biome check src/ginrummy/web/static/js
 	$(BIN)/ruff check src tests benchmarks setup.py conftest.py
 	$(BIN)/ruff format --check src tests benchmarks setup.py conftest.py
 	$(BIN)/mypy --strict
@@ -40,5 +46,5 @@ bench: $(BIN)/.compiled
 	$(BIN)/python benchmarks/melds.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info src/*.egg-info
+	rm -rf $(VENV) build *.egg-info src/*.egg-info node_modules
 	find src -name "*.so" -delete

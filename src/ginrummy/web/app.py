@@ -28,7 +28,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..engine import GinRummyError, Rules
-from ..engine.serial import result_to_dict
+from ..engine.serial import event_to_dict, result_to_dict
 from ..storage.records import SeatedGame
 from .limits import Buckets
 from .manager import ABANDON_AFTER_DAYS, Client, Limits, Manager
@@ -542,17 +542,18 @@ def _replay(stored: Any) -> dict[str, Any]:
         steps.append(_step(hand, None))
         for text in texts:
             event = hand.apply(text)
-            steps.append(
-                _step(
-                    hand,
-                    f"{event.seat}: {event.action}"
-                    + (f" ({event.card})" if event.action.card is None and event.card else ""),
-                )
+            step = _step(
+                hand,
+                f"{event.seat}: {event.action}"
+                + (f" ({event.card})" if event.action.card is None and event.card else ""),
             )
+            step["event"] = event_to_dict(event)  # the page says it in words
+            steps.append(step)
         hands.append(
             {
                 "number": h.number,
                 "dealer": h.dealer,
+                "upcard": None if hand.upcard is None else str(hand.upcard),
                 "deck": "".join(h.deck.split()),  # the committed form: no spaces
                 "salt": h.salt,
                 "commitment": h.commitment,

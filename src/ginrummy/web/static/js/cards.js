@@ -2,22 +2,46 @@
 export const SUITS = { s: "♠", h: "♥", d: "♦", c: "♣" };
 const SUIT_NAMES = { s: "spades", h: "hearts", d: "diamonds", c: "clubs" };
 const RANK_NAMES = {
-  A: "ace", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
-  9: "nine", T: "ten", J: "jack", Q: "queen", K: "king",
+  A: "ace",
+  2: "two",
+  3: "three",
+  4: "four",
+  5: "five",
+  6: "six",
+  7: "seven",
+  8: "eight",
+  9: "nine",
+  T: "ten",
+  J: "jack",
+  Q: "queen",
+  K: "king",
 };
 const RANKS = "A23456789TJQK";
 const SUIT_ORDER = "shdc";
 
-export function rankLabel(card) { return card[0] === "T" ? "10" : card[0]; }
-export function pretty(card) { return rankLabel(card) + SUITS[card[1]]; }
-export function cardName(card) { return `${RANK_NAMES[card[0]]} of ${SUIT_NAMES[card[1]]}`; }
-export function cardValue(card) { const r = RANKS.indexOf(card[0]) + 1; return Math.min(r, 10); }
-export function cardIndex(card) { return SUIT_ORDER.indexOf(card[1]) * 13 + RANKS.indexOf(card[0]); }
+export function rankLabel(card) {
+  return card[0] === "T" ? "10" : card[0];
+}
+export function pretty(card) {
+  return rankLabel(card) + SUITS[card[1]];
+}
+export function cardName(card) {
+  return `${RANK_NAMES[card[0]]} of ${SUIT_NAMES[card[1]]}`;
+}
+export function cardValue(card) {
+  const r = RANKS.indexOf(card[0]) + 1;
+  return Math.min(r, 10);
+}
+export function cardIndex(card) {
+  return SUIT_ORDER.indexOf(card[1]) * 13 + RANKS.indexOf(card[0]);
+}
 export function splitCards(text) {
   if (!text) return [];
   return text.trim().split(/\s+/).filter(Boolean);
 }
-export function meldCards(meld) { return meld.match(/.{2}/g) || []; }
+export function meldCards(meld) {
+  return meld.match(/.{2}/g) || [];
+}
 
 function suitColour(suit, fourColour) {
   if (fourColour) return { s: "#111", h: "#c1121f", d: "#1d4ed8", c: "#15803d" }[suit];
@@ -47,7 +71,7 @@ export function cardSVG(card, { fourColour = false } = {}) {
 // A focusable card element.
 export function cardElement(card, opts = {}) {
   const el = document.createElement(opts.button ? "button" : "span");
-  el.className = "card" + (card ? "" : " back");
+  el.className = `card${card ? "" : " back"}`;
   el.innerHTML = cardSVG(card, opts);
   if (card) {
     el.dataset.card = card;

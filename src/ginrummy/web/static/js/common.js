@@ -2,7 +2,11 @@
 const KEY = "ginrummy.tables";
 
 export function savedTables() {
-  try { return JSON.parse(localStorage.getItem(KEY) || "[]"); } catch { return []; }
+  try {
+    return JSON.parse(localStorage.getItem(KEY) || "[]");
+  } catch {
+    return [];
+  }
 }
 export function saveTable(id, token) {
   const list = savedTables().filter((t) => t.id !== id);
@@ -15,9 +19,15 @@ export function tokenFor(id) {
 }
 
 export function settings() {
-  try { return JSON.parse(localStorage.getItem("ginrummy.settings") || "{}"); } catch { return {}; }
+  try {
+    return JSON.parse(localStorage.getItem("ginrummy.settings") || "{}");
+  } catch {
+    return {};
+  }
 }
-export function saveSettings(s) { localStorage.setItem("ginrummy.settings", JSON.stringify(s)); }
+export function saveSettings(s) {
+  localStorage.setItem("ginrummy.settings", JSON.stringify(s));
+}
 export function applySettings() {
   const s = settings();
   document.body.classList.toggle("large-cards", !!s.large);

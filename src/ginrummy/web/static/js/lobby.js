@@ -1,5 +1,5 @@
 // The lobby: start a game against the computer or a friend; list this browser's games.
-import { h, saveTable, savedTables } from "./common.js";
+import { h, savedTables, saveSettings, saveTable, settings } from "./common.js";
 
 const form = document.getElementById("new-game");
 const presetText = document.getElementById("preset-text");
@@ -9,7 +9,9 @@ async function load() {
   const data = await (await fetch("/api/presets")).json();
   presets = data.presets;
   document.getElementById("preset").replaceChildren(...presets.map((p) => h("option", { value: p.name }, p.name)));
-  document.getElementById("level").replaceChildren(...data.levels.map((l) => h("option", { value: l, selected: l === "intermediate" }, l)));
+  document
+    .getElementById("level")
+    .replaceChildren(...data.levels.map((l) => h("option", { value: l, selected: l === "intermediate" }, l)));
   showPreset();
   listMine();
 }
@@ -22,11 +24,12 @@ function showPreset() {
 form.preset.addEventListener("change", showPreset);
 function showMode() {
   const friend = form.mode.value === "friend";
-  document.querySelectorAll(".computer-only").forEach((el) => (el.hidden = friend));
-  document.querySelectorAll(".friend-only").forEach((el) => (el.hidden = !friend));
+  for (const el of document.querySelectorAll(".computer-only")) el.hidden = friend;
+  for (const el of document.querySelectorAll(".friend-only")) el.hidden = !friend;
 }
 form.addEventListener("change", showMode);
 showMode();
+form.name.value = settings().name || ""; // the name given last time
 
 form.addEventListener("submit", async (e) => {
   e.preventDefault();
@@ -35,19 +38,33 @@ form.addEventListener("submit", async (e) => {
   for (const key of ["knock_limit", "game_target"]) if (f[key].value !== "") options[key] = Number(f[key].value);
   for (const key of ["big_gin", "must_gin", "wall_pickup"]) if (f[key].checked) options[key] = true;
   const body = {
-    mode: f.mode.value, level: f.level.value, preset: f.preset.value, name: f.name.value,
-    options, match: f.match.checked, stake: f.stake.value, clock: Number(f.clock.value || 0),
+    mode: f.mode.value,
+    level: f.level.value,
+    preset: f.preset.value,
+    name: f.name.value,
+    options,
+    match: f.match.checked,
+    stake: f.stake.value,
+    clock: Number(f.clock.value || 0),
   };
   if (f.mode.value === "friend") body.hints = f.hints.checked;
-  const res = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+  if (f.name.value.trim()) saveSettings({ ...settings(), name: f.name.value.trim() });
+  const res = await fetch("/api/tables", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
   const data = await res.json();
-  if (!res.ok) { document.getElementById("form-error").textContent = data.message; return; }
+  if (!res.ok) {
+    document.getElementById("form-error").textContent = data.message;
+    return;
+  }
   saveTable(data.id, data.token);
   if (data.invite) {
     const link = new URL(data.invite, location.href).href;
     document.getElementById("invite").hidden = false;
     document.getElementById("invite-link").value = link;
-    document.getElementById("go-table").href = `/t/${data.id}`;  // our seat is in storage
+    document.getElementById("go-table").href = `/t/${data.id}`; // our seat is in storage
     document.getElementById("copy-invite").onclick = () => navigator.clipboard.writeText(link);
     listMine();
   } else {
@@ -58,17 +75,34 @@ form.addEventListener("submit", async (e) => {
 async function listMine() {
   const tables = savedTables();
   if (!tables.length) return;
-  const res = await fetch("/api/mine", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(tables) });
+  const res = await fetch("/api/mine", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(tables),
+  });
   const games = await res.json();
   const ul = document.getElementById("mine");
   if (!games.length) return;
-  ul.replaceChildren(...games.map((g) => h("li", {},
-    h("a", { href: g.status === "open" ? `/t/${g.id}` : g.url }, `${g.names[0]} vs ${g.names[1]}`),
-    " ", h("span", { class: "muted" }, g.status === "open"
-      ? (g.hand_number == null ? "open" // not loaded on the server since it started: details on opening
-        : `hand ${g.hand_number}, ${g.scores[0]}–${g.scores[1]}${g.your_turn ? " · your turn" : ""}`)
-      : `${g.status}${g.final && g.final.winner != null ? `: ${g.names[g.final.winner]} won by ${g.final.net}` : ""}`
-        + (g.undo_used ? " · undo used" : "")))));
+  ul.replaceChildren(
+    ...games.map((g) =>
+      h(
+        "li",
+        {},
+        h("a", { href: g.status === "open" ? `/t/${g.id}` : g.url }, `${g.names[0]} vs ${g.names[1]}`),
+        " ",
+        h(
+          "span",
+          { class: "muted" },
+          g.status === "open"
+            ? g.hand_number == null
+              ? "open" // not loaded on the server since it started: details on opening
+              : `hand ${g.hand_number}, ${g.scores[0]}–${g.scores[1]}${g.your_turn ? " · your turn" : ""}`
+            : `${g.status}${g.final && g.final.winner != null ? `: ${g.names[g.final.winner]} won by ${g.final.net}` : ""}` +
+                (g.undo_used ? " · undo used" : ""),
+        ),
+      ),
+    ),
+  );
 }
 
 load();

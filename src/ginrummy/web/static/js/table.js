@@ -1,67 +1,114 @@
 // The table page: one WebSocket for this seat; every "state" message redraws the page.
-import { cardElement, cardName, cardValue, meldCards, pretty, splitCards } from "./cards.js";
+// What the page holds lives in one object, `app`; the other modules are functions of their
+// arguments (words.js, arrange.js, movelog.js, motion.js, sound.js).
+import { arrangeHand, MODES, moveCard, savedMode, savedOrder, saveMode, saveOrder } from "./arrange.js";
+import { cardElement, cardName, meldCards, pretty, splitCards } from "./cards.js";
 import { applySettings, h, saveSettings, saveTable, settings, sha256Hex, tokenFor } from "./common.js";
+import { enableDrag } from "./drag.js";
+import { play as animate, snapshot } from "./motion.js";
+import { renderLog } from "./movelog.js";
+import { playSound } from "./sound.js";
+import { finalLine, namer, resultHeadline, resultWords } from "./words.js";
 
+const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").filter(Boolean).pop();
 // A seat link carries its token after "#" (never sent to the server, so never in its logs or
 // in a Referer); older links had "?s=". Either way it moves into this browser's storage and
 // out of the address bar at once.
 const linkToken = new URLSearchParams(location.hash.slice(1)).get("s") || new URLSearchParams(location.search).get("s");
 if (linkToken) history.replaceState(null, "", location.pathname);
-let token = tokenFor(tableId);
+
+const app = {
+  token: tokenFor(tableId),
+  otherSeatLink: null, // a link of this table's other seat, opened where we hold a seat
+  watching: false, // watching as a spectator although this browser holds a seat
+  ws: null,
+  retry: 500,
+  state: null,
+  connected: null, // who is connected, as last told
+  selected: null,
+  mode: savedMode(),
+  hints: null,
+  opts: applySettings(),
+  sawOpen: false, // this page saw the game before it ended (so it follows a rematch)
+  logShown: undefined, // what the move log showed last
+  commitments: loadCommitments(),
+};
 // Opening a link of a table this browser already sits at never gives away its own seat: if the
 // link is the other seat's, we keep ours, and may watch that seat's link as a spectator.
-let otherSeatLink = null;
-if (linkToken && token && linkToken !== token) otherSeatLink = linkToken;
-else if (linkToken) { saveTable(tableId, linkToken); token = linkToken; }
-let watching = false; // watching as a spectator although this browser holds a seat
+if (linkToken && app.token && linkToken !== app.token) app.otherSeatLink = linkToken;
+else if (linkToken) {
+  saveTable(tableId, linkToken);
+  app.token = linkToken;
+}
 // A seat link pasted into this tab changes only the part after "#", which loads nothing: look
 // at it as a fresh page would.
-window.addEventListener("hashchange", () => { if (location.hash.includes("s=")) location.reload(); });
+window.addEventListener("hashchange", () => {
+  if (location.hash.includes("s=")) location.reload();
+});
 
-let ws = null;
-let state = null;
-let selected = null;
-let customOrder = null; // the player's own card order, when dragged
-let orderHand = 0;
-let hints = null;
-let retry = 500;
 // hand number -> the commitment as first seen and the hand we were dealt, kept in this browser so
 // that a reload mid-hand still checks the deal against what was published before the first move
-const DEALS_KEY = `ginrummy.deals.${tableId}`;
-const commitments = (() => {
-  try { return JSON.parse(localStorage.getItem(DEALS_KEY) || "{}"); } catch { return {}; }
-})();
-function saveCommitments() {
-  const keep = Object.keys(commitments).map(Number).sort((a, b) => b - a).slice(0, 3);
-  for (const k of Object.keys(commitments)) if (!keep.includes(Number(k))) delete commitments[k];
-  try { localStorage.setItem(DEALS_KEY, JSON.stringify(commitments)); } catch { /* full or disabled */ }
+function loadCommitments() {
+  try {
+    return JSON.parse(localStorage.getItem(`ginrummy.deals.${tableId}`) || "{}");
+  } catch {
+    return {};
+  }
 }
-const $ = (id) => document.getElementById(id);
-let opts = applySettings();
+function saveCommitments() {
+  const c = app.commitments;
+  const keep = Object.keys(c)
+    .map(Number)
+    .sort((a, b) => b - a)
+    .slice(0, 3);
+  for (const k of Object.keys(c)) if (!keep.includes(Number(k))) delete c[k];
+  try {
+    localStorage.setItem(`ginrummy.deals.${tableId}`, JSON.stringify(c));
+  } catch {
+    /* full or disabled */
+  }
+}
+
+// -- the connection ------------------------------------------------------------------------------
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   // The seat's token goes in the first message, not in the socket's URL.
-  ws = new WebSocket(`${proto}://${location.host}/ws/${tableId}`);
+  const ws = new WebSocket(`${proto}://${location.host}/ws/${tableId}`);
+  app.ws = ws;
   ws.onopen = () => {
-    retry = 500; setConn(true);
-    if (token && !watching) ws.send(JSON.stringify({ type: "hello", token }));
+    app.retry = 500;
+    setConn(true);
+    if (app.token && !app.watching) ws.send(JSON.stringify({ type: "hello", token: app.token }));
   };
-  ws.onclose = () => { setConn(false); setTimeout(connect, retry); retry = Math.min(retry * 2, 8000); };
+  ws.onclose = () => {
+    setConn(false);
+    setTimeout(connect, app.retry);
+    app.retry = Math.min(app.retry * 2, 8000);
+  };
   ws.onmessage = (e) => {
     const msg = JSON.parse(e.data);
-    if (msg.type === "state") { state = msg; hints = null; render(); }
-    else if (msg.type === "error") toast(msg.message, true);
-    else if (msg.type === "hints") { hints = msg.hints; renderHints(); }
+    if (msg.type === "state") onState(msg);
+    else if (msg.type === "presence") {
+      app.connected = msg.connected;
+      renderPlayers();
+    } else if (msg.type === "error") toast(msg.message, true);
+    else if (msg.type === "hints") {
+      app.hints = msg.hints;
+      renderHints();
+    }
   };
 }
 
 function send(msg) {
-  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+  if (app.ws && app.ws.readyState === WebSocket.OPEN) app.ws.send(JSON.stringify(msg));
   else toast("Reconnecting…", true);
 }
-const act = (action) => { selected = null; send({ type: "action", action }); };
+function act(action) {
+  app.selected = null;
+  send({ type: "action", action });
+}
 
 function setConn(ok) {
   $("conn").textContent = ok ? "" : "Connection lost: reconnecting…";
@@ -71,24 +118,62 @@ function setConn(ok) {
 function toast(text, isError = false) {
   const el = $("toast");
   el.textContent = text;
-  el.className = "toast show" + (isError ? " error" : "");
-  clearTimeout(toast.t);
-  toast.t = setTimeout(() => (el.className = "toast"), 3500);
+  el.className = `toast show${isError ? " error" : ""}`;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => {
+    el.className = "toast";
+  }, 3500);
 }
 
-function announce(text) { $("live").textContent = text; }
+// -- reading the state ---------------------------------------------------------------------------
 
-// ---------------------------------------------------------------------------------------------
+const view = () => app.state.view;
+const table = () => app.state.table;
+const mySeat = () => table().seat;
+const legal = () => view()?.legal_actions || [];
+const isLegal = (a) => legal().includes(a);
+const words = () => namer(table().names, view() && view().seat != null ? view().seat : null);
+const myTurn = () => view() && view().seat != null && view().current_player === view().seat;
 
-function names() { return state.table.names; }
-function nameOf(seat) { return seat == null ? "" : names()[seat]; }
-function mySeat() { return state.table.seat; }
-function legal() { return (state.view && state.view.legal_actions) || []; }
-function isLegal(a) { return legal().includes(a); }
+function onState(msg) {
+  const before = app.state;
+  const felt = document.querySelector(".felt");
+  const places = before ? snapshot(felt) : null;
+  const focused = document.activeElement?.dataset ? document.activeElement.dataset.card : null;
+  app.state = msg;
+  app.hints = null;
+  app.connected = msg.table.connected;
+  if (!msg.table.over) app.sawOpen = true;
+  if (msg.table.rematch && app.sawOpen && before && !before.table.rematch) return followRematch(msg.table.rematch);
+  if (app.selected && !splitCards(msg.view?.hand).includes(app.selected)) app.selected = null;
+  render();
+  animate(felt, places);
+  if (focused) document.querySelector(`#hand [data-card="${focused}"]`)?.focus();
+  sounds(before, msg);
+}
+
+function sounds(before, msg) {
+  const on = !!app.opts.sound;
+  const v = msg.view;
+  if (!on || !v || !before?.view) return;
+  if (v.result && !before.view.result) {
+    playSound(v.seat != null && v.result.winner === v.seat ? "win" : v.result.winner == null ? "card" : "lose", on);
+  } else if (v.knocker != null && before.view.knocker == null) playSound("knock", on);
+  else if (v.history.length > before.view.history.length) {
+    playSound(v.seat != null && v.current_player === v.seat ? "turn" : "card", on);
+  }
+}
+
+function followRematch(id) {
+  if (app.token && !app.watching) saveTable(id, app.token);
+  location.href = `/t/${id}`;
+}
+
+// -- drawing the page ----------------------------------------------------------------------------
 
 function render() {
-  const t = state.table;
-  const v = state.view;
+  const t = table();
+  const v = view();
   document.title = `Gin Rummy: ${t.names[0]} vs ${t.names[1]}`;
   $("names").textContent = `${t.names[0]} ${t.scores[0]} – ${t.scores[1]} ${t.names[1]}`;
   const bits = [`Hand ${t.hand_number}`, `Game to ${t.rules.game_target}`];
@@ -100,13 +185,13 @@ function render() {
   $("commitment").textContent = t.commitment ? `Deal commitment ${t.commitment.slice(0, 16)}…` : "";
   $("undo").hidden = !t.can_undo;
   const fair = t.fair_play || {};
-  $("hint").hidden = !(fair.hints && v && v.seat != null && v.current_player === v.seat);
+  $("hint").hidden = !(fair.hints && myTurn());
   $("fair-play").textContent = fairPlayText(t);
-  if (v && t.commitment && !commitments[t.hand_number] && v.seat != null) {
-    commitments[t.hand_number] = { commitment: t.commitment, dealt: v.history.length === 0 ? v.hand : null };
+  if (v && t.commitment && !app.commitments[t.hand_number] && v.seat != null) {
+    app.commitments[t.hand_number] = { commitment: t.commitment, dealt: v.history.length === 0 ? v.hand : null };
     saveCommitments();
   }
-  renderOpponent(v);
+  renderPlayers();
   renderMiddle(v);
   renderHand(v);
   renderActions(v);
@@ -114,6 +199,10 @@ function render() {
   renderSheet(t);
   renderHints();
   renderClock(t);
+  renderNameForm(t);
+  const log = renderLog($("log-list"), { view: v, table: t, n: words() }, app.logShown);
+  app.logShown = log.shown;
+  if (log.fresh.length) $("live").textContent = log.fresh.join(" ");
 }
 
 function fairPlayText(t) {
@@ -121,40 +210,79 @@ function fairPlayText(t) {
   const bits = [];
   const vsComputer = t.options.mode === "computer";
   bits.push(fair.hints ? (vsComputer ? "Hints are on." : "Hints are on for both players.") : "No hints at this table.");
-  if (fair.undo) bits.push("Undo takes back your last move until the computer shows a card; never a card drawn from the stock.");
+  if (fair.undo)
+    bits.push("Undo takes back your last move until the computer shows a card; never a card drawn from the stock.");
   else bits.push("No undo: every move is final.");
   if (fair.undo_used) bits.push("Undo was used in this game, so it does not count in statistics.");
   if (t.abandoned) bits.push("This game was closed as abandoned.");
   return bits.join(" ");
 }
 
-function renderOpponent(v) {
-  const box = $("opponent");
-  box.replaceChildren();
-  if (!v) return;
+// The two seats' labels: name, dealer, whose turn, and whether a person is connected.
+function renderPlayers() {
+  if (!app.state) return;
+  const v = view();
+  const t = table();
   const me = mySeat() ?? 0;
   const opp = 1 - me;
-  const label = h("div", { class: "seat-label" }, nameOf(opp),
-    v.current_player === opp ? h("span", { class: "turn-dot" }, state.table.options.mode === "computer" ? " thinking…" : " to play") : "");
-  box.append(label);
-  const row = h("div", { class: "cards opp" });
+  const computer = t.options.mode === "computer";
+  const connected = app.connected || [true, true];
+  const label = (seat, el, mine) => {
+    const parts = [h("span", { class: "who" }, mine && mySeat() != null ? `${t.names[seat]} (you)` : t.names[seat])];
+    if (v && v.dealer === seat) parts.push(h("span", { class: "badge" }, "Dealer"));
+    if (!(computer && seat === 1)) {
+      const on = connected[seat];
+      parts.push(h("span", { class: `presence ${on ? "on" : "off"}` }, on ? "● connected" : "○ away"));
+    }
+    if (v && v.phase !== "over" && v.current_player === seat) {
+      parts.push(
+        computer && seat === 1
+          ? h(
+              "span",
+              { class: "turn thinking", role: "status" },
+              "thinking",
+              h("span", { class: "dots", "aria-hidden": "true" }, "…"),
+            )
+          : h("span", { class: "turn" }, mine && mySeat() != null ? "your turn" : "to play"),
+      );
+    }
+    el.replaceChildren(...parts);
+  };
+  label(opp, $("opp-label"), false);
+  label(me, $("my-label"), true);
+  renderOpponentCards(v, opp);
+}
+
+function renderOpponentCards(v, opp) {
+  const row = $("opp-cards");
+  row.replaceChildren();
+  if (!v) return;
+  const t = table();
   if (v.seat == null) {
     // spectator: counts and known cards for the far seat
     const known = splitCards(v.known[opp]);
-    known.forEach((c) => row.append(cardElement(c, opts)));
+    for (const c of known) row.append(cardElement(c, app.opts));
     for (let i = known.length; i < v.counts[opp]; i++) row.append(cardElement(null));
   } else if (v.knocker === opp && !v.opponent_hand) {
     row.append(h("span", { class: "muted" }, "laid out on the table"));
   } else if (v.opponent_hand) {
-    splitCards(v.opponent_hand).forEach((c) => row.append(cardElement(c, opts)));
+    for (const c of splitCards(v.opponent_hand)) row.append(cardElement(c, app.opts));
   } else {
     const known = splitCards(v.opponent_known);
-    known.forEach((c) => { const el = cardElement(c, opts); el.classList.add("known"); el.title = `${pretty(c)}: taken from the pile`; row.append(el); });
+    known.forEach((c) => {
+      const el = cardElement(c, app.opts);
+      el.classList.add("known");
+      el.title = `${pretty(c)}: taken from the pile`;
+      row.append(el);
+    });
     for (let i = known.length; i < v.opponent_count; i++) row.append(cardElement(null));
   }
-  row.setAttribute("aria-label", `${nameOf(opp)} holds ${v.seat == null ? v.counts[opp] : v.opponent_count} cards` +
-    (v.opponent_known ? `, known: ${splitCards(v.opponent_known).map(cardName).join(", ")}` : ""));
-  box.append(row);
+  const count = v.seat == null ? v.counts[opp] : v.opponent_count;
+  row.setAttribute(
+    "aria-label",
+    `${t.names[opp]} holds ${count} cards` +
+      (v.opponent_known ? `, known: ${splitCards(v.opponent_known).map(cardName).join(", ")}` : ""),
+  );
 }
 
 function renderMiddle(v) {
@@ -162,105 +290,174 @@ function renderMiddle(v) {
   const pile = $("pile");
   stock.replaceChildren();
   pile.replaceChildren();
+  const melds = $("melds");
+  melds.replaceChildren();
   if (!v) return;
   const stockCard = cardElement(null, { button: true });
   stockCard.classList.toggle("playable", isLegal("draw"));
-  stockCard.setAttribute("aria-label", `stock, ${v.stock_count} cards` + (isLegal("draw") ? ": draw" : ""));
+  stockCard.setAttribute("aria-label", `stock, ${v.stock_count} cards${isLegal("draw") ? ": draw" : ""}`);
   stockCard.onclick = () => isLegal("draw") && act("draw");
   stock.append(stockCard, h("div", { class: "count" }, `${v.stock_count} in stock`));
   const pileCards = splitCards(v.discard_pile);
   const top = pileCards[pileCards.length - 1];
   if (top) {
-    const el = cardElement(top, { ...opts, button: true });
+    const el = cardElement(top, { ...app.opts, button: true });
     el.classList.toggle("playable", isLegal("take"));
-    el.setAttribute("aria-label", `discard pile, top card ${cardName(top)}` + (isLegal("take") ? ": take it" : ""));
+    el.setAttribute("aria-label", `discard pile, top card ${cardName(top)}${isLegal("take") ? ": take it" : ""}`);
     el.onclick = () => isLegal("take") && act("take");
     pile.append(el);
   } else {
     pile.append(h("div", { class: "empty-pile" }, "discard pile"));
   }
-  pile.ondragover = (e) => { if (state.view && state.view.phase === "discard") e.preventDefault(); };
-  pile.ondrop = (e) => { e.preventDefault(); const c = e.dataTransfer.getData("text/card"); if (c && isLegal(`discard ${c}`)) act(`discard ${c}`); };
-  const hist = $("discards");
-  hist.replaceChildren(h("span", { class: "muted" }, "Discards: "),
-    ...pileCards.map((c) => h("span", { class: `mini s-${c[1]}` }, pretty(c))));
+  $("discards").replaceChildren(
+    h("span", { class: "muted" }, "Discards: "),
+    ...pileCards.map((c) => h("span", { class: `mini s-${c[1]}` }, pretty(c))),
+  );
   // what the table shows after a knock
-  const melds = $("melds");
-  melds.replaceChildren();
   if (v.knocker != null && v.table_melds.length) {
-    melds.append(h("div", { class: "seat-label" }, `${nameOf(v.knocker)} knocked: melds on the table`));
+    const n = words();
+    melds.append(
+      h("div", { class: "seat-label" }, `${n.who(v.knocker)} ${n.does(v.knocker, "knock")}: melds on the table`),
+    );
     const row = h("div", { class: "meld-row" });
-    v.table_melds.forEach((m) => {
-      const g = h("div", { class: "meld" });
-      meldCards(m).forEach((c) => g.append(cardElement(c, opts)));
-      row.append(g);
-    });
+    for (const m of v.table_melds) row.append(meldGroup(meldCards(m)));
     const dead = splitCards(v.knocker_deadwood);
-    if (dead.length) {
-      const g = h("div", { class: "meld deadwood" });
-      dead.forEach((c) => g.append(cardElement(c, opts)));
-      row.append(g);
-    }
+    if (dead.length) row.append(meldGroup(dead, "deadwood"));
     melds.append(row);
-    if (v.layoffs.length) melds.append(h("div", { class: "muted" }, "Laid off: " + v.layoffs.map(([c]) => pretty(c)).join(" ")));
+    if (v.layoffs.length)
+      melds.append(h("div", { class: "muted" }, `Laid off: ${v.layoffs.map(([c]) => pretty(c)).join(" ")}`));
   }
 }
 
-function handOrder(v) {
-  const cards = splitCards(v.hand);
-  if (customOrder && orderHand === state.table.hand_number) {
-    const kept = customOrder.filter((c) => cards.includes(c));
-    const added = cards.filter((c) => !kept.includes(c));
-    return { groups: [kept.concat(added)], custom: true };
-  }
-  const groups = v.arrangement.melds.map(meldCards);
-  const dead = splitCards(v.arrangement.deadwood).sort((a, b) => cardValue(b) - cardValue(a));
-  if (dead.length) groups.push(dead);
-  return { groups, custom: false, deadStart: v.arrangement.melds.length };
+function meldGroup(cards, extra = "") {
+  const g = h("div", { class: `meld ${extra}`.trim() });
+  for (const c of cards) g.append(cardElement(c, app.opts));
+  return g;
+}
+
+// The card you just drew or took: marked until you discard.
+function justDrawn(v) {
+  const last = v.history[v.history.length - 1];
+  if (!last || last.seat !== v.seat || v.phase !== "discard") return null;
+  return last.action === "draw" || last.action === "take" ? last.card || null : null;
+}
+
+function handCards(v) {
+  return arrangeHand(v, app.mode, savedOrder(tableId, table().hand_number));
 }
 
 function renderHand(v) {
   const box = $("hand");
   box.replaceChildren();
-  if (!v || v.seat == null) { $("deadwood").textContent = ""; return; }
-  const order = handOrder(v);
-  order.groups.forEach((group, gi) => {
-    const g = h("div", { class: "group" + (!order.custom && gi >= order.deadStart ? " deadwood" : " meld") });
-    group.forEach((c) => {
-      const el = cardElement(c, { ...opts, button: true });
-      el.draggable = true;
-      if (c === selected) el.classList.add("selected");
-      if (c === v.taken_card) { el.classList.add("taken"); el.title += " (just taken: cannot be discarded)"; }
+  renderArrangeControls();
+  if (!v || v.seat == null) {
+    $("deadwood").textContent = "";
+    $("mine").hidden = !v || v.seat == null;
+    return;
+  }
+  $("mine").hidden = false;
+  const drawn = justDrawn(v);
+  for (const group of handCards(v)) {
+    const g = h("div", { class: `group ${group.kind}` });
+    for (const c of group.cards) {
+      const el = cardElement(c, { ...app.opts, button: true });
+      if (c === app.selected) {
+        el.classList.add("selected");
+        el.setAttribute("aria-pressed", "true");
+      } else el.setAttribute("aria-pressed", "false");
+      if (c === v.taken_card) {
+        el.classList.add("taken");
+        el.title += " (just taken from the pile: cannot be discarded now)";
+      }
+      if (c === drawn) {
+        el.classList.add("drawn");
+        el.title += " (just drawn)";
+        el.setAttribute("aria-label", `${cardName(c)}, just drawn`);
+      }
       el.onclick = () => onCardClick(c);
       el.ondblclick = () => isLegal(`discard ${c}`) && act(`discard ${c}`);
-      el.ondragstart = (e) => { e.dataTransfer.setData("text/card", c); };
-      el.ondragover = (e) => e.preventDefault();
-      el.ondrop = (e) => { e.preventDefault(); reorder(e.dataTransfer.getData("text/card"), c); };
       g.append(el);
-    });
+    }
     box.append(g);
-  });
-  const a = v.arrangement;
-  $("deadwood").textContent = `Deadwood ${a.count}` + (a.count === 0 ? " — gin!" : "");
-  $("auto-arrange").hidden = !order.custom;
+  }
+  $("deadwood").textContent = deadwoodText(v);
 }
 
-function reorder(moved, target) {
-  if (!moved || moved === target) return;
-  const v = state.view;
-  const current = handOrder(v).groups.flat().filter((c) => c !== moved);
-  current.splice(current.indexOf(target), 0, moved);
-  customOrder = current;
-  orderHand = state.table.hand_number;
+function deadwoodText(v) {
+  const after = v.discard_deadwood || {};
+  const choices = Object.entries(after);
+  if (!choices.length) return `Deadwood ${v.arrangement.count}${v.arrangement.count === 0 ? ": gin!" : ""}`;
+  const best = Math.min(...choices.map(([, d]) => d));
+  const bestCards = choices.filter(([, d]) => d === best).map(([c]) => pretty(c));
+  let text = `Deadwood after the best discard (${bestCards.join(" or ")}): ${best}`;
+  if (app.selected && after[app.selected] != null && after[app.selected] !== best) {
+    text += `; after ${pretty(app.selected)}: ${after[app.selected]}`;
+  }
+  return text;
+}
+
+function renderArrangeControls() {
+  const box = $("arrange");
+  if (box.childElementCount) {
+    for (const input of box.querySelectorAll("input")) input.checked = input.value === app.mode;
+    return;
+  }
+  box.append(
+    h("legend", { class: "sr-only" }, "Arrange your hand"),
+    h("span", { class: "muted", "aria-hidden": "true" }, "Arrange:"),
+  );
+  for (const [mode, label] of MODES) {
+    const input = h("input", { type: "radio", name: "arrange", value: mode, checked: mode === app.mode });
+    input.onchange = () => setMode(mode);
+    box.append(h("label", { class: "seg" }, input, label));
+  }
+}
+
+function setMode(mode) {
+  app.mode = mode;
+  saveMode(mode);
+  if (mode === "custom" && app.state && view() && !savedOrder(tableId, table().hand_number)) {
+    saveOrder(
+      tableId,
+      table().hand_number,
+      handCards(view()).flatMap((g) => g.cards),
+    );
+  }
+  if (app.state) renderHand(view());
+}
+
+// A card dropped on another (reorder: the hand is now arranged by hand) or on the pile.
+function onDrop(card, target) {
+  const v = view();
+  if (!v || v.seat == null) return;
+  if (target === "pile") {
+    if (isLegal(`discard ${card}`)) act(`discard ${card}`);
+    else if (v.phase === "discard") toast(`${pretty(card)} cannot be discarded now.`, true);
+    return;
+  }
+  const order = moveCard(
+    handCards(v).flatMap((g) => g.cards),
+    card,
+    target,
+  );
+  saveOrder(tableId, table().hand_number, order);
+  if (app.mode !== "custom") {
+    app.mode = "custom";
+    saveMode("custom");
+  }
   renderHand(v);
 }
 
 function onCardClick(c) {
-  const v = state.view;
-  if (v.phase === "layoff" && isLegal(`layoff ${c}`)) { act(`layoff ${c}`); return; }
-  selected = selected === c ? null : c;
+  const v = view();
+  if (v.phase === "layoff" && isLegal(`layoff ${c}`)) {
+    act(`layoff ${c}`);
+    return;
+  }
+  app.selected = app.selected === c ? null : c;
   renderHand(v);
   renderActions(v);
+  document.querySelector(`#hand [data-card="${c}"]`)?.focus();
 }
 
 function button(label, onClick, cls = "") {
@@ -271,129 +468,186 @@ function renderActions(v) {
   const bar = $("actions");
   bar.replaceChildren();
   const status = $("status");
-  if (!v) { status.textContent = "Waiting for the deal…"; return; }
+  if (!v) {
+    status.textContent = "Waiting for the deal…";
+    return;
+  }
   const me = v.seat;
-  if (v.phase === "over") { status.textContent = "The hand is over."; return; }
-  if (me == null) { status.textContent = `${nameOf(v.current_player)} to play.`; return; }
-  if (v.current_player !== me) {
-    status.textContent = v.phase === "layoff" ? `${nameOf(v.current_player)} is laying off…` : `${nameOf(v.current_player)} to play.`;
+  const n = words();
+  if (v.phase === "over") {
+    status.textContent = "The hand is over.";
+    return;
+  }
+  if (me == null || v.current_player !== me) {
+    const who = v.current_player;
+    status.textContent =
+      v.phase === "layoff"
+        ? `${n.who(who)} ${n.does(who, "are")} laying off…`
+        : table().options.mode === "computer" && who === 1
+          ? `${n.who(who)} is thinking…`
+          : `${n.who(who)} to play.`;
     return;
   }
   const L = legal();
   if (v.phase === "first_upcard") {
     status.textContent = `Take the upcard ${pretty(v.discard_pile.split(" ").pop())} or pass.`;
-    bar.append(button("Take upcard (T)", () => act("take"), "primary"), button("Pass (P)", () => act("pass")));
+    bar.append(
+      button("Take upcard (T)", () => act("take"), "primary"),
+      button("Pass (P)", () => act("pass")),
+    );
   } else if (v.phase === "draw") {
-    status.textContent = L.includes("take") ? "Draw from the stock (D) or take the top discard (T)." : "Draw from the stock (D).";
+    status.textContent = L.includes("take")
+      ? "Draw from the stock (D) or take the top discard (T)."
+      : "Draw from the stock (D).";
     if (L.includes("draw")) bar.append(button("Draw from stock (D)", () => act("draw"), "primary"));
     if (L.includes("take")) bar.append(button("Take discard (T)", () => act("take")));
   } else if (v.phase === "discard") {
-    status.textContent = selected ? `${pretty(selected)} selected.` : "Choose a card to discard (click, or drag it to the pile).";
-    if (selected) {
-      if (L.includes(`discard ${selected}`)) bar.append(button(`Discard ${pretty(selected)} (X)`, () => act(`discard ${selected}`), "primary"));
-      if (L.includes(`knock ${selected}`)) bar.append(button(`Knock with ${pretty(selected)} (K)`, () => confirmKnock(`knock ${selected}`), "knock"));
-      if (L.includes(`gin ${selected}`)) bar.append(button(`Gin with ${pretty(selected)} (G)`, () => confirmKnock(`gin ${selected}`), "gin"));
-    }
-    const knocks = L.filter((a) => a.startsWith("knock ") || a.startsWith("gin "));
-    if (!selected && knocks.length) {
-      status.textContent += ` You can ${knocks.some((a) => a.startsWith("gin")) ? "go gin" : "knock"}: discard ` +
-        knocks.map((a) => pretty(a.split(" ")[1])).join(", ") + ".";
-    }
-    if (L.includes("biggin")) bar.append(button("Big gin!", () => confirmKnock("biggin"), "gin"));
+    discardActions(v, L, bar, status);
   } else if (v.phase === "layoff") {
     const offs = L.filter((a) => a.startsWith("layoff "));
-    status.textContent = offs.length ? "Lay off cards onto the knocker's melds (click them), or let the optimal layoffs be made." : "Nothing to lay off.";
-    offs.forEach((a) => bar.append(button(`Lay off ${pretty(a.split(" ")[1])}`, () => act(a))));
-    bar.append(button("Optimal layoffs (A)", () => act("auto"), "primary"), button("Done (F)", () => act("done")));
+    status.textContent = offs.length
+      ? "Lay off cards onto the knocker's melds (click them), or let the optimal layoffs be made."
+      : "Nothing to lay off.";
+    for (const a of offs) bar.append(button(`Lay off ${pretty(a.split(" ")[1])}`, () => act(a)));
+    bar.append(
+      button("Optimal layoffs (A)", () => act("auto"), "primary"),
+      button("Done (F)", () => act("done")),
+    );
   } else if (v.phase === "wall") {
     status.textContent = "The stock is down to two cards: take the last discard only to knock with it, or pass.";
     if (L.includes("take")) bar.append(button("Take to knock", () => act("take"), "primary"));
     bar.append(button("Pass", () => act("pass")));
   }
-  announce(status.textContent);
+}
+
+function discardActions(v, L, bar, status) {
+  const sel = app.selected;
+  const after = v.discard_deadwood || {};
+  // Knock and gin show as soon as they are possible: with the selected card, or else with the
+  // card that leaves the least deadwood.
+  const lowest = (kind) =>
+    L.filter((a) => a.startsWith(`${kind} `))
+      .map((a) => a.split(" ")[1])
+      .sort((a, b) => (after[a] ?? 99) - (after[b] ?? 99))[0];
+  if (sel) {
+    status.textContent = `${pretty(sel)} selected.`;
+    if (L.includes(`discard ${sel}`))
+      bar.append(button(`Discard ${pretty(sel)} (X)`, () => act(`discard ${sel}`), "primary"));
+  } else {
+    status.textContent = "Choose a card to discard (click it, or drag it to the pile).";
+  }
+  const gin = sel && L.includes(`gin ${sel}`) ? sel : lowest("gin");
+  const knock = sel && L.includes(`knock ${sel}`) ? sel : lowest("knock");
+  if (gin) bar.append(button(`Gin with ${pretty(gin)} (G)`, () => confirmKnock(`gin ${gin}`), "gin"));
+  else if (knock) bar.append(button(`Knock with ${pretty(knock)} (K)`, () => confirmKnock(`knock ${knock}`), "knock"));
+  if (L.includes("biggin")) bar.append(button("Big gin!", () => confirmKnock("biggin"), "gin"));
+  if (!sel && (gin || knock)) status.textContent += gin ? " You can go gin!" : " You can knock.";
 }
 
 function confirmKnock(action) {
-  const v = state.view;
-  const options = (v.knock_options && v.knock_options[action]) || [];
+  const v = view();
+  const options = v.knock_options?.[action] || [];
   const dlg = $("knock-dialog");
   const list = $("knock-list");
   list.replaceChildren();
   const [kind, card] = action.split(" ");
-  $("knock-title").textContent = kind === "gin" ? `Go gin, discarding ${pretty(card)}?` :
-    kind === "biggin" ? "Big gin: lay down all eleven cards?" : `Knock, discarding ${pretty(card)}?`;
+  $("knock-title").textContent =
+    kind === "gin"
+      ? `Go gin, discarding ${pretty(card)}?`
+      : kind === "biggin"
+        ? "Big gin: lay down all eleven cards?"
+        : `Knock, discarding ${pretty(card)}?`;
   options.forEach((arr, i) => {
     const [meldsText, dead] = arr.split("|").map((s) => s.trim());
-    const label = meldsText.split(" ").filter((m) => m && m !== "-").map((m) => meldCards(m).map(pretty).join(" ")).join("  |  ");
+    const label = meldsText
+      .split(" ")
+      .filter((m) => m && m !== "-")
+      .map((m) => meldCards(m).map(pretty).join(" "))
+      .join("  |  ");
     const id = `arr-${i}`;
-    list.append(h("label", { for: id, class: "arr" },
-      h("input", { type: "radio", name: "arr", id, value: meldsText, checked: i === 0 }),
-      ` ${label}` + (dead && dead !== "-" ? `  — deadwood ${splitCards(dead).map(pretty).join(" ")}` : "")));
+    list.append(
+      h(
+        "label",
+        { for: id, class: "arr" },
+        h("input", { type: "radio", name: "arr", id, value: meldsText, checked: i === 0 }),
+        ` ${label}${dead && dead !== "-" ? `  — deadwood ${splitCards(dead).map(pretty).join(" ")}` : ""}`,
+      ),
+    );
   });
   $("knock-ok").onclick = () => {
     const chosen = list.querySelector("input:checked");
     let text = action;
-    if (chosen && options.length > 1 && chosen.id !== "arr-0" && chosen.value !== "-") text += " " + chosen.value;
+    if (chosen && options.length > 1 && chosen.id !== "arr-0" && chosen.value !== "-") text += ` ${chosen.value}`;
     dlg.close();
     act(text);
   };
   dlg.showModal();
 }
 
-function resultWords(r, v) {
-  const n = nameOf;
-  const layoffs = v.layoffs && v.layoffs.length ? `laid off ${v.layoffs.map(([c]) => pretty(c)).join(" ")} and ` : "";
-  const doubled = r.multiplier > 1 ? " (doubled: the first upcard was a spade)" : "";
-  const rules = state.table.rules;
-  switch (r.kind) {
-    case "gin": return `${n(r.knocker)} went gin! ${n(1 - r.knocker)} had ${r.defender_deadwood} deadwood: ${n(r.winner)} scores ${r.points} (${r.defender_deadwood} + ${rules.gin_bonus} gin bonus)${doubled}.`;
-    case "big_gin": return `${n(r.knocker)} made big gin! ${n(r.winner)} scores ${r.points}${doubled}.`;
-    case "knock":
-      if (r.winner == null) return `${n(r.knocker)} knocked with ${r.knocker_deadwood}; ${n(1 - r.knocker)} ${layoffs}tied with ${r.defender_deadwood}: no score.`;
-      return `${n(r.knocker)} knocked with ${r.knocker_deadwood} deadwood; ${n(1 - r.knocker)} ${layoffs}had ${r.defender_deadwood}. ${n(r.winner)} scores ${r.points}${doubled}.`;
-    case "undercut": return `${n(r.knocker)} knocked with ${r.knocker_deadwood}, but ${n(r.winner)} ${layoffs}had only ${r.defender_deadwood}: undercut! ${n(r.winner)} scores ${r.points} (${r.knocker_deadwood - r.defender_deadwood} + ${rules.undercut_bonus} bonus)${doubled}.`;
-    default: return `Dead hand: the stock ran down to two cards with no knock. No score; ${n(state.table.dealer_next)} deals again.`;
-  }
-}
-
-async function renderShowdown(v) {
+function renderShowdown(v) {
   const box = $("showdown");
   box.replaceChildren();
-  box.hidden = !(v && v.result);
-  if (!v || !v.result) return;
+  box.hidden = !v?.result;
+  if (!v?.result) return;
   const r = v.result;
-  box.append(h("h2", {}, r.kind === "dead" ? "Dead hand" : `${nameOf(r.winner) || "Nobody"} wins the hand`));
-  box.append(h("p", { class: "result-words" }, resultWords(r, v)));
-  for (const [seat, arr] of [[r.knocker, r.knocker_arrangement], [r.knocker == null ? null : 1 - r.knocker, r.defender_arrangement]]) {
+  const t = table();
+  const n = words();
+  box.append(h("h2", {}, resultHeadline(r, n)));
+  box.append(
+    h(
+      "p",
+      { class: "result-words" },
+      resultWords(r, { n, layoffs: v.layoffs || [], rules: t.rules, dealerNext: t.dealer_next }),
+    ),
+  );
+  for (const [seat, arr] of [
+    [r.knocker, r.knocker_arrangement],
+    [r.knocker == null ? null : 1 - r.knocker, r.defender_arrangement],
+  ]) {
     if (seat == null || !arr) continue;
     const [meldsText, dead] = arr.split("|").map((s) => s.trim());
     const row = h("div", { class: "meld-row" });
-    meldsText.split(" ").filter((m) => m && m !== "-").forEach((m) => {
-      const g = h("div", { class: "meld" }); meldCards(m).forEach((c) => g.append(cardElement(c, opts))); row.append(g);
-    });
+    for (const m of meldsText.split(" ").filter((x) => x && x !== "-")) row.append(meldGroup(meldCards(m)));
     const d = splitCards(dead === "-" ? "" : dead);
-    if (d.length) { const g = h("div", { class: "meld deadwood" }); d.forEach((c) => g.append(cardElement(c, opts))); row.append(g); }
-    box.append(h("div", { class: "seat-label" }, `${nameOf(seat)}`), row);
+    if (d.length) row.append(meldGroup(d, "deadwood"));
+    box.append(h("div", { class: "seat-label" }, t.names[seat]), row);
   }
-  const t = state.table;
   const verify = h("p", { class: "verify", id: "verify" }, "Checking the deal…");
   box.append(verify);
-  if (t.final) box.append(finalPanel(t));
-  const next = t.over ? button("New game", () => (location.href = "/"), "primary")
-    : button(t.game_over ? "Next game (N)" : "Next hand (N)", () => send({ type: "next" }), "primary");
-  if (mySeat() != null) box.append(h("div", { class: "bar" }, next));
-  if (state.reveal) verifyDeal(state.reveal, t.hand_number, v).then((text) => (verify.textContent = text));
+  if (t.final) box.append(finalPanel(t, n));
+  if (mySeat() != null) {
+    const bar = h("div", { class: "bar" });
+    if (t.over) {
+      bar.append(
+        button("Rematch", () => send({ type: "rematch" }), "primary"),
+        h("a", { class: "button", href: "/" }, "Lobby"),
+      );
+    } else {
+      bar.append(button(t.game_over ? "Next game (N)" : "Next hand (N)", () => send({ type: "next" }), "primary"));
+    }
+    box.append(bar);
+  } else if (t.rematch) {
+    box.append(h("p", {}, h("a", { href: `/t/${t.rematch}` }, "The players moved on to a rematch: watch it")));
+  }
+  if (app.state.reveal)
+    verifyDeal(app.state.reveal, t.hand_number, v).then((text) => {
+      verify.textContent = text;
+    });
 }
 
 async function verifyDeal(reveal, number, v) {
-  const seen = commitments[number];
-  const published = seen ? seen.commitment : state.table.commitment;
+  const seen = app.commitments[number];
+  const published = seen ? seen.commitment : table().commitment;
   let digest;
-  try { digest = await sha256Hex(`${reveal.deck}:${reveal.salt}`); } catch { return "This browser cannot check the deal (no SHA-256 here)."; }
+  try {
+    digest = await sha256Hex(`${reveal.deck}:${reveal.salt}`);
+  } catch {
+    return "This browser cannot check the deal (no SHA-256 here).";
+  }
   if (digest !== published) return "✗ The revealed deck does NOT match the commitment published at the deal!";
   const deck = reveal.deck.match(/.{2}/g);
   if (v.upcard && deck[20] !== v.upcard) return "✗ The revealed deck does not match the upcard!";
-  if (seen && seen.dealt && v.seat != null) {
+  if (seen?.dealt && v.seat != null) {
     const mine = deck.slice(0, 20).filter((_, i) => (i % 2 === 0) === (v.seat !== v.dealer));
     const dealt = splitCards(seen.dealt);
     if (!mine.every((c) => dealt.includes(c))) return "✗ Your dealt cards do not come from the revealed deck!";
@@ -402,16 +656,46 @@ async function verifyDeal(reveal, number, v) {
   return "✓ Deal verified: the revealed deck matches the commitment published before the first move.";
 }
 
-function finalPanel(t) {
+function finalPanel(t, n) {
   const f = t.final;
-  const n = t.names;
-  const rows = [["Hand points", "hand_points"], ["Boxes", "boxes"], ["Game bonus", "game_bonus"], ["Shutout", "shutout"], ["Total", "total"]];
-  const table = h("table", { class: "sheet" }, h("tr", {}, h("th", {}, ""), h("th", {}, n[0]), h("th", {}, n[1])),
-    ...rows.map(([label, key]) => h("tr", {}, h("td", {}, label), h("td", {}, f.players[0][key]), h("td", {}, f.players[1][key]))));
-  const stake = Number(f.stake) > 0 ? ` At ${f.stake} a point, ${n[1 - f.winner]} pays ${n[f.winner]} ${f.settlement}.` : "";
-  const head = f.games ? "Match over" : "Game over";
-  return h("div", { class: "final" }, h("h3", {}, head), f.players ? table : "",
-    h("p", {}, f.winner == null ? "The totals are even." : `${n[f.winner]} wins by ${f.net}.${stake}`));
+  const names = t.names;
+  const rows = [
+    ["Hand points", "hand_points"],
+    ["Boxes", "boxes"],
+    ["Game bonus", "game_bonus"],
+    ["Shutout", "shutout"],
+    ["Total", "total"],
+  ];
+  const sheet = h(
+    "table",
+    { class: "sheet" },
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Item")),
+        h("th", { scope: "col" }, names[0]),
+        h("th", { scope: "col" }, names[1]),
+      ),
+    ),
+    h(
+      "tbody",
+      {},
+      ...rows.map(([label, key]) =>
+        h("tr", {}, h("th", { scope: "row" }, label), h("td", {}, f.players[0][key]), h("td", {}, f.players[1][key])),
+      ),
+    ),
+  );
+  const what = f.games ? "match" : "game";
+  return h(
+    "div",
+    { class: "final" },
+    h("h3", {}, f.games ? "Match over" : "Game over"),
+    f.players ? sheet : "",
+    h("p", {}, finalLine(f, n, what)),
+  );
 }
 
 function renderSheet(t) {
@@ -419,95 +703,223 @@ function renderSheet(t) {
   const box = $("sheet-body");
   box.replaceChildren();
   const cols = s.columns || 1;
-  const head = h("tr", {}, h("th", {}, "#"), h("th", {}, "Won by"), h("th", {}, "How"), h("th", {}, "Points"),
-    ...Array.from({ length: cols }, (_, i) => [h("th", {}, `${t.names[0]}${cols > 1 ? ` (g${i + 1})` : ""}`), h("th", {}, `${t.names[1]}${cols > 1 ? ` (g${i + 1})` : ""}`)]).flat());
-  const rows = s.hands.map((line) => h("tr", {}, h("td", {}, line.number), h("td", {}, line.winner == null ? "—" : t.names[line.winner]),
-    h("td", {}, line.how), h("td", {}, line.points),
-    ...line.totals.map((pair) => pair.map((x, seat) => h("td", { class: line.winner === seat ? "won" : "" }, x))).flat()));
-  box.append(h("table", { class: "sheet" }, head, ...rows));
+  const head = h(
+    "tr",
+    {},
+    h("th", { scope: "col" }, "#"),
+    h("th", { scope: "col" }, "Won by"),
+    h("th", { scope: "col" }, "How"),
+    h("th", { scope: "col" }, "Points"),
+    ...Array.from({ length: cols }, (_, i) =>
+      [0, 1].map((seat) => h("th", { scope: "col" }, `${t.names[seat]}${cols > 1 ? ` (g${i + 1})` : ""}`)),
+    ).flat(),
+  );
+  const rows = s.hands.map((line) =>
+    h(
+      "tr",
+      {},
+      h("td", {}, line.number),
+      h("td", {}, line.winner == null ? "—" : t.names[line.winner]),
+      h("td", {}, line.how),
+      h("td", {}, line.points),
+      ...line.totals.flatMap((pair) => pair.map((x, seat) => h("td", { class: line.winner === seat ? "won" : "" }, x))),
+    ),
+  );
+  box.append(
+    h("div", { class: "scroll-x" }, h("table", { class: "sheet" }, h("thead", {}, head), h("tbody", {}, ...rows))),
+  );
   if (!s.hands.length) box.append(h("p", { class: "muted" }, "No hands scored yet."));
 }
 
 function renderHints() {
   const box = $("hints");
   box.replaceChildren();
-  if (!hints) { box.hidden = true; return; }
+  if (!app.hints) {
+    box.hidden = true;
+    return;
+  }
   box.hidden = false;
-  box.append(h("h3", {}, "Hints"), h("ol", {}, ...hints.slice(0, 5).map((x) =>
-    h("li", {}, h("button", { type: "button", class: "link", onclick: () => act(x.action) }, x.action), ` — ${x.reason}`))));
+  box.append(
+    h("h3", {}, "Hints"),
+    h(
+      "ol",
+      {},
+      ...app.hints
+        .slice(0, 5)
+        .map((x) =>
+          h(
+            "li",
+            {},
+            h("button", { type: "button", class: "link", onclick: () => act(x.action) }, x.action),
+            ` — ${x.reason}`,
+          ),
+        ),
+    ),
+  );
 }
 
 function renderClock(t) {
   clearInterval(renderClock.timer);
   const el = $("clock");
-  if (!t.deadline) { el.textContent = ""; return; }
-  const tick = () => { const left = Math.max(0, Math.round(t.deadline - Date.now() / 1000)); el.textContent = `⏱ ${left}s`; };
+  if (!t.deadline) {
+    el.textContent = "";
+    return;
+  }
+  const tick = () => {
+    el.textContent = `⏱ ${Math.max(0, Math.round(t.deadline - Date.now() / 1000))}s`;
+  };
   tick();
   renderClock.timer = setInterval(tick, 1000);
 }
 
-// keyboard play
+// The invited player (or anyone still called by a default name) may say who they are.
+function renderNameForm(t) {
+  const box = $("name-form");
+  const seat = mySeat();
+  const show =
+    seat != null && !t.over && /^Player [12]$/.test(t.names[seat]) && !(t.options.mode === "computer" && seat === 1);
+  box.hidden = !show;
+  if (!show || box.childElementCount) return;
+  const input = h("input", { id: "my-name", maxlength: "40", autocomplete: "nickname", value: settings().name || "" });
+  box.append(
+    h("label", { for: "my-name" }, "Your name "),
+    input,
+    button("Save", () => saveName(input.value)),
+  );
+  input.addEventListener("keydown", (e) => {
+    if (e.key === "Enter") saveName(input.value);
+  });
+}
+
+function saveName(name) {
+  const clean = name.trim();
+  if (!clean) {
+    toast("Type a name first.", true);
+    return;
+  }
+  saveSettings({ ...settings(), name: clean });
+  send({ type: "name", name: clean });
+}
+
+// -- the keyboard --------------------------------------------------------------------------------
+
 document.addEventListener("keydown", (e) => {
-  if (!state || !state.view || e.target.closest("input,textarea,select,dialog")) return;
-  const v = state.view;
+  if (!app.state || !view() || e.target.closest("input,textarea,select,dialog")) return;
+  // Enter and space on a focused button press that button (a card selects itself), as always.
+  if ((e.key === "Enter" || e.key === " ") && e.target.closest("button,a")) return;
+  const v = view();
   const L = legal();
   const k = e.key.toLowerCase();
-  const cards = v.hand ? handOrder(v).groups.flat() : [];
+  const cards = v.hand ? handCards(v).flatMap((g) => g.cards) : [];
+  const sel = app.selected;
   if (k === "d" && L.includes("draw")) act("draw");
   else if (k === "t" && L.includes("take")) act("take");
   else if (k === "p" && L.includes("pass")) act("pass");
   else if (k === "a" && L.includes("auto")) act("auto");
   else if (k === "f" && L.includes("done")) act("done");
-  else if (k === "h" && state.table.fair_play && state.table.fair_play.hints) send({ type: "hint" });
-  else if (k === "u" && state.table.can_undo) send({ type: "undo" });
-  else if (k === "n" && v.phase === "over" && !state.table.over) send({ type: "next" });
-  else if ((k === "x" || k === "enter") && selected && L.includes(`discard ${selected}`)) act(`discard ${selected}`);
-  else if (k === "k" && selected && L.includes(`knock ${selected}`)) confirmKnock(`knock ${selected}`);
-  else if (k === "g" && selected && L.includes(`gin ${selected}`)) confirmKnock(`gin ${selected}`);
-  else if (k === "arrowright" || k === "arrowleft") {
-    const i = cards.indexOf(selected);
-    selected = cards[(i + (k === "arrowright" ? 1 : cards.length - 1) + (i < 0 && k === "arrowleft" ? 1 : 0)) % cards.length];
-    renderHand(v); renderActions(v);
-    document.querySelector(`#hand [data-card="${selected}"]`)?.focus();
-  } else if (/^[1-9]$/.test(k) || k === "0") {
+  else if (k === "h" && table().fair_play && table().fair_play.hints) send({ type: "hint" });
+  else if (k === "u" && table().can_undo) send({ type: "undo" });
+  else if (k === "n" && v.phase === "over" && !table().over) send({ type: "next" });
+  else if ((k === "x" || k === "enter") && sel && L.includes(`discard ${sel}`)) act(`discard ${sel}`);
+  else if (k === "k" || k === "g") {
+    const found = $("actions").querySelector(k === "k" ? "button.knock" : "button.gin");
+    if (found) found.click();
+  } else if (k === "arrowright" || k === "arrowleft") {
+    if (!cards.length) return;
+    const i = cards.indexOf(sel);
+    const next =
+      i < 0
+        ? k === "arrowright"
+          ? 0
+          : cards.length - 1
+        : (i + (k === "arrowright" ? 1 : cards.length - 1)) % cards.length;
+    app.selected = cards[next];
+    renderHand(v);
+    renderActions(v);
+    document.querySelector(`#hand [data-card="${app.selected}"]`)?.focus();
+  } else if (/^[0-9]$/.test(k)) {
     const i = k === "0" ? 9 : Number(k) - 1;
-    if (cards[i]) { selected = cards[i]; renderHand(v); renderActions(v); }
+    if (!cards[i]) return;
+    app.selected = cards[i];
+    renderHand(v);
+    renderActions(v);
   } else return;
   e.preventDefault();
 });
 
-$("hint").onclick = () => send({ type: "hint" });
-$("undo").onclick = () => send({ type: "undo" });
-$("auto-arrange").onclick = () => { customOrder = null; renderHand(state.view); };
-$("knock-cancel").onclick = () => $("knock-dialog").close();
-$("opt-large").checked = !!opts.large;
-$("opt-four").checked = !!opts.fourColour;
-$("opt-large").onchange = (e) => { saveSettings({ ...settings(), large: e.target.checked }); opts = applySettings(); state && render(); };
-$("opt-four").onchange = (e) => { saveSettings({ ...settings(), fourColour: e.target.checked }); opts = applySettings(); state && render(); };
+// -- settings and the other seat's link ----------------------------------------------------------
+
+function setting(id, key) {
+  $(id).checked = !!app.opts[key];
+  $(id).onchange = (e) => {
+    saveSettings({ ...settings(), [key]: e.target.checked });
+    app.opts = applySettings();
+    if (app.state) render();
+  };
+}
+
 // A link of this table's other seat, opened in the browser that holds a seat here: say so.
 async function checkOtherSeatLink() {
-  if (!otherSeatLink) return;
+  if (!app.otherSeatLink) return;
   let mineValid = false;
   try {
-    const res = await fetch("/api/mine", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify([{ id: tableId, token }]) });
+    const res = await fetch("/api/mine", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify([{ id: tableId, token: app.token }]),
+    });
     mineValid = res.ok && (await res.json()).length > 0;
-  } catch { /* offline: keep the seat we have */ mineValid = true; }
-  if (!mineValid) { // the seat this browser had is gone (another server): take the link's
-    saveTable(tableId, otherSeatLink); token = otherSeatLink; otherSeatLink = null;
-    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "hello", token }));
+  } catch {
+    mineValid = true;
+  } // offline: keep the seat we have
+  if (!mineValid) {
+    // the seat this browser had is gone (another server): take the link's
+    saveTable(tableId, app.otherSeatLink);
+    app.token = app.otherSeatLink;
+    app.otherSeatLink = null;
+    if (app.ws && app.ws.readyState === WebSocket.OPEN)
+      app.ws.send(JSON.stringify({ type: "hello", token: app.token }));
     return;
   }
   const box = $("seat-notice");
   box.hidden = false;
+  const watch = button("Watch as a spectator", () => {
+    app.watching = !app.watching;
+    app.ws.close();
+    watch.textContent = app.watching ? "Back to my seat" : "Watch as a spectator";
+  });
+  watch.id = "watch-other";
   box.replaceChildren(
-    h("p", {}, "You already sit at this table in this browser. The link you opened is the other player's seat: send it to them. Your own seat is kept."),
-    h("div", { class: "bar" },
-      h("button", { type: "button", id: "watch-other", onclick: () => { watching = !watching; ws.close(); box.querySelector("#watch-other").textContent = watching ? "Back to my seat" : "Watch as a spectator"; } }, "Watch as a spectator"),
-      h("button", { type: "button", onclick: () => { box.hidden = true; } }, "Close")));
+    h(
+      "p",
+      {},
+      "You already sit at this table in this browser. The link you opened is the other player's seat: send it to them. Your own seat is kept.",
+    ),
+    h(
+      "div",
+      { class: "bar" },
+      watch,
+      button("Close", () => {
+        box.hidden = true;
+      }),
+    ),
+  );
 }
 
+$("hint").onclick = () => send({ type: "hint" });
+$("undo").onclick = () => send({ type: "undo" });
+$("knock-cancel").onclick = () => $("knock-dialog").close();
+setting("opt-large", "large");
+setting("opt-four", "fourColour");
+setting("opt-sound", "sound");
 $("copy-link").onclick = async () => {
-  try { await navigator.clipboard.writeText(location.href); toast("Link copied (spectator link: seats use their invite links)."); } catch { toast(location.href); }
+  try {
+    await navigator.clipboard.writeText(location.href);
+    toast("Link copied (spectator link: seats use their invite links).");
+  } catch {
+    toast(location.href);
+  }
 };
+enableDrag($("hand"), { onDrop, pileSelector: "#pile" });
 connect();
 checkOtherSeatLink();
