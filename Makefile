@@ -37,7 +37,7 @@ node_modules/.installed: package.json package-lock.json
 	touch $@
 
 lint: $(BIN)/.installed node_modules/.installed
-	node_modules/.bin/biome check src/ginrummy/web/static/js
+	node_modules/.bin/biome check --error-on-warnings src/ginrummy/web/static/js
 	$(BIN)/ruff check src tests benchmarks setup.py conftest.py
 	$(BIN)/ruff format --check src tests benchmarks setup.py conftest.py
 	$(BIN)/mypy --strict

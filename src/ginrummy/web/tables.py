@@ -358,8 +358,6 @@ class Table:
             "commitment": None if self.deal is None else self.deal.commitment,
             "scores": list(self.game.totals),
             "dealer_next": self.game.dealer,
-            # how the game's first dealer was chosen: each cut, seat 0's card first
-            "cuts": [[str(a), str(b)] for a, b in self.game.cuts],
             "game_over": self.game.is_over,
             "over": self.scoring.is_over,
             "abandoned": self.abandoned,

@@ -81,5 +81,6 @@ export function cardElement(card, opts = {}) {
     el.setAttribute("aria-label", "face-down card");
   }
   if (opts.button) el.type = "button";
+  else el.setAttribute("role", "img"); // a picture with a name, for screen readers
   return el;
 }

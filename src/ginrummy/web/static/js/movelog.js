@@ -5,9 +5,10 @@ import { cutLine, dealLine, moveLine, resultHeadline } from "./words.js";
 export function logLines({ view, table, n }) {
   if (!view) return [];
   const lines = [];
-  if (table.hand_number === 1 && table.cuts && table.cuts.length) {
+  const cuts = table.sheet?.cuts;
+  if (table.hand_number === 1 && cuts && cuts.length) {
     const firstDealer = view.dealer;
-    lines.push({ text: cutLine(table.cuts, firstDealer, n), kind: "deal" });
+    lines.push({ text: cutLine(cuts, firstDealer, n), kind: "deal" });
   }
   lines.push({ text: dealLine(table.hand_number, view.dealer, view.upcard, n), kind: "deal" });
   const history = view.history || [];

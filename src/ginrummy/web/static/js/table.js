@@ -188,7 +188,7 @@ function render() {
   $("hint").hidden = !(fair.hints && myTurn());
   $("fair-play").textContent = fairPlayText(t);
   if (v && t.commitment && !app.commitments[t.hand_number] && v.seat != null) {
-    app.commitments[t.hand_number] = { commitment: t.commitment, dealt: v.history.length === 0 ? v.hand : null };
+    app.commitments[t.hand_number] = { commitment: t.commitment, dealt: dealtHand(v) };
     saveCommitments();
   }
   renderPlayers();
@@ -203,6 +203,19 @@ function render() {
   const log = renderLog($("log-list"), { view: v, table: t, n: words() }, app.logShown);
   app.logShown = log.shown;
   if (log.fresh.length) $("live").textContent = log.fresh.join(" ");
+}
+
+// The cards this seat was dealt, from the first state this page saw of the hand: the hand less
+// what it drew or took, plus what it discarded.
+function dealtHand(v) {
+  const cards = new Set(splitCards(v.hand));
+  for (const e of v.history) {
+    if (e.seat !== v.seat) continue;
+    const [kind, card] = e.action.split(" ");
+    if ((kind === "draw" || kind === "take") && e.card) cards.delete(e.card);
+    if ((kind === "discard" || kind === "knock" || kind === "gin") && card) cards.add(card);
+  }
+  return [...cards].join(" ");
 }
 
 function fairPlayText(t) {
@@ -726,7 +739,11 @@ function renderSheet(t) {
     ),
   );
   box.append(
-    h("div", { class: "scroll-x" }, h("table", { class: "sheet" }, h("thead", {}, head), h("tbody", {}, ...rows))),
+    h(
+      "div",
+      { class: "scroll-x", tabindex: "0", role: "group", "aria-label": "Score sheet" },
+      h("table", { class: "sheet" }, h("thead", {}, head), h("tbody", {}, ...rows)),
+    ),
   );
   if (!s.hands.length) box.append(h("p", { class: "muted" }, "No hands scored yet."));
 }

@@ -1,0 +1,401 @@
+"""The table as players use it, in Debian's Chromium: on phones (360x740, 390x844) and a
+desktop (1280x900); every move in the log, a hand-made order that survives a reload, the
+words for "you", a rematch that a spectator follows, keyboard-only play, and axe-core's
+accessibility rules on every page.
+
+Screenshots of each screen at both sizes go to test-artifacts/ (phone-*.png, desktop-*.png).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from test_web_browser import ARGS, CHROMIUM, Player, play_to_showdown
+from webutil import ARTIFACTS, LiveServer, post_table
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="needs Debian's Chromium: apt install chromium"
+)
+
+PHONES = {"phone-360": (360, 740), "phone": (390, 844)}
+DESKTOP = (1280, 900)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with LiveServer(tmp_path_factory.mktemp("web") / "games.db") as live:
+        yield live
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+def context(browser: Any, size: tuple[int, int], **kw: Any) -> Any:
+    phone = size[0] < 700
+    return browser.new_context(
+        viewport={"width": size[0], "height": size[1]},
+        has_touch=phone,
+        is_mobile=phone,
+        device_scale_factor=1,
+        **kw,
+    )
+
+
+def open_table(page: Any, server: LiveServer, **body: Any) -> dict[str, Any]:
+    """A new table (through the API), opened in ``page`` with its seat."""
+    created = post_table(server, **body)
+    page.goto(f"{server.url}{created['url']}")
+    page.locator("#hand .card[data-card]").first.wait_for()
+    return created
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def overflow(page: Any) -> int:
+    """How far the page is wider than the device's screen (0: no horizontal scrolling). A
+    phone's browser widens its layout to the content, so compare with the device's width."""
+    width = page.viewport_size["width"]
+    return int(page.evaluate("() => document.documentElement.scrollWidth")) - int(width)
+
+
+def cards_outside(page: Any) -> list[str]:
+    """Cards of the hand whose rank corner is not on the screen."""
+    found: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll('#hand .card[data-card]')]
+        .filter((el) => { const r = el.getBoundingClientRect();
+          return r.left < 0 || r.left + Math.min(r.width, 14) > screen.width; })
+        .map((el) => el.dataset.card)"""
+    )
+    return found
+
+
+def log_text(page: Any) -> str:
+    return str(page.locator("#log-list").inner_text())
+
+
+# -- phones --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(PHONES))
+def test_a_whole_hand_on_a_phone_by_touch(server: LiveServer, browser: Any, name: str) -> None:
+    ctx = context(browser, PHONES[name])
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(7), "you")
+        you.tap = True
+        open_table(page, server, mode="computer", level="beginner", name="Ann")
+        assert overflow(page) <= 0
+        shot(page, f"{name}-table")
+        eleven = False
+        deadline = time.monotonic() + 120
+        while not you.over():
+            assert time.monotonic() < deadline, "the hand did not end"
+            if len(you.hand()) == 11:  # after a draw: all eleven cards on the screen
+                eleven = True
+                assert cards_outside(page) == [], f"cards off the screen: {cards_outside(page)}"
+                assert overflow(page) <= 0
+                if name == "phone":
+                    shot(page, f"{name}-discard")
+            if not you.step():
+                page.wait_for_timeout(30)
+        assert eleven, "never held eleven cards"
+        you.wait_for_showdown()
+        assert overflow(page) <= 0
+        shot(page, f"{name}-showdown")
+        page.locator("details.panel summary", has_text="Score sheet").scroll_into_view_if_needed()
+        shot(page, f"{name}-sheet")
+        you.check_clean()
+    finally:
+        ctx.close()
+
+
+# -- what happened, in words ---------------------------------------------------------------------
+
+
+def test_the_move_log_names_the_computers_draw_and_discard(
+    server: LiveServer, browser: Any
+) -> None:
+    # and nothing slides for someone whose system asks for less motion
+    ctx = context(browser, DESKTOP, reduced_motion="reduce")
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(11), "you")
+        open_table(page, server, mode="computer", level="beginner", name="Ann")
+        log = page.locator("#log-list")
+        assert "Hand 1:" in log.inner_text() and "deals" in log.inner_text()
+        if "Cut for the deal" not in log.inner_text():  # the preset's first dealer is cut for
+            pytest.fail(f"the cut is not shown: {log.inner_text()}")
+        computer = "Computer (beginner)"
+        deadline = time.monotonic() + 60
+        while not (
+            f"{computer} discards" in log_text(page)
+            and any(f"{computer} {w}" in log_text(page) for w in ("draws from", "takes"))
+        ):
+            assert time.monotonic() < deadline, log_text(page)
+            if you.over():
+                pytest.skip("the hand ended before the computer discarded")  # pragma: no cover
+            if not you.step():
+                page.wait_for_timeout(50)
+        text = log_text(page)
+        # your own moves say "You", with the card you drew; the computer's stock draws no card
+        assert "You draw" in text or "You take" in text or "You pass" in text, text
+        assert f"{computer} draws from the stock." in text or f"{computer} takes" in text
+        # the dealer is marked, and the live region announced the computer's moves
+        assert page.locator(".seat-label .badge", has_text="Dealer").count() == 1
+        assert page.locator("#live").inner_text()
+        assert page.evaluate("() => document.getAnimations().length") == 0
+        shot(page, "desktop-table")
+        you.check_clean()
+    finally:
+        ctx.close()
+
+
+def test_sentences_are_right_for_you_and_for_anyone(server: LiveServer, browser: Any) -> None:
+    ctx = context(browser, DESKTOP)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{server.url}/")
+        said = page.evaluate(
+            """async () => {
+            const w = await import('/static/js/words.js');
+            const you = w.namer(['Ann', 'Bob'], 0);
+            const spectator = w.namer(['Ann', 'Bob'], null);
+            const knock = { kind: 'knock', knocker: 1, winner: 1, points: 12, knocker_deadwood: 3,
+              defender_deadwood: 15, multiplier: 1 };
+            const gin = { ...knock, kind: 'gin', knocker: 0, winner: 0, points: 40 };
+            const rules = { gin_bonus: 25, undercut_bonus: 25 };
+            return [
+              w.resultHeadline(gin, you), w.resultHeadline(gin, spectator),
+              w.resultHeadline(knock, you), w.resultWords(knock, { n: you, rules }),
+              w.moveLine({ seat: 0, action: 'draw', card: 'Kh' }, you),
+              w.moveLine({ seat: 1, action: 'draw' }, you),
+              w.moveLine({ seat: 1, action: 'gin Qh' }, you),
+              w.moveLine({ seat: 0, action: 'auto', laid_off: [] }, you),
+              w.finalLine({ winner: 0, net: 62, stake: '0' }, you, 'game'),
+            ];
+        }"""
+        )
+        assert said == [
+            "You win the hand with gin",
+            "Ann wins the hand with gin",
+            "Bob wins the hand",
+            "Bob knocks with 3 deadwood; You have 15. Bob scores 12.",
+            "You draw K♥ from the stock.",
+            "Bob draws from the stock.",
+            "Bob goes gin, discarding Q♥!",
+            "You have nothing to lay off.",
+            "You win the game by 62.",
+        ]
+    finally:
+        ctx.close()
+
+
+# -- your hand, your way -------------------------------------------------------------------------
+
+
+def test_a_hand_made_order_and_the_arrangement_survive_a_reload(
+    server: LiveServer, browser: Any
+) -> None:
+    ctx = context(browser, DESKTOP)
+    try:
+        page = ctx.new_page()
+        open_table(page, server, mode="friend", name="Ann")
+        you = Player(page, random.Random(2), "you")
+        page.check("#arrange input[value=suit]")
+        by_suit = you.hand()
+        assert [c[1] for c in by_suit] == sorted((c[1] for c in by_suit), key="shdc".index)
+        page.check("#arrange input[value=rank]")
+        ranks = [c[0] for c in you.hand()]
+        assert ranks == sorted(ranks, key="A23456789TJQK".index)
+        # drag the last card onto the first: the hand is now arranged by hand
+        cards = page.locator("#hand .card[data-card]")
+        last, first = cards.nth(9), cards.nth(0)
+        moved = str(last.get_attribute("data-card"))
+        box_from, box_to = last.bounding_box(), first.bounding_box()
+        page.mouse.move(box_from["x"] + 10, box_from["y"] + 20)
+        page.mouse.down()
+        page.mouse.move(box_to["x"] + 15, box_to["y"] + 20, steps=8)
+        page.mouse.move(box_to["x"] + 5, box_to["y"] + 20, steps=2)
+        page.mouse.up()
+        page.wait_for_function(
+            "() => document.querySelector('#arrange input[value=custom]').checked"
+        )
+        order = you.hand()
+        assert order[0] == moved and len(order) == 10
+        page.reload()
+        page.locator("#hand .card[data-card]").first.wait_for()
+        assert you.hand() == order
+        assert page.locator("#arrange input[value=custom]").is_checked()
+        page.check("#arrange input[value=melds]")
+        page.reload()
+        page.locator("#hand .card[data-card]").first.wait_for()
+        assert page.locator("#arrange input[value=melds]").is_checked()
+        you.check_clean()
+    finally:
+        ctx.close()
+
+
+# -- a rematch -----------------------------------------------------------------------------------
+
+
+def test_a_rematch_keeps_the_seats_and_the_spectator_follows(
+    server: LiveServer, browser: Any
+) -> None:
+    ctx = context(browser, DESKTOP)
+    watcher_ctx = context(browser, PHONES["phone"])
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(4), "you")
+        created = open_table(
+            page, server, mode="computer", level="beginner", name="Ann", options={"game_target": 1}
+        )
+        watcher = watcher_ctx.new_page()
+        watcher.goto(f"{server.url}{created['watch']}")
+        watcher.locator("#opp-cards .card").first.wait_for()
+        deadline = time.monotonic() + 240
+        while True:
+            play_to_showdown([you])
+            you.wait_for_showdown()
+            if page.locator("#showdown button", has_text="Rematch").count():
+                break
+            assert time.monotonic() < deadline
+            page.locator("#showdown button", has_text="Next").click()  # a dead hand
+            page.wait_for_function("() => document.querySelector('#showdown').hidden")
+        shot(page, "desktop-game-over")
+        page.locator("#showdown button", has_text="Rematch").click()
+        page.wait_for_url(lambda url: created["id"] not in url)
+        new_id = page.url.rstrip("/").split("/")[-1]
+        page.locator("#hand .card[data-card]").first.wait_for()  # the same seat, a new deal
+        assert page.locator("#names").inner_text().startswith("Ann 0")
+        watcher.wait_for_url(f"**/t/{new_id}")
+        watcher.locator("#opp-cards .card").first.wait_for()
+        assert watcher.locator("#hand .card[data-card]").count() == 0  # still a spectator
+        you.check_clean()
+    finally:
+        ctx.close()
+        watcher_ctx.close()
+
+
+# -- the keyboard --------------------------------------------------------------------------------
+
+
+STATE = (
+    "() => document.querySelector('#status').textContent"
+    " + document.querySelector('#log-list').textContent"
+)
+
+
+def test_a_whole_hand_by_keyboard_alone(server: LiveServer, browser: Any) -> None:
+    ctx = context(browser, DESKTOP)
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(9), "you")
+        open_table(page, server, mode="computer", level="beginner", name="Ann")
+        deadline = time.monotonic() + 120
+        while not you.over():
+            assert time.monotonic() < deadline, "the hand did not end"
+            status = you.status()
+            buttons = you.buttons()
+            key = None
+            if any(b.startswith("Take upcard") for b in buttons):
+                key = "p"
+            elif "Draw from stock (D)" in buttons:
+                key = "d"
+            elif status.startswith("Choose a card") or status.endswith("selected."):
+                gin = [b for b in buttons if b.startswith("Gin with")]
+                knock = [b for b in buttons if b.startswith("Knock with")]
+                if gin or knock:
+                    page.keyboard.press("g" if gin else "k")
+                    page.locator("#knock-dialog").wait_for(state="visible")
+                    page.keyboard.press("Tab")  # from the first arrangement to "Lay down"
+                    key = "Enter"
+                else:
+                    if not page.locator("#hand .card.selected").count():
+                        page.keyboard.press("ArrowLeft")  # the last card: the most deadwood
+                    if page.locator("#hand .card.selected.taken").count():
+                        page.keyboard.press("ArrowLeft")  # not the card just taken
+                    # the selected card has the focus (so Enter on it keeps it selected)
+                    focused = page.evaluate("() => document.activeElement.dataset.card")
+                    selected = page.locator("#hand .card.selected").get_attribute("data-card")
+                    assert focused == selected
+                    key = "x"
+            elif "Optimal layoffs (A)" in buttons:
+                key = "a"
+            elif "Pass" in buttons:
+                key = "p"
+            if key is None:
+                page.wait_for_timeout(50)
+                continue
+            before = page.evaluate(STATE)
+            page.keyboard.press(key)
+            page.wait_for_function(
+                f"(old) => ({STATE})() !== old || !document.querySelector('#showdown').hidden",
+                arg=before,
+            )
+        you.wait_for_showdown()
+        you.check_clean()
+    finally:
+        ctx.close()
+
+
+# -- accessibility -------------------------------------------------------------------------------
+
+
+def violations(page: Any) -> list[str]:
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    return [
+        f"{v['id']}: {v['help']} ({len(v['nodes'])}: {v['nodes'][0]['target']})"
+        for v in results.response["violations"]
+    ]
+
+
+def test_axe_finds_nothing_on_any_page(server: LiveServer, browser: Any) -> None:
+    for size_name, size in (("desktop", DESKTOP), ("phone", PHONES["phone"])):
+        ctx = context(browser, size)
+        try:
+            page = ctx.new_page()
+            page.goto(f"{server.url}/")
+            page.locator("#preset option").first.wait_for(state="attached")
+            assert violations(page) == [], "lobby"
+            shot(page, f"{size_name}-lobby")
+            you = Player(page, random.Random(21), "you")
+            created = open_table(page, server, mode="computer", level="beginner", name="Ann")
+            phases = set()
+            deadline = time.monotonic() + 120
+            while not you.over():
+                assert time.monotonic() < deadline
+                phase = you.status().split(" ")[0]
+                if phase not in phases:
+                    phases.add(phase)
+                    assert violations(page) == [], f"table: {you.status()}"
+                if not you.step():
+                    page.wait_for_timeout(30)
+            you.wait_for_showdown()
+            assert violations(page) == [], "showdown"
+            page.goto(f"{server.url}/history")
+            page.wait_for_load_state("networkidle")
+            assert violations(page) == [], "history"
+            shot(page, f"{size_name}-history")
+            page.goto(f"{server.url}/replay/{created['id']}")
+            page.wait_for_load_state("networkidle")
+            assert violations(page) == [], "replay"
+            shot(page, f"{size_name}-replay")
+        finally:
+            ctx.close()
