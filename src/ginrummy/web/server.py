@@ -4,9 +4,12 @@ What uvicorn alone leaves open, and what this module adds:
 
 * Connections: uvicorn accepts every connection and keeps it as long as the client likes. Here
   a connection over the total cap, or over the cap for its client address, is never read from:
-  it is held, unread, for ``REFUSED_HOLD`` seconds and then reset (at once, where more than
-  ``MAX_HELD`` are held already). A client that reconnects as soon as it is turned away would
-  otherwise make the server accept and reset hundreds of connections a second. A WebSocket
+  it is held, unread, for about ``REFUSED_HOLD`` seconds (each a random time between half and
+  one and a half of it) and then reset (at once, where more than ``MAX_HELD`` are held
+  already). A client that reconnects as soon as it is turned away would otherwise make the
+  server accept and reset hundreds of connections a second, and resetting them all at the same
+  moment would bring them back all at once. A refused connection costs no more than that: the
+  HTTP machinery is set up only for connections let in. A WebSocket
   counts until its socket closes (uvicorn hands an upgraded connection to another protocol
   object; both release the same slot).
   Addresses trusted as proxies (``forwarded_allow_ips``) are exempt from the per-address cap,
@@ -29,6 +32,7 @@ import asyncio
 import errno
 import ipaddress
 import logging
+import random
 import socket
 import sys
 import urllib.parse
@@ -249,7 +253,8 @@ def protocol_classes(
             app_state: dict[str, Any],
             _loop: asyncio.AbstractEventLoop | None = None,
         ) -> None:
-            super().__init__(config, server_state, app_state, _loop)
+            # uvicorn's own set-up waits until the connection is let in (connection_made)
+            self._setup = (config, server_state, app_state, _loop)
             self.refused = False
             self.held = False
             self.upgraded = False
@@ -264,8 +269,10 @@ def protocol_classes(
                 limits.held += 1
                 self.held = True
                 transport.pause_reading()
-                self.loop.call_later(REFUSED_HOLD, transport.abort)
+                hold = REFUSED_HOLD * (0.5 + random.random())
+                asyncio.get_running_loop().call_later(hold, transport.abort)
                 return
+            super().__init__(*self._setup)
             super().connection_made(transport)
             self._expect_request()
 
