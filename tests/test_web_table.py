@@ -9,10 +9,12 @@ On the README's deck (tests/test_web_fairplay.py): the non-dealer holds
 from __future__ import annotations
 
 import asyncio
+import random
 from typing import Any
 
 import pytest
 
+from ginrummy.agents import get_agent
 from ginrummy.engine import IllegalActionError, Rules, deadwood, parse_cards
 from ginrummy.storage import Store
 from ginrummy.web.manager import UNLIMITED, Manager
@@ -147,6 +149,64 @@ def test_a_rematch_keeps_the_seats_and_takes_everyone_along(fixed_deck: None) ->
         assert table.options.rematch == new_id and len(manager.tables) == 3  # 2 + the rematch
         saved = store.get_game(table.id)
         assert saved is not None and saved.options["rematch"] == new_id
+        manager.close()
+        store.close()
+
+    asyncio.run(run())
+
+
+def test_the_review_lists_a_deliberately_bad_discard(fixed_deck: None) -> None:
+    """On the README's deck I draw Ad and could knock with Kd; I break my spades instead."""
+
+    async def run() -> None:
+        manager, store, table, me = await computer_table(dealer=1)
+        await me.act("pass")
+        table.act(store, 1, "pass")
+        await me.act("draw")
+        with pytest.raises(IllegalActionError, match="once it is over"):
+            await me.do({"type": "review"})
+        await me.act("discard 4s")  # the mistake: "knock Kd" was there
+        simple, rng = get_agent("simple"), random.Random(1)
+        while not (hand := table.hand).is_over:  # both play on as the simple player would
+            seat = hand.current_player
+            assert seat is not None
+            action = str(simple.act(hand.view(seat, (0, 0)), rng))
+            if seat == 0:
+                await me.act(action)
+            else:
+                table.act(store, 1, action)
+        await me.do({"type": "review"})
+        review = me.sent[-1]
+        assert review["type"] == "review" and review["hand"] == 1
+        mistakes = review["mistakes"]
+        assert mistakes, "the bad discard was not found"
+        bad = next(m for m in mistakes if m["move"] == 4)
+        assert bad["played"] == "discard 4s" and bad["best"] == "knock Kd"
+        assert bad["cost"] > 0 and bad["unit"] in ("%", "points") and bad["reason"]
+        costs = [m["cost"] for m in mistakes]
+        assert costs == sorted(costs, reverse=True)  # the biggest first
+        assert all(m["move"] != 3 for m in mistakes)  # the computer's moves are not mine
+        with pytest.raises(ProtocolError, match="spectators cannot"):
+            await Seat(manager, table, None).do({"type": "review"})
+        manager.close()
+        store.close()
+
+    asyncio.run(run())
+
+
+def test_between_people_the_review_waits_for_the_end_of_the_game() -> None:
+    async def run() -> None:
+        store = Store("sqlite://")
+        manager = Manager(store, computer_delay=3600, seed=3, limits=UNLIMITED)
+        table = (await manager.create(Rules(), Options("friend", hints=False), ("A", "B"))).table
+        simple, rng = get_agent("simple"), random.Random(2)
+        while not (hand := table.hand).is_over:
+            seat = hand.current_player
+            assert seat is not None
+            table.act(store, seat, str(simple.act(hand.view(seat, (0, 0)), rng)))
+        assert not table.game.is_over  # one hand does not end a game to 100
+        with pytest.raises(IllegalActionError, match="once the game is over"):
+            await Seat(manager, table, 0).do({"type": "review"})
         manager.close()
         store.close()
 

@@ -194,7 +194,7 @@ def test_sentences_are_right_for_you_and_for_anyone(server: LiveServer, browser:
             "You win the hand with gin",
             "Ann wins the hand with gin",
             "Bob wins the hand",
-            "Bob knocks with 3 deadwood; You have 15. Bob scores 12.",
+            "Bob knocks with 3 deadwood; you have 15. Bob scores 12.",
             "You draw K♥ from the stock.",
             "Bob draws from the stock.",
             "Bob goes gin, discarding Q♥!",
@@ -389,6 +389,13 @@ def test_axe_finds_nothing_on_any_page(server: LiveServer, browser: Any) -> None
                     page.wait_for_timeout(30)
             you.wait_for_showdown()
             assert violations(page) == [], "showdown"
+            # the expert's review of the hand, asked for at the showdown
+            page.click("#review-ask")
+            page.locator("#review h3").wait_for()
+            review = page.locator("#review").inner_text()
+            assert "Move " in review or "every one of your decisions" in review, review
+            assert violations(page) == [], "review"
+            shot(page, f"{size_name}-review")
             page.goto(f"{server.url}/history")
             page.wait_for_load_state("networkidle")
             assert violations(page) == [], "history"

@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 from ..agents import get_agent
 from ..agents.hints import hint
+from ..agents.review import review_hand
 from ..engine import GinRummyError, IllegalActionError, Rules, parse_cards
 from ..engine.game import Game
 from ..engine.match import Match
@@ -194,6 +195,7 @@ class Manager:
             table.hand = hand
             table.hand_number = h.number
             table.deal = Deal(parse_cards(h.deck), h.salt, h.commitment)
+            table.scores_before = table.game.totals
             if hand.is_over:
                 scoring.finish_hand(hand)
         table.finished = scoring.is_over or info.status != "open"
@@ -367,6 +369,9 @@ class Manager:
         if kind == "rematch":
             await self._rematch(table)
             return
+        if kind == "review":
+            await client.send(await self._review(table, client))
+            return
         async with table.lock:
             if kind == "action":
                 if table.vs_computer and seat == COMPUTER_SEAT:
@@ -487,6 +492,42 @@ class Manager:
                 )
                 table.moved_to(created.table.id)
         await self.broadcast(table)
+
+    async def _review(self, table: Table, client: Client) -> dict[str, Any]:
+        """The expert's review of this seat's play of the hand just over (in a thread, one at
+        a time per seat, counted with the seat's hints)."""
+        seat = client.seat
+        hand, deal = table.hand, table.deal
+        if seat is None or hand is None or deal is None:
+            raise IllegalActionError("only a seat's own play is reviewed")
+        why = table.reviewable(seat)
+        if why is not None:
+            raise IllegalActionError(why)
+        key = (table.id, seat)
+        if key in self._hinting:
+            raise ProtocolError("the expert is busy with your last request: wait for it")
+        if not self._seat_hints.take(key):
+            raise ProtocolError("too many requests for the expert: wait a little")
+        actions = [str(e.action) for e in hand.events]
+        self._hinting.add(key)
+        try:
+            found = await asyncio.to_thread(
+                review_hand,
+                table.rules,
+                hand.dealer,
+                list(deal.deck),
+                actions,
+                seat=seat,
+                scores=table.scores_before,
+                seed=table.hand_number,
+            )
+        finally:
+            self._hinting.discard(key)
+        return {
+            "type": "review",
+            "hand": table.hand_number,
+            "mistakes": [m.to_dict() for m in found],
+        }
 
     async def _hints(self, table: Table, client: Client) -> list[dict[str, Any]]:
         seat = client.seat

@@ -11,8 +11,10 @@ Client to server::
     {"type": "hello", "token": "..."}            the seat's token, sent first instead of in the URL
     {"type": "name", "name": "Bob"}               your seat's name (until the game is over)
     {"type": "rematch"}                           once the game is over: the same seats, a new table
+    {"type": "review"}                            the expert's review of your play of the hand just
+                                                  over (between people: once the game is over)
 
-Server to client: ``state`` (your view and the table), ``hints``, ``pong``, ``presence``
+Server to client: ``state`` (your view and the table), ``hints``, ``review``, ``pong``, ``presence``
 (``{"type": "presence", "connected": [true, false]}``: a seat came or went; states carry it
 too) and ``error`` (``{"type": "error", "message": "..."}``; nothing changed). After a
 rematch every state of the old table names the new one (``table.rematch``); the seats'
@@ -35,6 +37,7 @@ TYPES = {
     "hello": {"token"},
     "name": {"name"},
     "rematch": set(),
+    "review": set(),
 }
 NAME_LENGTH = 40
 

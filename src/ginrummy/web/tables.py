@@ -137,6 +137,8 @@ class Table:
     #: The computer player of this hand: owned by the table, used by one thread at a time
     #: (the table's one computer turn in progress), dropped at the next deal.
     agent: Any = field(default=None, repr=False, compare=False)
+    #: The game's score when this hand was dealt (what the players' views were given).
+    scores_before: tuple[int, int] = (0, 0)
     #: Open sockets per seat (kept by the manager): each side sees whether the other is there.
     present: list[int] = field(default_factory=lambda: [0, 0], repr=False, compare=False)
     # What every state message repeats, worked out once: the rules and options never change
@@ -193,6 +195,7 @@ class Table:
 
     def start(self, deal: Deal) -> None:
         self.deal = deal
+        self.scores_before = self.game.totals
         self.hand = Hand.from_deck(self.rules, self.game.dealer, deal.deck)
         self.hand_number += 1
         self.agent = None
@@ -396,6 +399,15 @@ class Table:
         names[seat] = name
         self.names = (names[0], names[1])
         self._sheet = None
+
+    def reviewable(self, seat: int) -> str | None:
+        """Why the seat's play of this hand cannot be reviewed now (None: it can): once the hand
+        is over against the computer, once the game is over between people."""
+        if self.hand is None or not self.hand.is_over:
+            return "a hand is reviewed once it is over"
+        if not self.vs_computer and not self.game.is_over and not self.finished:
+            return "between people, the expert reviews your play once the game is over"
+        return None
 
     def fair_play(self) -> dict[str, Any]:
         """The table's fair-play terms, shown to both seats from the first move."""

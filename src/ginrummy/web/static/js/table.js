@@ -8,7 +8,7 @@ import { enableDrag } from "./drag.js";
 import { play as animate, snapshot } from "./motion.js";
 import { renderLog } from "./movelog.js";
 import { playSound } from "./sound.js";
-import { finalLine, namer, resultHeadline, resultWords } from "./words.js";
+import { actionWords, finalLine, namer, resultHeadline, resultWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").filter(Boolean).pop();
@@ -29,6 +29,7 @@ const app = {
   selected: null,
   mode: savedMode(),
   hints: null,
+  review: null, // the expert's review of the hand just over
   opts: applySettings(),
   sawOpen: false, // this page saw the game before it ended (so it follows a rematch)
   logShown: undefined, // what the move log showed last
@@ -94,7 +95,10 @@ function connect() {
       app.connected = msg.connected;
       renderPlayers();
     } else if (msg.type === "error") toast(msg.message, true);
-    else if (msg.type === "hints") {
+    else if (msg.type === "review") {
+      app.review = msg;
+      renderReview();
+    } else if (msg.type === "hints") {
       app.hints = msg.hints;
       renderHints();
     }
@@ -142,6 +146,7 @@ function onState(msg) {
   const focused = document.activeElement?.dataset ? document.activeElement.dataset.card : null;
   app.state = msg;
   app.hints = null;
+  if (app.review && app.review.hand !== msg.table.hand_number) app.review = null;
   app.connected = msg.table.connected;
   if (!msg.table.over) app.sawOpen = true;
   if (msg.table.rematch && app.sawOpen && before && !before.table.rematch) return followRematch(msg.table.rematch);
@@ -628,6 +633,10 @@ function renderShowdown(v) {
   const verify = h("p", { class: "verify", id: "verify" }, "Checking the deal…");
   box.append(verify);
   if (t.final) box.append(finalPanel(t, n));
+  if (mySeat() != null && (t.options.mode === "computer" || t.game_over || t.over)) {
+    box.append(h("div", { id: "review", class: "review", "aria-live": "polite" }));
+    renderReview();
+  }
   if (mySeat() != null) {
     const bar = h("div", { class: "bar" });
     if (t.over) {
@@ -746,6 +755,45 @@ function renderSheet(t) {
     ),
   );
   if (!s.hands.length) box.append(h("p", { class: "muted" }, "No hands scored yet."));
+}
+
+// The expert's review of your play of the hand just over: asked for with a button, worked out
+// on the server in the background, the biggest mistakes first.
+function renderReview() {
+  const box = $("review");
+  if (!box) return;
+  const t = table();
+  const review = app.review && app.review.hand === t.hand_number ? app.review : null;
+  if (!review) {
+    const ask = button("Review my play", () => {
+      ask.disabled = true;
+      ask.textContent = "The expert is looking at your hand…";
+      send({ type: "review" });
+    });
+    ask.id = "review-ask";
+    box.replaceChildren(ask);
+    return;
+  }
+  const unit = (m) =>
+    m.unit === "%" ? `${m.cost.toFixed(1)}% more chance of winning the game` : `${m.cost.toFixed(1)} points better`;
+  const say = (text) => text.replace(/\b([A2-9TJQK][shdc])\b/g, (c) => pretty(c));
+  box.replaceChildren(
+    h("h3", {}, "The expert's review"),
+    review.mistakes.length
+      ? h(
+          "ol",
+          {},
+          ...review.mistakes.map((m) =>
+            h(
+              "li",
+              {},
+              `Move ${m.move}: you chose to ${actionWords(m.played)}; the expert would ${actionWords(m.best)} (about ${unit(m)}). `,
+              h("span", { class: "muted" }, say(m.reason)),
+            ),
+          ),
+        )
+      : h("p", {}, "The expert would have made every one of your decisions the same way."),
+  );
 }
 
 function renderHints() {

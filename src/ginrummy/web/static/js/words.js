@@ -8,7 +8,7 @@ export function namer(names, mySeat) {
   return {
     // the subject of a sentence: "You" or the name
     who: (seat) => (seat == null ? "Nobody" : you(seat) ? "You" : names[seat]),
-    // the object of a sentence: "you" or the name
+    // the object of a sentence, or a subject within one: "you" or the name
     whom: (seat) => (you(seat) ? "you" : names[seat]),
     // a verb agreeing with its subject: does(seat, "win") is "win" for you, "wins" for Ann
     does: (seat, verb) => (you(seat) ? verb : thirdPerson(verb)),
@@ -101,12 +101,12 @@ export function resultWords(r, { n, layoffs = [], rules, dealerNext }) {
       return `${n.who(k)} ${n.does(k, "make")} big gin! ${scores(r.winner, r.points)}${doubled}.`;
     case "knock":
       if (r.winner == null)
-        return `${n.who(k)} ${n.does(k, "knock")} with ${r.knocker_deadwood}; ${n.who(d)} ${layoffText}${n.does(d, "tie")} with ${r.defender_deadwood}: no score.`;
-      return `${n.who(k)} ${n.does(k, "knock")} with ${r.knocker_deadwood} deadwood; ${n.who(d)} ${layoffText}${n.does(d, "have")} ${r.defender_deadwood}. ${scores(r.winner, r.points)}${doubled}.`;
+        return `${n.who(k)} ${n.does(k, "knock")} with ${r.knocker_deadwood}; ${n.whom(d)} ${layoffText}${n.does(d, "tie")} with ${r.defender_deadwood}: no score.`;
+      return `${n.who(k)} ${n.does(k, "knock")} with ${r.knocker_deadwood} deadwood; ${n.whom(d)} ${layoffText}${n.does(d, "have")} ${r.defender_deadwood}. ${scores(r.winner, r.points)}${doubled}.`;
     case "undercut":
-      return `${n.who(k)} ${n.does(k, "knock")} with ${r.knocker_deadwood}, but ${n.who(d)} ${layoffText}${n.does(d, "have")} only ${r.defender_deadwood}: undercut! ${scores(r.winner, r.points)} (${r.knocker_deadwood - r.defender_deadwood} + ${rules.undercut_bonus} bonus)${doubled}.`;
+      return `${n.who(k)} ${n.does(k, "knock")} with ${r.knocker_deadwood}, but ${n.whom(d)} ${layoffText}${n.does(d, "have")} only ${r.defender_deadwood}: undercut! ${scores(r.winner, r.points)} (${r.knocker_deadwood - r.defender_deadwood} + ${rules.undercut_bonus} bonus)${doubled}.`;
     default:
-      return `Dead hand: the stock ran down to two cards with no knock. No score; ${n.who(dealerNext)} ${n.does(dealerNext, "deal")} again.`;
+      return `Dead hand: the stock ran down to two cards with no knock. No score; ${n.whom(dealerNext)} ${n.does(dealerNext, "deal")} again.`;
   }
 }
 
@@ -115,7 +115,24 @@ export function finalLine(f, n, what) {
   if (f.winner == null) return "The totals are even.";
   const stake =
     Number(f.stake) > 0
-      ? ` At ${f.stake} a point, ${n.who(1 - f.winner)} ${n.does(1 - f.winner, "pay")} ${n.whom(f.winner)} ${f.settlement}.`
+      ? ` At ${f.stake} a point, ${n.whom(1 - f.winner)} ${n.does(1 - f.winner, "pay")} ${n.whom(f.winner)} ${f.settlement}.`
       : "";
   return `${n.who(f.winner)} ${n.does(f.winner, "win")} the ${what} by ${f.net}.${stake}`;
+}
+
+// An action as something one may do: "discard 8♠", "knock, discarding K♦", "draw from the stock".
+export function actionWords(text) {
+  const [kind, card] = text.split(" ");
+  const c = card ? pretty(card) : "";
+  return (
+    {
+      draw: "draw from the stock",
+      take: "take the discard",
+      pass: "pass",
+      discard: `discard ${c}`,
+      knock: `knock, discarding ${c}`,
+      gin: `go gin, discarding ${c}`,
+      biggin: "go big gin",
+    }[kind] || text
+  );
 }
