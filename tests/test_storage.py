@@ -57,7 +57,7 @@ def online_game(store: Store, **kw: Any) -> str:
 
 def test_migrations_from_empty_create_every_table(db_url: str) -> None:
     with Store(db_url) as store:
-        assert current(store.engine) == head() == "0001"
+        assert current(store.engine) == head() == "0002"
         assert set(inspect(store.engine).get_table_names()) == TABLES
 
 
@@ -73,8 +73,19 @@ def test_downgrade_to_base_and_up_again(db_url: str) -> None:
         assert current(store.engine) is None
         assert set(inspect(store.engine).get_table_names()) == {"alembic_version"}
         migrate(store.engine)
-        assert current(store.engine) == "0001"
+        assert current(store.engine) == "0002"
         assert store.list_games() == []
+
+
+def test_a_database_of_the_first_version_is_upgraded_with_its_games(db_url: str) -> None:
+    with Store(db_url) as store:
+        game_id = online_game(store)
+        downgrade(store.engine, "0001")  # as a server of the first version left it
+        assert current(store.engine) == "0001"
+        migrate(store.engine)
+        assert current(store.engine) == "0002"
+        assert store.get_game(game_id) is not None
+        assert store.owned_games("a" * 64) == []
 
 
 def test_opening_twice_migrates_once(db_url: str) -> None:
@@ -565,3 +576,24 @@ def test_threads_share_a_store(memory: bool, db_url: str) -> None:
         saved = store.load_game(game_id)
         assert saved is not None
         assert [e.seq for e in saved.entries] == list(range(1, 41))
+
+
+def test_a_seat_is_claimed_once_and_lists_its_players_games(store: Store) -> None:
+    ann, bob = "a" * 64, "b" * 64
+    first = store.create_game(
+        "online", Rules(), ["Ann", "Bob"], seats=[(0, "0" * 64), (1, "1" * 64)]
+    )
+    second = store.create_game("online", Rules(), ["Ann", "Cy"], seats=[(0, "2" * 64)])
+    with store.transaction() as tx:
+        assert tx.claim_seat(first, 0, ann) is True
+        assert tx.claim_seat(first, 1, bob) is True
+        assert tx.claim_seat(first, 1, ann) is False  # Bob's already: nothing changes
+        assert tx.claim_seat(second, 0, ann) is True
+    assert [(g.id, g.seat) for g in store.owned_games(bob)] == [(first, 1)]
+    assert {(g.id, g.seat) for g in store.owned_games(ann)} == {(first, 0), (second, 0)}
+    assert store.owned_games("c" * 64) == []
+    for bad in ("not-a-hash", "A" * 64):
+        with pytest.raises(ValueError), store.transaction() as tx:
+            tx.claim_seat(first, 0, bad)
+    with pytest.raises(NotFoundError), store.transaction() as tx:
+        tx.claim_seat(second, 1, ann)  # no such seat

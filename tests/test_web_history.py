@@ -160,3 +160,67 @@ def test_a_refused_read_is_answered_once_the_address_may_ask_again() -> None:
         # 2 reads a second: each refusal waits half a second, then the next read is answered
         assert time.monotonic() - started >= 1.2
         assert codes == [200, 429] * 3
+
+
+def test_history_and_statistics_follow_the_player_not_the_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each browser gets an anonymous player id (a cookie); a seat becomes the player's when it
+    is taken, and the lists and statistics are that player's games, whatever the names."""
+    from ginrummy.web.app import PLAYER_COOKIE
+
+    unlimited_rate(monkeypatch)
+    with app_client() as client:
+        page = client.get("/")
+        assert PLAYER_COOKIE in page.cookies
+        header = page.headers["set-cookie"].lower()
+        assert "httponly" in header and "samesite=lax" in header
+        assert PLAYER_COOKIE not in client.get("/history").headers.get("set-cookie", "")
+        ann, bob, eve = page.cookies[PLAYER_COOKIE], "bob-player-id", "eve-player-id"
+
+        def as_player(player: str | None) -> None:
+            client.cookies.clear()
+            if player is not None:
+                client.cookies.set(PLAYER_COOKIE, player)
+
+        as_player(ann)  # both are called "Player 1": names do not matter
+        created = new_table(client, mode="friend", options={"game_target": 10})
+        as_player(bob)
+        with client.websocket_connect(f"/ws/{created['id']}") as ws:
+            recv(ws)
+            ws.send_json({"type": "hello", "token": invite_token(created)})
+            assert recv(ws)["table"]["seat"] == 1
+        as_player(None)
+        _play_friend_game(client, created, random.Random(8))
+        as_player(ann)  # a later visit with another seat's link does not take it over
+        with client.websocket_connect(f"/ws/{created['id']}?token={invite_token(created)}") as ws:
+            recv(ws)
+
+        def mine(player: str) -> list[dict[str, Any]]:
+            as_player(player)
+            games: list[dict[str, Any]] = client.post("/api/history", json={"tables": []}).json()[
+                "games"
+            ]
+            return games
+
+        assert [(g["id"], g["seat"]) for g in mine(ann)] == [(created["id"], 0)]
+        assert [(g["id"], g["seat"]) for g in mine(bob)] == [(created["id"], 1)]
+        assert mine(eve) == []
+        stats = {}
+        for player in (ann, bob):
+            as_player(player)
+            stats[player] = client.post("/api/stats", json={"tables": []}).json()
+        assert stats[ann]["games"] == stats[bob]["games"] == 1
+        assert stats[ann]["wins"] + stats[bob]["wins"] == 1
+        assert stats[ann]["by"] == [
+            {
+                "against": "a person",
+                "rules": "standard, changed",
+                "games": 1,
+                "wins": stats[ann]["wins"],
+            }
+        ]
+        (ann_game,) = stats[ann]["series"]
+        (bob_game,) = stats[bob]["series"]
+        assert ann_game["result"] == -bob_game["result"] != 0
+        assert ann_game["net"] == -bob_game["net"] != 0

@@ -268,40 +268,20 @@ class Store:
         pairs = {(g, t) for g, t in tokens if isinstance(g, str) and isinstance(t, str)}
         if not pairs:
             return []
-        query = (
-            select(
-                GameRow.id,
-                GameRow.status,
-                GameRow.name0,
-                GameRow.name1,
-                GameRow.options,
-                GameRow.winner,
-                GameRow.final,
-                GameRow.created_at,
-                GameRow.updated_at,
-                SeatRow.seat,
-                SeatRow.token_hash,
-            )
-            .join(SeatRow, SeatRow.game_id == GameRow.id)
-            .where(GameRow.id.in_({g for g, _ in pairs}), GameRow.kind == kind)
-            .order_by(GameRow.updated_at.desc(), GameRow.created_at.desc())
-        )
+        query = _seated_query(kind).where(GameRow.id.in_({g for g, _ in pairs}))
         with self._reading() as session:
             return [
-                SeatedGame(
-                    r.id,
-                    r.status,
-                    (r.name0, r.name1),
-                    dict(r.options or {}),
-                    r.winner,
-                    r.final,
-                    r.created_at,
-                    r.updated_at,
-                    r.seat,
-                )
-                for r in session.execute(query)
-                if (r.id, r.token_hash) in pairs
+                _seated_game(r) for r in session.execute(query) if (r.id, r.token_hash) in pairs
             ]
+
+    def owned_games(
+        self, owner: str, *, kind: str = "online", limit: int = 1000
+    ) -> list[SeatedGame]:
+        """The games of ``kind`` with a seat claimed by ``owner`` (see
+        :meth:`Writer.claim_seat`), most recently changed first, at most ``limit``."""
+        query = _seated_query(kind).where(SeatRow.owner == owner).limit(limit)
+        with self._reading() as session:
+            return [_seated_game(r) for r in session.execute(query)]
 
     def seat_stats(self, seats: Sequence[tuple[str, int]], name: str = "") -> PlayerStats:
         """The record of whoever sat at these (game id, seat) pairs: finished games, hands
@@ -354,6 +334,42 @@ class Store:
                 seat = 0 if _sits(game, 0, pid, name) else 1
                 tally.game(game, seat)
             return tally.stats(name)
+
+
+def _seated_query(kind: str) -> Any:
+    """The columns a list of someone's games shows, a row per seat, newest first."""
+    return (
+        select(
+            GameRow.id,
+            GameRow.status,
+            GameRow.name0,
+            GameRow.name1,
+            GameRow.options,
+            GameRow.winner,
+            GameRow.final,
+            GameRow.created_at,
+            GameRow.updated_at,
+            SeatRow.seat,
+            SeatRow.token_hash,
+        )
+        .join(SeatRow, SeatRow.game_id == GameRow.id)
+        .where(GameRow.kind == kind)
+        .order_by(GameRow.updated_at.desc(), GameRow.created_at.desc())
+    )
+
+
+def _seated_game(r: Any) -> SeatedGame:
+    return SeatedGame(
+        r.id,
+        r.status,
+        (r.name0, r.name1),
+        dict(r.options or {}),
+        r.winner,
+        r.final,
+        r.created_at,
+        r.updated_at,
+        r.seat,
+    )
 
 
 class _StatsTally:

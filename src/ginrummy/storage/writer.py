@@ -219,6 +219,20 @@ class Writer:
         game.updated_at = utcnow()
         self._flush(f"seat {seat} of game {game_id} could not be stored (unknown player id?)")
 
+    def claim_seat(self, game_id: str, seat: int, owner: str) -> bool:
+        """Mark the seat as the player ``owner``'s (a SHA-256 hex digest) unless it is someone's
+        already; says whether it is ``owner``'s now."""
+        _seat(seat)
+        if not isinstance(owner, str) or not _HEX64.fullmatch(owner):
+            raise ValueError("an owner is the 64 lowercase hex digits of a SHA-256")
+        row = self._session.get(SeatRow, (game_id, seat))
+        if row is None:
+            raise NotFoundError(f"game {game_id} has no seat {seat}")
+        if row.owner is None:
+            row.owner = owner
+            self._flush("could not claim the seat")
+        return row.owner == owner
+
     # -- online hands --------------------------------------------------------------------
 
     def start_hand(

@@ -12,7 +12,8 @@ import contextlib
 import json
 import logging
 import math
-from collections.abc import AsyncIterator, Sequence
+import secrets
+from collections.abc import AsyncIterator, Mapping, Sequence
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
@@ -97,7 +98,19 @@ def create_app(
 
     def page(name: str) -> Any:
         async def handler(request: Request) -> Response:
-            return FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+            response = FileResponse(STATIC / name, headers={"Cache-Control": "no-cache"})
+            if player_key(request.cookies) is None:
+                # An anonymous player id: whose games and statistics these are, no account
+                # needed. Only its hash is stored; it never leaves this site (SameSite, no JS).
+                response.set_cookie(
+                    PLAYER_COOKIE,
+                    secrets.token_urlsafe(18),
+                    max_age=PLAYER_COOKIE_AGE,
+                    httponly=True,
+                    samesite="lax",
+                    secure=request.url.scheme == "https",
+                )
+            return response
 
         return handler
 
@@ -140,6 +153,9 @@ def create_app(
         except (ProtocolError, GinRummyError) as exc:
             return _error(str(exc), 400)
         table = created.table
+        owner = player_key(request.cookies)
+        if owner is not None:
+            await manager.db(_claim, store, table.id, 0, owner)
         # Links carry the seat's token after "#": browsers never send that part to a server,
         # so it stays out of request lines, logs and Referer headers.
         out = {
@@ -174,6 +190,12 @@ def create_app(
                 if isinstance(table_id, str) and isinstance(token, str) and len(token) <= 200:
                     pairs.append((table_id[:32], token_hash(token)))
         found: list[SeatedGame] = await manager.db(store.seated_games, pairs)
+        owner = player_key(request.cookies)
+        if owner is not None:  # and every game this browser's player sat at
+            known = {g.id for g in found}
+            owned = await manager.db(store.owned_games, owner)
+            found += [g for g in owned if g.id not in known]
+            found.sort(key=lambda g: (g.updated_at, g.created_at), reverse=True)
         return found
 
     async def mine(request: Request) -> Response:
@@ -220,6 +242,9 @@ def create_app(
         out = _plain(tally)
         out.pop("name", None)
         out["not_counted"] = sum(1 for g in found if g.status != "open") - len(counted)
+        games = [g for g in found if g.status == "finished" and not g.options.get("undo_used")]
+        out["by"] = _breakdown(games)
+        out["series"] = _series(games)
         return JSONResponse(out)
 
     async def replay(request: Request) -> Response:
@@ -270,6 +295,9 @@ def create_app(
             await ws.send_json({"type": "error", "message": refusal})
             await ws.close(code=4429)
             return
+        owner = player_key(ws.cookies)
+        if seat is not None and owner is not None:
+            await manager.db(_claim, store, table_id, seat, owner)
         client = Client(table_id, seat, ws.send_json, address)
         manager.join(client)
         said_hello = False
@@ -291,7 +319,7 @@ def create_app(
                         if said_hello:
                             raise ProtocolError("say hello once, as the first message")
                         said_hello = True
-                        await _hello(manager, client, table, msg["token"])
+                        await _hello(manager, client, table, msg["token"], owner)
                         continue
                     said_hello = True
                     await manager.handle(client, msg)
@@ -328,11 +356,16 @@ PER_PAGE = 20
 MAX_PER_PAGE = 100
 
 
-async def _hello(manager: Manager, client: Client, table: Any, token: str) -> None:
-    """A socket says which seat it holds (its token in a message, not in the URL)."""
+async def _hello(
+    manager: Manager, client: Client, table: Any, token: str, owner: str | None
+) -> None:
+    """A socket says which seat it holds (its token in a message, not in the URL); the seat
+    becomes its player's (``owner``) unless it is someone's already."""
     seat = await manager.seat_for(client.table_id, token)
     if seat is None:
         raise ProtocolError("that seat link is not valid; watching as a spectator")
+    if owner is not None:
+        await manager.db(_claim, manager.store, client.table_id, seat, owner)
     if seat != client.seat:
         refusal = manager.may_join(client.table_id, seat, client.address)
         if refusal is not None:
@@ -349,6 +382,23 @@ async def _every(seconds: float, job: Any, what: str, first: float | None = None
         except Exception:
             log.exception(what)
         await asyncio.sleep(seconds)
+
+
+PLAYER_COOKIE = "ginrummy_player"
+PLAYER_COOKIE_AGE = 2 * 365 * 24 * 3600
+
+
+def player_key(cookies: Mapping[str, str]) -> str | None:
+    """The stored form of the browser's anonymous player id (None without a valid one)."""
+    value = cookies.get(PLAYER_COOKIE)
+    if not value or len(value) > 64 or not value.replace("-", "").replace("_", "").isalnum():
+        return None
+    return token_hash(value)
+
+
+def _claim(store: Any, game_id: str, seat: int, owner: str) -> None:
+    with store.transaction() as tx:
+        tx.claim_seat(game_id, seat, owner)
 
 
 def _address(request: Request) -> str:
@@ -501,7 +551,9 @@ def _table_settings(data: dict[str, Any]) -> tuple[Rules, Options, tuple[str, st
         if mode == "computer"
         else clean_name(data.get("opponent"), "Player 2")
     )
-    return rules, Options(mode, level, match, clock, hints), (name, other)
+    label = preset if rules == Rules.preset(preset) else f"{preset}, changed"
+    options = Options(mode, level, match, clock, hints, preset=label)
+    return rules, options, (name, other)
 
 
 def _open_summary(table: Any, seat: int) -> dict[str, Any]:
@@ -515,6 +567,42 @@ def _open_summary(table: Any, seat: int) -> dict[str, Any]:
         "your_turn": table.hand is not None and table.hand.current_player == seat,
         "url": f"/t/{table.id}",
     }
+
+
+def _outcome(game: SeatedGame) -> tuple[int, int]:
+    """(+1 won, -1 lost, 0 even; the net points from this seat's side) of a finished game."""
+    final = (game.final or {}).get("final") or {}
+    net = int(final.get("net") or 0)
+    if game.winner is None:
+        return 0, 0
+    return (1, net) if game.winner == game.seat else (-1, -net)
+
+
+def _opponent(game: SeatedGame) -> str:
+    options = game.options
+    return str(options.get("level", "")) if options.get("mode") == "computer" else "a person"
+
+
+def _breakdown(games: list[SeatedGame]) -> list[dict[str, Any]]:
+    """Finished games and wins by opponent (the computer's level, or a person) and rules."""
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for game in games:
+        key = (_opponent(game), str(game.options.get("preset") or "other"))
+        row = rows.setdefault(key, {"against": key[0], "rules": key[1], "games": 0, "wins": 0})
+        row["games"] += 1
+        row["wins"] += _outcome(game)[0] == 1
+    return sorted(rows.values(), key=lambda r: (-r["games"], r["against"], r["rules"]))
+
+
+def _series(games: list[SeatedGame]) -> list[dict[str, Any]]:
+    """Each finished game's result, oldest first (for a chart of results over time)."""
+    out = []
+    for game in sorted(games, key=lambda g: g.updated_at):
+        result, net = _outcome(game)
+        out.append(
+            {"id": game.id, "date": game.updated_at.isoformat(), "result": result, "net": net}
+        )
+    return out
 
 
 def _game_summary(game: SeatedGame) -> dict[str, Any]:

@@ -75,6 +75,8 @@ class Options:
     undo_used: bool = False
     #: The table the players moved on to for a rematch, once one of them asked.
     rematch: str | None = None
+    #: The preset chosen when the table was opened (statistics are kept by it).
+    preset: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -85,6 +87,7 @@ class Options:
             "hints": self.hints,
             "undo_used": self.undo_used,
             "rematch": self.rematch,
+            "preset": self.preset,
         }
 
     @classmethod
@@ -98,6 +101,7 @@ class Options:
             bool(data.get("hints", mode == "computer")),
             bool(data.get("undo_used", False)),
             None if data.get("rematch") is None else str(data["rematch"]),
+            str(data.get("preset", "")),
         )
 
 

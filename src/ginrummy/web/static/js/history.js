@@ -1,5 +1,6 @@
-// This browser's finished games, a page at a time, and its record: only games this browser
-// holds a seat at (their tokens are kept in its storage), never everyone's.
+// This player's finished games, a page at a time, and their record: only the games this
+// browser's player sat at (by its anonymous player id, and the seat tokens kept in its storage),
+// never everyone's.
 import { h, savedTables } from "./common.js";
 
 const tables = savedTables().map((t) => ({ id: t.id, token: t.token }));
@@ -69,23 +70,101 @@ async function load() {
   );
 }
 
+const LABELS = [
+  ["games", "Games finished"],
+  ["wins", "Won"],
+  ["losses", "Lost"],
+  ["hands", "Hands played"],
+  ["hands_won", "Hands won"],
+  ["gins", "Gins"],
+  ["undercuts", "Undercuts (yours)"],
+  ["points", "Hand points scored"],
+];
+
+function percent(part, whole) {
+  return whole ? `${Math.round((100 * part) / whole)}%` : "—";
+}
+
+// Your running total of net points, game after game: a line above or below zero.
+function chart(series) {
+  const width = 320;
+  const height = 120;
+  let total = 0;
+  const points = [0, ...series.map((g) => (total += g.net))];
+  const top = Math.max(10, ...points);
+  const bottom = Math.min(-10, ...points);
+  const x = (i) => (points.length > 1 ? (i * (width - 10)) / (points.length - 1) + 5 : width / 2);
+  const y = (v) => 5 + ((top - v) * (height - 10)) / (top - bottom);
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("class", "chart");
+  svg.setAttribute("role", "img");
+  svg.setAttribute(
+    "aria-label",
+    `Net points over your last ${series.length} games: from 0 to ${total} (highest ${top}, lowest ${bottom})`,
+  );
+  const line = (x1, y1, x2, y2, cls) => {
+    const el = document.createElementNS(ns, "line");
+    for (const [k, v] of Object.entries({ x1, y1, x2, y2, class: cls })) el.setAttribute(k, v);
+    svg.append(el);
+  };
+  line(0, y(0), width, y(0), "axis");
+  const path = document.createElementNS(ns, "polyline");
+  path.setAttribute("points", points.map((v, i) => `${x(i)},${y(v)}`).join(" "));
+  path.setAttribute("class", "trend");
+  svg.append(path);
+  return svg;
+}
+
 async function stats() {
   const s = await post("/api/stats", { tables });
-  const rows = Object.entries(s).filter(([k]) => k !== "not_counted");
   const box = document.getElementById("stats");
-  box.replaceChildren(
+  const rows = LABELS.map(([key, label]) => h("tr", {}, h("th", { scope: "row" }, label), h("td", {}, s[key])));
+  rows.push(
+    h("tr", {}, h("th", { scope: "row" }, "Win rate"), h("td", {}, percent(s.wins, s.games))),
     h(
-      "table",
-      { class: "sheet" },
-      ...rows.map(([k, v]) =>
-        h(
-          "tr",
-          {},
-          h("th", {}, k.replaceAll("_", " ")),
-          h("td", {}, typeof v === "number" ? Math.round(v * 100) / 100 : String(v)),
-        ),
-      ),
+      "tr",
+      {},
+      h("th", { scope: "row" }, "Points per hand"),
+      h("td", {}, s.hands ? (s.points / s.hands).toFixed(1) : "—"),
     ),
+  );
+  const by = (s.by || []).map((r) =>
+    h(
+      "tr",
+      {},
+      h("td", {}, r.against),
+      h("td", {}, r.rules),
+      h("td", {}, r.games),
+      h("td", {}, percent(r.wins, r.games)),
+    ),
+  );
+  box.replaceChildren(
+    h("table", { class: "sheet" }, h("tbody", {}, ...rows)),
+    by.length
+      ? h(
+          "table",
+          { class: "sheet" },
+          h("caption", {}, "By opponent and rules"),
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              h("th", { scope: "col" }, "Against"),
+              h("th", { scope: "col" }, "Rules"),
+              h("th", { scope: "col" }, "Games"),
+              h("th", { scope: "col" }, "Won"),
+            ),
+          ),
+          h("tbody", {}, ...by),
+        )
+      : "",
+    s.series?.length
+      ? h("figure", {}, chart(s.series), h("figcaption", { class: "muted small" }, "Your net points, game after game"))
+      : "",
     s.not_counted
       ? h(
           "p",
