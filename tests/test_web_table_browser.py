@@ -406,3 +406,25 @@ def test_axe_finds_nothing_on_any_page(server: LiveServer, browser: Any) -> None
             shot(page, f"{size_name}-replay")
         finally:
             ctx.close()
+
+
+def test_how_to_play_each_preset(server: LiveServer, browser: Any) -> None:
+    for size_name, size in (("desktop", DESKTOP), ("phone", PHONES["phone"])):
+        ctx = context(browser, size)
+        try:
+            page = ctx.new_page()
+            page.goto(f"{server.url}/learn?preset=oklahoma")
+            page.locator("#lesson h2").first.wait_for()
+            text = page.locator("#lesson").inner_text()
+            assert "first upcard sets the knock limit" in text and "150 points" in text
+            assert page.locator("#lesson .card[data-card]").count() >= 10  # the table's cards
+            assert violations(page) == [], "how to play"
+            shot(page, f"{size_name}-learn")
+            page.select_option("#preset", "straight")
+            page.wait_for_function(
+                "() => /only way to end a hand is gin/.test(document.body.innerText)"
+            )
+            assert page.url.endswith("/learn?preset=straight")
+            assert overflow(page) <= 0
+        finally:
+            ctx.close()

@@ -122,6 +122,7 @@ def create_app(
                         "name": n,
                         "description": Rules.preset(n).describe(match=False),
                         "match_target": Rules.preset(n).match_target,
+                        "rules": Rules.preset(n).to_dict(),
                     }
                     for n in Rules.presets()
                 ],
@@ -335,6 +336,7 @@ def create_app(
         Route("/t/{table}", page("table.html")),
         Route("/history", page("history.html")),
         Route("/replay/{table}", page("replay.html")),
+        Route("/learn", page("learn.html")),
         Route("/api/presets", presets),
         Route("/api/tables", create, methods=["POST"]),
         Route("/api/mine", mine, methods=["POST"]),

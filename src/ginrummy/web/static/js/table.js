@@ -187,6 +187,8 @@ function render() {
   if (v && v.multiplier > 1) bits.push("Spade upcard: points doubled");
   $("info").textContent = bits.join(" · ");
   $("rules-text").textContent = t.rules_text;
+  $("learn-link").href =
+    `/learn?preset=${encodeURIComponent(t.preset || (t.options.preset || "standard").split(",")[0])}`;
   $("commitment").textContent = t.commitment ? `Deal commitment ${t.commitment.slice(0, 16)}…` : "";
   $("undo").hidden = !t.can_undo;
   const fair = t.fair_play || {};
