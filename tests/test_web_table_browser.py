@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from test_web_browser import ARGS, CHROMIUM, Player, play_to_showdown
+from test_web_browser import CHROMIUM, Player, browser, play_to_showdown, server
 from webutil import ARTIFACTS, LiveServer, post_table
+
+__all__ = ["browser", "server"]  # fixtures, shared with test_web_browser.py
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="needs Debian's Chromium: apt install chromium"
@@ -24,22 +25,6 @@ pytestmark = pytest.mark.skipif(
 
 PHONES = {"phone-360": (360, 740), "phone": (390, 844)}
 DESKTOP = (1280, 900)
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with LiveServer(tmp_path_factory.mktemp("web") / "games.db") as live:
-        yield live
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield chromium
-        chromium.close()
 
 
 def context(browser: Any, size: tuple[int, int], **kw: Any) -> Any:
