@@ -81,7 +81,8 @@ def test_a_finished_game_is_listed_replayed_and_counted(monkeypatch: pytest.Monk
             # every deal checks against the commitment published at the time
             assert verify(hand["deck"], hand["salt"], hand["commitment"])
             steps = hand["steps"]
-            assert steps[0]["label"] is None  # the deal
+            assert "event" not in steps[0]  # the deal
+            assert all(s["event"]["n"] == n for n, s in enumerate(steps[1:], start=1))
             assert all(len(s["hands"][0].split()) in (10, 11) for s in steps[:-1])
             assert steps[-1]["phase"] == "over"
 

@@ -186,6 +186,11 @@ def test_the_review_lists_a_deliberately_bad_discard(fixed_deck: None) -> None:
         costs = [m["cost"] for m in mistakes]
         assert costs == sorted(costs, reverse=True)  # the biggest first
         assert all(m["move"] != 3 for m in mistakes)  # the computer's moves are not mine
+        # the hand again, step by step with both hands, for the review's replay
+        steps = review["replay"]["steps"]
+        assert len(steps) == len(table.hand.events) + 1
+        assert steps[0]["hands"][0] == "As 2s 3s 4s 3h 7h 7d Kd 4c 7c"
+        assert steps[4]["event"] == {"n": 4, "seat": 0, "action": "discard 4s", "card": "4s"}
         with pytest.raises(ProtocolError, match="spectators cannot"):
             await Seat(manager, table, None).do({"type": "review"})
         manager.close()

@@ -379,6 +379,14 @@ def test_axe_finds_nothing_on_any_page(server: LiveServer, browser: Any) -> None
             page.locator("#review h3").wait_for()
             review = page.locator("#review").inner_text()
             assert "Move " in review or "every one of your decisions" in review, review
+            # the hand again with both hands face up: 20 cards or more at every position
+            assert page.locator("#review .board .card[data-card]").count() >= 20
+            if page.locator("#review ol button").count():  # jump to a mistake: it is marked
+                page.locator("#review ol button").first.click()
+                assert "✗ The expert would" in page.locator("#review .step-label").inner_text()
+            before = page.locator("#review .step-label").inner_text()
+            page.locator("#review button", has_text="Back").click()
+            assert page.locator("#review .step-label").inner_text() != before
             assert violations(page) == [], "review"
             shot(page, f"{size_name}-review")
             page.goto(f"{server.url}/history")
@@ -387,7 +395,7 @@ def test_axe_finds_nothing_on_any_page(server: LiveServer, browser: Any) -> None
             shot(page, f"{size_name}-history")
             page.goto(f"{server.url}/replay/{created['id']}")
             page.wait_for_load_state("networkidle")
-            assert violations(page) == [], "replay"
+            assert violations(page) == [], "replay"  # (of a game still open: refused, in words)
             shot(page, f"{size_name}-replay")
         finally:
             ctx.close()

@@ -29,12 +29,11 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..engine import GinRummyError, Rules
-from ..engine.serial import event_to_dict, result_to_dict
 from ..storage.records import SeatedGame
 from .limits import Buckets
 from .manager import ABANDON_AFTER_DAYS, Client, Limits, Manager
 from .protocol import ProtocolError, clean_name, parse_message
-from .tables import LEVELS, Options, rebuild_hand, token_hash
+from .tables import LEVELS, Options, replay_hand, token_hash
 
 STATIC = Path(__file__).parent / "static"
 MAX_BODY = 4096
@@ -626,31 +625,14 @@ def _replay(stored: Any) -> dict[str, Any]:
     rules = stored.game.rules
     hands = []
     for h in stored.hands:
-        texts = [a.text for a in h.actions]
-        steps = []
-        hand = rebuild_hand(rules, h.dealer, h.deck, [])
-        steps.append(_step(hand, None))
-        for text in texts:
-            event = hand.apply(text)
-            step = _step(
-                hand,
-                f"{event.seat}: {event.action}"
-                + (f" ({event.card})" if event.action.card is None and event.card else ""),
-            )
-            step["event"] = event_to_dict(event)  # the page says it in words
-            steps.append(step)
-        hands.append(
-            {
-                "number": h.number,
-                "dealer": h.dealer,
-                "upcard": None if hand.upcard is None else str(hand.upcard),
-                "deck": "".join(h.deck.split()),  # the committed form: no spaces
-                "salt": h.salt,
-                "commitment": h.commitment,
-                "steps": steps,
-                "result": None if hand.result is None else result_to_dict(hand.result),
-            }
+        played = replay_hand(rules, h.dealer, h.deck, [a.text for a in h.actions])
+        played.update(
+            number=h.number,
+            deck="".join(h.deck.split()),  # the committed form: no spaces
+            salt=h.salt,
+            commitment=h.commitment,
         )
+        hands.append(played)
     final = stored.game.final or {}
     return {
         "id": stored.game.id,
@@ -660,17 +642,6 @@ def _replay(stored: Any) -> dict[str, Any]:
         "rules": rules.to_dict(),
         "hands": hands,
         "final": final,
-    }
-
-
-def _step(hand: Any, label: str | None) -> dict[str, Any]:
-    return {
-        "label": label,
-        "hands": [str(hand.cards(0)), str(hand.cards(1))],
-        "pile": " ".join(map(str, hand.discard_pile)),
-        "stock": hand.stock_count,
-        "melds": [str(m) for m in hand.table_melds],
-        "phase": hand.phase.value,
     }
 
 

@@ -38,6 +38,7 @@ from .tables import (
     computer_agent,
     new_token,
     rebuild_hand,
+    replay_hand,
     think,
     token_hash,
 )
@@ -523,10 +524,15 @@ class Manager:
             )
         finally:
             self._hinting.discard(key)
+        # the hand step by step with both hands, for the review's replay (the deck is
+        # revealed once a hand is over)
+        played = replay_hand(table.rules, hand.dealer, list(deal.deck), actions)
         return {
             "type": "review",
             "hand": table.hand_number,
+            "seat": seat,
             "mistakes": [m.to_dict() for m in found],
+            "replay": played,
         }
 
     async def _hints(self, table: Table, client: Client) -> list[dict[str, Any]]:

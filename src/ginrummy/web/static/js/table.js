@@ -1,14 +1,16 @@
 // The table page: one WebSocket for this seat; every "state" message redraws the page.
 // What the page holds lives in one object, `app`; the other modules are functions of their
 // arguments (words.js, arrange.js, movelog.js, motion.js, sound.js).
+
 import { arrangeHand, MODES, moveCard, savedMode, savedOrder, saveMode, saveOrder } from "./arrange.js";
+import { position, stepper } from "./board.js";
 import { cardElement, cardName, meldCards, pretty, splitCards } from "./cards.js";
 import { applySettings, h, saveSettings, saveTable, settings, sha256Hex, tokenFor } from "./common.js";
 import { enableDrag } from "./drag.js";
 import { play as animate, snapshot } from "./motion.js";
 import { renderLog } from "./movelog.js";
 import { playSound } from "./sound.js";
-import { actionWords, finalLine, namer, resultHeadline, resultWords } from "./words.js";
+import { actionWords, finalLine, moveLine, namer, resultHeadline, resultWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").filter(Boolean).pop();
@@ -779,23 +781,42 @@ function renderReview() {
   const unit = (m) =>
     m.unit === "%" ? `${m.cost.toFixed(1)}% more chance of winning the game` : `${m.cost.toFixed(1)} points better`;
   const say = (text) => text.replace(/\b([A2-9TJQK][shdc])\b/g, (c) => pretty(c));
-  box.replaceChildren(
-    h("h3", {}, "The expert's review"),
-    review.mistakes.length
-      ? h(
-          "ol",
-          {},
-          ...review.mistakes.map((m) =>
-            h(
-              "li",
-              {},
-              `Move ${m.move}: you chose to ${actionWords(m.played)}; the expert would ${actionWords(m.best)} (about ${unit(m)}). `,
-              h("span", { class: "muted" }, say(m.reason)),
-            ),
+  const n = words();
+  const play = review.replay;
+  const byMove = new Map(review.mistakes.map((m) => [m.move, m]));
+  const label = h("p", { class: "step-label", "aria-live": "polite" });
+  const board = h("div", { class: "board" });
+  // the hand again, both hands face up, each of your decisions the expert would not have made
+  // marked where it happened
+  const walk = stepper(play.steps.length, (i) => {
+    const s = play.steps[i];
+    const what = s.event
+      ? moveLine(s.event, n, { upcard: s.event.action === "pass" ? play.upcard : null })
+      : "The deal.";
+    const mistake = byMove.get(i);
+    label.replaceChildren(
+      `Move ${i} of ${play.steps.length - 1}: ${what}`,
+      mistake ? h("strong", { class: "mistake" }, ` ✗ The expert would ${actionWords(mistake.best)}.`) : "",
+    );
+    board.replaceChildren(...position(s, { names: t.names, dealer: play.dealer, heading: "h4" }));
+  });
+  const list = review.mistakes.length
+    ? h(
+        "ol",
+        {},
+        ...review.mistakes.map((m) =>
+          h(
+            "li",
+            {},
+            h("button", { type: "button", class: "link", onclick: () => walk.go(m.move) }, `Move ${m.move}`),
+            `: you chose to ${actionWords(m.played)}; the expert would ${actionWords(m.best)} (about ${unit(m)}). `,
+            h("span", { class: "muted" }, say(m.reason)),
           ),
-        )
-      : h("p", {}, "The expert would have made every one of your decisions the same way."),
-  );
+        ),
+      )
+    : h("p", {}, "The expert would have made every one of your decisions the same way.");
+  box.replaceChildren(h("h3", {}, "The expert's review"), list, walk.bar, label, board);
+  walk.go(review.mistakes.length ? review.mistakes[0].move : 0);
 }
 
 function renderHints() {

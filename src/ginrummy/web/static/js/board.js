@@ -1,0 +1,74 @@
+// One position of a hand, with both hands face up: for the replay of a finished game and the
+// expert's review of a hand. A "stepper" walks through the positions: back, forward, autoplay.
+import { cardElement, meldCards, splitCards } from "./cards.js";
+import { h } from "./common.js";
+
+function row(cards, label) {
+  const r = h("div", { class: "cards", role: "img", "aria-label": label });
+  for (const c of cards) r.append(cardElement(c));
+  return r;
+}
+
+// The position ``step`` of a hand (see replay_hand on the server) as elements.
+export function position(step, { names, dealer, heading = "h3" }) {
+  const name = (seat) => names[seat] + (dealer === seat ? " (dealer)" : "");
+  const out = [
+    h(heading, { class: "seat-label" }, name(0)),
+    row(splitCards(step.hands[0]), `${names[0]}'s hand`),
+    h(heading, { class: "seat-label" }, `Discard pile (stock ${step.stock})`),
+    row(splitCards(step.pile), "discard pile"),
+  ];
+  if (step.melds.length) {
+    out.push(
+      h(heading, { class: "seat-label" }, "Melds laid down"),
+      row(step.melds.flatMap(meldCards), "melds laid down"),
+    );
+  }
+  out.push(h(heading, { class: "seat-label" }, name(1)), row(splitCards(step.hands[1]), `${names[1]}'s hand`));
+  return out;
+}
+
+// Back, forward and autoplay over ``count`` positions; ``show(i)`` draws position i. Returns
+// {bar, go(i)}: the buttons, and a way to jump to a position.
+export function stepper(count, show) {
+  let at = 0;
+  let timer = null;
+  const back = h("button", { type: "button" }, "◀ Back");
+  const forward = h("button", { type: "button" }, "Forward ▶");
+  const play = h("button", { type: "button" }, "Play ▶▶");
+  const go = (i) => {
+    at = Math.max(0, Math.min(count - 1, i));
+    back.disabled = at === 0;
+    forward.disabled = at === count - 1;
+    show(at);
+    return at < count - 1;
+  };
+  const stop = () => {
+    clearInterval(timer);
+    timer = null;
+    play.textContent = "Play ▶▶";
+  };
+  back.onclick = () => {
+    stop();
+    go(at - 1);
+  };
+  forward.onclick = () => {
+    stop();
+    go(at + 1);
+  };
+  play.onclick = () => {
+    if (timer) return stop();
+    play.textContent = "Pause ❚❚";
+    timer = setInterval(() => {
+      if (!go(at + 1)) stop();
+    }, 900);
+  };
+  return {
+    bar: h("div", { class: "bar" }, back, forward, play),
+    go,
+    step: (d) => {
+      stop();
+      return go(at + d);
+    },
+  };
+}
