@@ -130,6 +130,7 @@ def test_the_move_log_names_the_computers_draw_and_discard(
         while not (
             f"{computer} discards" in log_text(page)
             and any(f"{computer} {w}" in log_text(page) for w in ("draws from", "takes"))
+            and any(f"You {w}" in log_text(page) for w in ("draw", "take", "pass"))
         ):
             assert time.monotonic() < deadline, log_text(page)
             if you.over():
@@ -193,6 +194,15 @@ def test_sentences_are_right_for_you_and_for_anyone(server: LiveServer, browser:
 # -- your hand, your way -------------------------------------------------------------------------
 
 
+def arrange(page: Any, mode: str) -> None:
+    """Choose how the hand is arranged, as a person does: a click on the choice's label."""
+    page.locator(f"#arrange label:has(input[value={mode}])").click()
+    page.wait_for_function(
+        f"() => document.querySelector('#arrange input[value={mode}]').checked"
+        f" && localStorage.getItem('ginrummy.arrange') === '{mode}'"
+    )
+
+
 def test_a_hand_made_order_and_the_arrangement_survive_a_reload(
     server: LiveServer, browser: Any
 ) -> None:
@@ -201,10 +211,10 @@ def test_a_hand_made_order_and_the_arrangement_survive_a_reload(
         page = ctx.new_page()
         open_table(page, server, mode="friend", name="Ann")
         you = Player(page, random.Random(2), "you")
-        page.check("#arrange input[value=suit]")
+        arrange(page, "suit")
         by_suit = you.hand()
         assert [c[1] for c in by_suit] == sorted((c[1] for c in by_suit), key="shdc".index)
-        page.check("#arrange input[value=rank]")
+        arrange(page, "rank")
         ranks = [c[0] for c in you.hand()]
         assert ranks == sorted(ranks, key="A23456789TJQK".index)
         # drag the last card onto the first: the hand is now arranged by hand
@@ -226,7 +236,7 @@ def test_a_hand_made_order_and_the_arrangement_survive_a_reload(
         page.locator("#hand .card[data-card]").first.wait_for()
         assert you.hand() == order
         assert page.locator("#arrange input[value=custom]").is_checked()
-        page.check("#arrange input[value=melds]")
+        arrange(page, "melds")
         page.reload()
         page.locator("#hand .card[data-card]").first.wait_for()
         assert page.locator("#arrange input[value=melds]").is_checked()

@@ -178,7 +178,7 @@ def pick(view: dict[str, Any], rng: random.Random, knock_bias: float = 0.7) -> s
     if ends and rng.random() < knock_bias:
         return rng.choice(ends)
     if rng.random() < 0.8:
-        dead = view.get("arrangement", {}).get("deadwood", "").split()
+        dead = list(view.get("arrangement", {}).get("deadwood", []))
         dead.sort(key=lambda c: -RANK_VALUE[c[0]])
         for card in dead:
             if f"discard {card}" in legal:

@@ -32,7 +32,7 @@ from ..engine import (
 )
 from ..engine.game import Game
 from ..engine.match import Match
-from ..engine.melds import discard_deadwoods_mask
+from ..engine.melds import Arrangement, discard_deadwoods_mask
 from ..engine.serial import event_to_dict, result_to_dict
 from ..engine.views import PlayerView
 from .dealing import Deal, commitment, deck_text, shuffle
@@ -331,6 +331,12 @@ class Table:
             view["discard_deadwood"] = discard_deadwood(hand) if hand.current_player == seat else {}
         if not hand.is_over:
             _face_down_knock(view["history"], seat)
+        result = hand.result
+        if result is not None:  # both sides laid out, as lists (the result has them as text)
+            view["showdown"] = [
+                None if a is None else arrangement_info(a)
+                for a in (result.knocker_arrangement, result.defender_arrangement)
+            ]
         msg["view"] = view
         if hand.is_over and self.deal is not None:
             msg["reveal"] = {"deck": self.deal.deck_text, "salt": self.deal.salt}
@@ -458,16 +464,17 @@ def public_view(hand: Hand) -> dict[str, Any]:
     }
 
 
-def knock_options(hand: Hand) -> dict[str, list[str]]:
-    """For each legal knock or gin: the minimum-deadwood arrangements to choose from."""
-    out: dict[str, list[str]] = {}
+def knock_options(hand: Hand) -> dict[str, list[dict[str, Any]]]:
+    """For each legal knock or gin: the minimum-deadwood arrangements to choose from (the
+    first is laid down unless the action names another), as lists of cards and as text."""
+    out: dict[str, list[dict[str, Any]]] = {}
     seat = hand.current_player
     if seat is None:
         return out
     for action in hand.legal_actions():
         if action.kind in (ActionKind.KNOCK, ActionKind.GIN) and action.card is not None:
             rest = hand.hand_mask(seat) & ~action.card.bit
-            out[str(action)] = [str(a) for a in best_arrangements(rest)[:6]]
+            out[str(action)] = [arrangement_info(a) for a in best_arrangements(rest)[:6]]
     return out
 
 
@@ -488,12 +495,18 @@ def discard_deadwood(hand: Hand) -> dict[str, int]:
 
 def _arrangement_info(cards: Cards) -> dict[str, Any]:
     if not cards:
-        return {"melds": [], "deadwood": "", "count": 0}
-    best = best_arrangements(cards)[0]
+        return {"melds": [], "deadwood": [], "count": 0, "text": "- | -"}
+    return arrangement_info(best_arrangements(cards)[0])
+
+
+def arrangement_info(arrangement: Arrangement) -> dict[str, Any]:
+    """Melds and deadwood as lists of cards (nothing for a page to parse), the deadwood count,
+    and the text form (``"As2s3s 7h7d7c | Kd"``) that a knock action may name."""
     return {
-        "melds": [str(m) for m in best.melds],
-        "deadwood": str(best.deadwood_cards),
-        "count": best.deadwood,
+        "melds": [[str(c) for c in m.cards] for m in arrangement.melds],
+        "deadwood": [str(c) for c in arrangement.deadwood_cards],
+        "count": arrangement.deadwood,
+        "text": str(arrangement),
     }
 
 

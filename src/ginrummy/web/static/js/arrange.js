@@ -1,7 +1,7 @@
 // How your hand is laid out: by melds (the best arrangement, deadwood last), by suit, by rank,
 // or by hand (dragged). The mode is remembered for every table; a hand-made order for the hand
 // it was made in, so both survive a reload.
-import { cardIndex, cardValue, meldCards, splitCards } from "./cards.js";
+import { cardIndex, cardValue, splitCards } from "./cards.js";
 
 export const MODES = [
   ["melds", "Melds"],
@@ -68,8 +68,8 @@ export function arrangeHand(view, mode, customOrder) {
     }
     return groups;
   }
-  const groups = view.arrangement.melds.map((m) => ({ cards: meldCards(m), kind: "meld" }));
-  const dead = splitCards(view.arrangement.deadwood).sort((a, b) => cardValue(b) - cardValue(a) || bySuit(a, b));
+  const groups = view.arrangement.melds.map((m) => ({ cards: m, kind: "meld" }));
+  const dead = [...view.arrangement.deadwood].sort((a, b) => cardValue(b) - cardValue(a) || bySuit(a, b));
   if (dead.length) groups.push({ cards: dead, kind: "deadwood" });
   return groups;
 }

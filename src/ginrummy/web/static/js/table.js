@@ -580,19 +580,15 @@ function confirmKnock(action) {
         ? "Big gin: lay down all eleven cards?"
         : `Knock, discarding ${pretty(card)}?`;
   options.forEach((arr, i) => {
-    const [meldsText, dead] = arr.split("|").map((s) => s.trim());
-    const label = meldsText
-      .split(" ")
-      .filter((m) => m && m !== "-")
-      .map((m) => meldCards(m).map(pretty).join(" "))
-      .join("  |  ");
+    const label = arr.melds.map((m) => m.map(pretty).join(" ")).join("  |  ");
+    const meldsText = arr.text.split("|")[0].trim(); // what the action names
     const id = `arr-${i}`;
     list.append(
       h(
         "label",
         { for: id, class: "arr" },
         h("input", { type: "radio", name: "arr", id, value: meldsText, checked: i === 0 }),
-        ` ${label}${dead && dead !== "-" ? `  — deadwood ${splitCards(dead).map(pretty).join(" ")}` : ""}`,
+        ` ${label}${arr.deadwood.length ? `  — deadwood ${arr.deadwood.map(pretty).join(" ")}` : ""}`,
       ),
     );
   });
@@ -622,16 +618,15 @@ function renderShowdown(v) {
       resultWords(r, { n, layoffs: v.layoffs || [], rules: t.rules, dealerNext: t.dealer_next }),
     ),
   );
+  const shown = v.showdown || [];
   for (const [seat, arr] of [
-    [r.knocker, r.knocker_arrangement],
-    [r.knocker == null ? null : 1 - r.knocker, r.defender_arrangement],
+    [r.knocker, shown[0]],
+    [r.knocker == null ? null : 1 - r.knocker, shown[1]],
   ]) {
     if (seat == null || !arr) continue;
-    const [meldsText, dead] = arr.split("|").map((s) => s.trim());
     const row = h("div", { class: "meld-row" });
-    for (const m of meldsText.split(" ").filter((x) => x && x !== "-")) row.append(meldGroup(meldCards(m)));
-    const d = splitCards(dead === "-" ? "" : dead);
-    if (d.length) row.append(meldGroup(d, "deadwood"));
+    for (const m of arr.melds) row.append(meldGroup(m));
+    if (arr.deadwood.length) row.append(meldGroup(arr.deadwood, "deadwood"));
     box.append(h("div", { class: "seat-label" }, t.names[seat]), row);
   }
   const verify = h("p", { class: "verify", id: "verify" }, "Checking the deal…");
