@@ -76,6 +76,51 @@ def log_text(page: Any) -> str:
 # -- phones --------------------------------------------------------------------------------------
 
 
+def touch_drag(page: Any, source: Any, target: Any) -> None:
+    """Drag with a finger from the corner of ``source`` to the middle of ``target`` (touch
+    events, as a phone sends them)."""
+    cdp = page.context.new_cdp_session(page)
+    a, b = source.bounding_box(), target.bounding_box()
+    x0, y0 = a["x"] + 6, a["y"] + 24
+    x1, y1 = b["x"] + b["width"] / 2, b["y"] + b["height"] / 2
+    cdp.send(
+        "Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]}
+    )
+    for i in range(1, 11):
+        x, y = x0 + (x1 - x0) * i / 10, y0 + (y1 - y0) * i / 10
+        cdp.send(
+            "Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]}
+        )
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def test_a_finger_drags_a_card_onto_the_pile_to_discard_it(
+    server: LiveServer, browser: Any
+) -> None:
+    ctx = context(browser, PHONES["phone"])
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(5), "you")
+        you.tap = True
+        open_table(page, server, mode="computer", level="beginner", name="Ann")
+        deadline = time.monotonic() + 60
+        while not you.status().startswith("Choose a card"):  # take or draw, by tapping
+            assert time.monotonic() < deadline and not you.over()
+            if not you.step():
+                page.wait_for_timeout(50)
+        card = page.locator("#hand .card[data-card]:not(.taken)").first
+        dropped = str(card.get_attribute("data-card"))
+        touch_drag(page, card, page.locator("#pile"))
+        page.wait_for_function(
+            "(c) => document.querySelector('#pile .card')?.dataset.card === c", arg=dropped
+        )
+        assert dropped not in you.hand() and len(you.hand()) == 10
+        you.check_clean()
+    finally:
+        ctx.close()
+
+
 @pytest.mark.parametrize("name", sorted(PHONES))
 def test_a_whole_hand_on_a_phone_by_touch(server: LiveServer, browser: Any, name: str) -> None:
     ctx = context(browser, PHONES[name])
@@ -146,6 +191,13 @@ def test_the_move_log_names_the_computers_draw_and_discard(
         assert page.locator("#live").inner_text()
         assert page.evaluate("() => document.getAnimations().length") == 0
         shot(page, "desktop-table")
+        # sounds are off until turned on, and the choice is remembered
+        page.locator("summary", has_text="Rules, fairness and settings").click()
+        assert not page.locator("#opt-sound").is_checked()
+        page.locator("#opt-sound").check()
+        page.reload()
+        page.locator("#hand .card[data-card]").first.wait_for()
+        assert page.locator("#opt-sound").is_checked()
         you.check_clean()
     finally:
         ctx.close()
@@ -281,6 +333,14 @@ def test_a_rematch_keeps_the_seats_and_the_spectator_follows(
         watcher.locator("#opp-cards .card").first.wait_for()
         assert watcher.locator("#hand .card[data-card]").count() == 0  # still a spectator
         you.check_clean()
+        # the finished game is in this player's history and record, with the chart
+        page.goto(f"{server.url}/history")
+        page.locator("#stats .chart").wait_for()
+        record = page.locator("#stats").inner_text()
+        assert "Win rate" in record and "beginner" in record, record
+        assert page.locator("#games a").count() >= 1
+        assert violations(page) == [], "history with a game"
+        shot(page, "desktop-history-record")
     finally:
         ctx.close()
         watcher_ctx.close()
