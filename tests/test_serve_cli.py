@@ -56,6 +56,7 @@ def test_a_busy_port_is_one_line(tmp_path: Path) -> None:
         (["--max-connections", "-1"], ["--max-connections"]),
         (["--max-connections-per-address", "-5"], ["--max-connections-per-address"]),
         (["--header-timeout", "0"], ["--header-timeout"]),
+        (["--refused-hold", "inf"], ["--refused-hold"]),
         (["--abandon-after", "-1"], ["--abandon-after"]),
         (["--forwarded-allow-ips", "127.0.0.1,proxy"], ["--forwarded-allow-ips", "proxy"]),
         (["--host", "192.0.2.1"], ["cannot listen", "192.0.2.1"]),  # an address not ours
@@ -66,6 +67,20 @@ def test_bad_options_are_one_line(tmp_path: Path, args: list[str], words: list[s
     result = run_serve(tmp_path, "--port", str(free_port()), "--db", str(db), *args)
     one_line_error(result, *words)
     assert not db.exists(), "nothing is opened before the options are checked"
+
+
+def test_the_commands_defaults_are_the_servers() -> None:
+    """The command repeats the server's defaults (to import lightly): they must agree."""
+    from ginrummy.cli import serve as command
+    from ginrummy.web import server
+
+    for name in (
+        "MAX_CONNECTIONS",
+        "MAX_CONNECTIONS_PER_ADDRESS",
+        "HEADER_TIMEOUT",
+        "REFUSED_HOLD",
+    ):
+        assert getattr(command, name) == getattr(server, name), name
 
 
 def test_a_sqlite_file_in_a_missing_folder_is_refused(tmp_path: Path) -> None:

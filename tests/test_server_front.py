@@ -32,6 +32,8 @@ FLOOD = 1100
 OTHER = "127.0.0.2"  # another client: all of 127.0.0.0/8 is the loopback on Linux
 #: For tests of the caps: half-sent requests stay open however slowly the test runs.
 LONG = ("--header-timeout", "300")
+# A connection over the caps is held unread (30 s by default) before it is reset: shorter here.
+SHORT_HOLD = ("--refused-hold", "2")
 
 
 def can_bind(address: str) -> bool:
@@ -86,7 +88,7 @@ def test_a_flood_of_half_requests_does_not_keep_others_out(
     # Default settings, under the soft open-file limit most systems start a server with: the
     # flood's extra connections are held unread and reset (per-address cap), the rest wait out the
     # request timeout, and a client at another address is served meanwhile.
-    with Server(tmp_path, preexec=usual_file_limit) as server:
+    with Server(tmp_path, *SHORT_HOLD, preexec=usual_file_limit) as server:
         limits = Path(f"/proc/{server.pid}/limits")
         if limits.exists():  # Linux: the soft limit was raised to the hard one
             line = next(x for x in limits.read_text().splitlines() if "open files" in x)
@@ -104,7 +106,7 @@ def test_a_flood_of_half_requests_does_not_keep_others_out(
 
 
 def test_caps_on_connections_per_address_and_in_all(tmp_path: Path) -> None:
-    with Server(tmp_path, *LONG, "--max-connections-per-address", "5") as server:
+    with Server(tmp_path, *LONG, *SHORT_HOLD, "--max-connections-per-address", "5") as server:
         time.sleep(1)  # the readiness probe's connection is let go
         with half_requests(server.port, 8) as socks:
             # the three over the cap are held a few seconds, unread, before they are reset: a
@@ -117,7 +119,13 @@ def test_caps_on_connections_per_address_and_in_all(tmp_path: Path) -> None:
             time.sleep(1)
             assert closed_count(socks) == 0
     with Server(
-        tmp_path, *LONG, "--max-connections", "4", "--max-connections-per-address", "0"
+        tmp_path,
+        *LONG,
+        *SHORT_HOLD,
+        "--max-connections",
+        "4",
+        "--max-connections-per-address",
+        "0",
     ) as server:
         time.sleep(1)
         with half_requests(server.port, 6) as socks:
@@ -127,7 +135,7 @@ def test_caps_on_connections_per_address_and_in_all(tmp_path: Path) -> None:
 def test_a_websocket_counts_until_its_socket_closes(tmp_path: Path) -> None:
     from websockets.sync.client import connect
 
-    with Server(tmp_path, *LONG, "--max-connections-per-address", "2") as server:
+    with Server(tmp_path, *LONG, *SHORT_HOLD, "--max-connections-per-address", "2") as server:
         status, body = request(server.port, "/api/tables", method="POST", body={"mode": "friend"})
         assert status == 200
         created = json.loads(body)

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
 MAX_CONNECTIONS = 2000
 MAX_CONNECTIONS_PER_ADDRESS = 64
 HEADER_TIMEOUT = 10.0
+REFUSED_HOLD = 30.0
 ABANDON_AFTER_DAYS = 30.0
 
 
@@ -94,6 +95,14 @@ def add_parser(subparsers: Subparsers) -> None:
         "(default %(default)g)",
     )
     parser.add_argument(
+        "--refused-hold",
+        type=float,
+        default=REFUSED_HOLD,
+        metavar="SECONDS",
+        help="hold a connection over the caps unread about this long before resetting it, so "
+        "that a client that reconnects at once is slowed (default %(default)g)",
+    )
+    parser.add_argument(
         "--access-log",
         action="store_true",
         help="log each request's method, path (never the query string) and status on stdout",
@@ -115,7 +124,11 @@ def _check(args: argparse.Namespace) -> None:
     at_least(
         "max-connections-per-address", args.max_connections_per_address, 0, "0 (no cap) or more"
     )
-    above_zero = {"abandon-after": args.abandon_after, "header-timeout": args.header_timeout}
+    above_zero = {
+        "abandon-after": args.abandon_after,
+        "header-timeout": args.header_timeout,
+        "refused-hold": args.refused_hold,
+    }
     for name, value in above_zero.items():
         if not (math.isfinite(value) and value > 0):
             raise CommandError(f"--{name} must be more than 0, not {value:g}")
@@ -195,6 +208,7 @@ def run(args: argparse.Namespace) -> int:
         max_connections=args.max_connections,
         max_connections_per_address=args.max_connections_per_address,
         header_timeout=args.header_timeout,
+        refused_hold=args.refused_hold,
         forwarded_allow_ips=trusted,
         log_access=args.access_log,
     )

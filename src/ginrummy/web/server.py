@@ -53,8 +53,8 @@ HEADER_TIMEOUT = 10.0
 KEEP_ALIVE_TIMEOUT = 5
 WS_MAX_SIZE = 65536
 BACKLOG = 2048
-REFUSED_HOLD = 5.0
-MAX_HELD = 1024
+REFUSED_HOLD = 30.0
+MAX_HELD = 4096
 #: The states in which h11 is still waiting for (the rest of) the client's request.
 _RECEIVING = (h11.IDLE, h11.SEND_BODY)
 
@@ -233,7 +233,7 @@ def _peer_host(transport: asyncio.BaseTransport) -> str:
 
 
 def protocol_classes(
-    limits: ConnectionLimits, header_timeout: float
+    limits: ConnectionLimits, header_timeout: float, refused_hold: float = REFUSED_HOLD
 ) -> tuple[type[asyncio.Protocol], type[asyncio.Protocol]]:
     """uvicorn's h11 and WebSocket protocols, counting their connections in ``limits`` and
     closing a connection that does not send a whole request within ``header_timeout``."""
@@ -269,7 +269,7 @@ def protocol_classes(
                 limits.held += 1
                 self.held = True
                 transport.pause_reading()
-                hold = REFUSED_HOLD * (0.5 + random.random())
+                hold = refused_hold * (0.5 + random.random())
                 asyncio.get_running_loop().call_later(hold, transport.abort)
                 return
             super().__init__(*self._setup)
@@ -392,13 +392,14 @@ def serve(
     max_connections: int = MAX_CONNECTIONS,
     max_connections_per_address: int = MAX_CONNECTIONS_PER_ADDRESS,
     header_timeout: float = HEADER_TIMEOUT,
+    refused_hold: float = REFUSED_HOLD,
     forwarded_allow_ips: Trusted | None = None,
     log_access: bool = False,
 ) -> None:
     """Serve ``app`` on listening ``sockets`` until SIGINT or SIGTERM (see the module docstring)."""
     trusted = forwarded_allow_ips or Trusted()
     limits = ConnectionLimits(max_connections, max_connections_per_address, trusted.allows)
-    http, ws = protocol_classes(limits, header_timeout)
+    http, ws = protocol_classes(limits, header_timeout, refused_hold)
     if log_access:
         _log_to(sys.stdout)
         app = AccessLog(app)
