@@ -138,7 +138,7 @@ def choose(view: dict[str, Any], rng: random.Random) -> str:
     if "auto" in legal:
         return "auto"
     if rng.random() < 0.8:
-        dead = view["arrangement"]["deadwood"].split()
+        dead = list(view["arrangement"]["deadwood"])
         dead.sort(key=lambda c: -RANK_VALUE[c[0]])
         for card in dead:
             if f"discard {card}" in legal:
