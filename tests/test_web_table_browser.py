@@ -398,10 +398,17 @@ def test_a_whole_hand_by_keyboard_alone(server: LiveServer, browser: Any) -> Non
                 continue
             before = page.evaluate(STATE)
             page.keyboard.press(key)
-            page.wait_for_function(
-                f"(old) => ({STATE})() !== old || !document.querySelector('#showdown').hidden",
-                arg=before,
-            )
+            try:
+                page.wait_for_function(
+                    f"(old) => ({STATE})() !== old || !document.querySelector('#showdown').hidden",
+                    arg=before,
+                )
+            except Exception as exc:  # say what the page showed
+                focus = page.evaluate("() => document.activeElement.outerHTML.slice(0, 120)")
+                raise AssertionError(
+                    f"key {key!r} changed nothing: {status!r}, buttons {list(buttons)}, "
+                    f"focus {focus}, problems {you.problems}, refused {you.errors}"
+                ) from exc
         you.wait_for_showdown()
         you.check_clean()
     finally:

@@ -244,6 +244,12 @@ def create_app(
         out["not_counted"] = sum(1 for g in found if g.status != "open") - len(counted)
         games = [g for g in found if g.status == "finished" and not g.options.get("undo_used")]
         out["by"] = _breakdown(games)
+        for row in out["by"]:  # each group's hands, gins and undercuts too
+            group = [(g.id, g.seat) for g in games if _group(g) == (row["against"], row["rules"])]
+            tally = await manager.db(store.seat_stats, group)
+            row.update(
+                hands=tally.hands, gins=tally.gins, undercuts=tally.undercuts, points=tally.points
+            )
         out["series"] = _series(games)
         return JSONResponse(out)
 
@@ -584,11 +590,16 @@ def _opponent(game: SeatedGame) -> str:
     return str(options.get("level", "")) if options.get("mode") == "computer" else "a person"
 
 
+def _group(game: SeatedGame) -> tuple[str, str]:
+    """Whom the game was against (the computer's level, or a person) and under which rules."""
+    return _opponent(game), str(game.options.get("preset") or "other")
+
+
 def _breakdown(games: list[SeatedGame]) -> list[dict[str, Any]]:
     """Finished games and wins by opponent (the computer's level, or a person) and rules."""
     rows: dict[tuple[str, str], dict[str, Any]] = {}
     for game in games:
-        key = (_opponent(game), str(game.options.get("preset") or "other"))
+        key = _group(game)
         row = rows.setdefault(key, {"against": key[0], "rules": key[1], "games": 0, "wins": 0})
         row["games"] += 1
         row["wins"] += _outcome(game)[0] == 1

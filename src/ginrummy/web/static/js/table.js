@@ -345,6 +345,14 @@ function renderMiddle(v) {
     for (const m of v.table_melds) row.append(meldGroup(meldCards(m)));
     const dead = splitCards(v.knocker_deadwood);
     if (dead.length) row.append(meldGroup(dead, "deadwood"));
+    // cards laid off so far, as cards (they slide over from the defender's hand)
+    if (v.layoffs.length)
+      row.append(
+        meldGroup(
+          v.layoffs.map(([c]) => c),
+          "laid-off",
+        ),
+      );
     melds.append(row);
     if (v.layoffs.length)
       melds.append(h("div", { class: "muted" }, `Laid off: ${v.layoffs.map(([c]) => pretty(c)).join(" ")}`));
