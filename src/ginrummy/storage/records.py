@@ -53,7 +53,9 @@ class SeatedGame:
     names: tuple[str, str]
     options: dict[str, Any]
     winner: int | None
-    final: dict[str, Any] | None
+    #: The finished game's summary (its final's ``"final"`` part: winner, net, totals, ...),
+    #: not its whole score sheet; None while the game is open.
+    summary: dict[str, Any] | None
     created_at: datetime
     updated_at: datetime
     seat: int

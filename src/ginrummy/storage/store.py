@@ -268,7 +268,9 @@ class Store:
         pairs = {(g, t) for g, t in tokens if isinstance(g, str) and isinstance(t, str)}
         if not pairs:
             return []
-        query = _seated_query(kind).where(GameRow.id.in_({g for g, _ in pairs}))
+        query = _seated_query(kind).where(
+            GameRow.id.in_({g for g, _ in pairs}), SeatRow.token_hash.in_({t for _, t in pairs})
+        )
         with self._reading() as session:
             return [
                 _seated_game(r) for r in session.execute(query) if (r.id, r.token_hash) in pairs
@@ -346,7 +348,8 @@ def _seated_query(kind: str) -> Any:
             GameRow.name1,
             GameRow.options,
             GameRow.winner,
-            GameRow.final,
+            # only the summary: the whole score sheet would cost more to decode than the rest
+            GameRow.final["final"].label("summary"),
             GameRow.created_at,
             GameRow.updated_at,
             SeatRow.seat,
@@ -365,7 +368,7 @@ def _seated_game(r: Any) -> SeatedGame:
         (r.name0, r.name1),
         dict(r.options or {}),
         r.winner,
-        r.final,
+        r.summary,
         r.created_at,
         r.updated_at,
         r.seat,

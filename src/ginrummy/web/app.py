@@ -578,7 +578,7 @@ def _open_summary(table: Any, seat: int) -> dict[str, Any]:
 
 def _outcome(game: SeatedGame) -> tuple[int, int]:
     """(+1 won, -1 lost, 0 even; the net points from this seat's side) of a finished game."""
-    final = (game.final or {}).get("final") or {}
+    final = game.summary or {}
     net = int(final.get("net") or 0)
     if game.winner is None:
         return 0, 0
@@ -618,7 +618,6 @@ def _series(games: list[SeatedGame]) -> list[dict[str, Any]]:
 
 
 def _game_summary(game: SeatedGame) -> dict[str, Any]:
-    final = game.final or {}
     return {
         "id": game.id,
         "seat": game.seat,
@@ -626,7 +625,7 @@ def _game_summary(game: SeatedGame) -> dict[str, Any]:
         "status": game.status,
         "created": game.created_at.isoformat(),
         "updated": game.updated_at.isoformat(),
-        "final": final.get("final"),
+        "final": game.summary,
         "undo_used": bool(game.options.get("undo_used")),
         "url": f"/t/{game.id}" if game.status == "open" else f"/replay/{game.id}",
     }
