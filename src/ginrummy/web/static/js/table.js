@@ -1,16 +1,18 @@
 // The table page: one WebSocket for this seat; every "state" message redraws the page.
 // What the page holds lives in one object, `app`; the other modules are functions of their
-// arguments (words.js, arrange.js, movelog.js, motion.js, sound.js).
+// arguments (words, arrange, drag, motion, movelog, sound, board, review, sheet, verify).
 
 import { arrangeHand, MODES, moveCard, savedMode, savedOrder, saveMode, saveOrder } from "./arrange.js";
-import { position, stepper } from "./board.js";
 import { cardElement, cardName, meldCards, pretty, splitCards } from "./cards.js";
-import { applySettings, h, saveSettings, saveTable, settings, sha256Hex, tokenFor } from "./common.js";
+import { applySettings, h, saveSettings, saveTable, settings, tokenFor } from "./common.js";
 import { enableDrag } from "./drag.js";
 import { play as animate, snapshot } from "./motion.js";
 import { renderLog } from "./movelog.js";
+import { renderReview } from "./review.js";
+import { finalPanel, renderSheet } from "./sheet.js";
 import { playSound } from "./sound.js";
-import { actionWords, finalLine, moveLine, namer, resultHeadline, resultWords } from "./words.js";
+import { dealtHand, verifyDeal } from "./verify.js";
+import { namer, resultHeadline, resultWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").filter(Boolean).pop();
@@ -99,7 +101,7 @@ function connect() {
     } else if (msg.type === "error") toast(msg.message, true);
     else if (msg.type === "review") {
       app.review = msg;
-      renderReview();
+      showReview();
     } else if (msg.type === "hints") {
       app.hints = msg.hints;
       renderHints();
@@ -205,26 +207,13 @@ function render() {
   renderHand(v);
   renderActions(v);
   renderShowdown(v);
-  renderSheet(t);
+  renderSheet($("sheet-body"), t);
   renderHints();
   renderClock(t);
   renderNameForm(t);
   const log = renderLog($("log-list"), { view: v, table: t, n: words() }, app.logShown);
   app.logShown = log.shown;
   if (log.fresh.length) $("live").textContent = log.fresh.join(" ");
-}
-
-// The cards this seat was dealt, from the first state this page saw of the hand: the hand less
-// what it drew or took, plus what it discarded.
-function dealtHand(v) {
-  const cards = new Set(splitCards(v.hand));
-  for (const e of v.history) {
-    if (e.seat !== v.seat) continue;
-    const [kind, card] = e.action.split(" ");
-    if ((kind === "draw" || kind === "take") && e.card) cards.delete(e.card);
-    if ((kind === "discard" || kind === "knock" || kind === "gin") && card) cards.add(card);
-  }
-  return [...cards].join(" ");
 }
 
 function fairPlayText(t) {
@@ -642,7 +631,7 @@ function renderShowdown(v) {
   if (t.final) box.append(finalPanel(t, n));
   if (mySeat() != null && (t.options.mode === "computer" || t.game_over || t.over)) {
     box.append(h("div", { id: "review", class: "review", "aria-live": "polite" }));
-    renderReview();
+    showReview();
   }
   if (mySeat() != null) {
     const bar = h("div", { class: "bar" });
@@ -659,167 +648,16 @@ function renderShowdown(v) {
     box.append(h("p", {}, h("a", { href: `/t/${t.rematch}` }, "The players moved on to a rematch: watch it")));
   }
   if (app.state.reveal)
-    verifyDeal(app.state.reveal, t.hand_number, v).then((text) => {
+    verifyDeal(app.state.reveal, v, app.commitments[t.hand_number], t.commitment).then((text) => {
       verify.textContent = text;
     });
 }
 
-async function verifyDeal(reveal, number, v) {
-  const seen = app.commitments[number];
-  const published = seen ? seen.commitment : table().commitment;
-  let digest;
-  try {
-    digest = await sha256Hex(`${reveal.deck}:${reveal.salt}`);
-  } catch {
-    return "This browser cannot check the deal (no SHA-256 here).";
-  }
-  if (digest !== published) return "✗ The revealed deck does NOT match the commitment published at the deal!";
-  const deck = reveal.deck.match(/.{2}/g);
-  if (v.upcard && deck[20] !== v.upcard) return "✗ The revealed deck does not match the upcard!";
-  if (seen?.dealt && v.seat != null) {
-    const mine = deck.slice(0, 20).filter((_, i) => (i % 2 === 0) === (v.seat !== v.dealer));
-    const dealt = splitCards(seen.dealt);
-    if (!mine.every((c) => dealt.includes(c))) return "✗ Your dealt cards do not come from the revealed deck!";
-    return "✓ Deal verified: the revealed deck matches the commitment published before the first move, and your cards came from it.";
-  }
-  return "✓ Deal verified: the revealed deck matches the commitment published before the first move.";
-}
-
-function finalPanel(t, n) {
-  const f = t.final;
-  const names = t.names;
-  const rows = [
-    ["Hand points", "hand_points"],
-    ["Boxes", "boxes"],
-    ["Game bonus", "game_bonus"],
-    ["Shutout", "shutout"],
-    ["Total", "total"],
-  ];
-  const sheet = h(
-    "table",
-    { class: "sheet" },
-    h(
-      "thead",
-      {},
-      h(
-        "tr",
-        {},
-        h("th", { scope: "col" }, h("span", { class: "sr-only" }, "Item")),
-        h("th", { scope: "col" }, names[0]),
-        h("th", { scope: "col" }, names[1]),
-      ),
-    ),
-    h(
-      "tbody",
-      {},
-      ...rows.map(([label, key]) =>
-        h("tr", {}, h("th", { scope: "row" }, label), h("td", {}, f.players[0][key]), h("td", {}, f.players[1][key])),
-      ),
-    ),
-  );
-  const what = f.games ? "match" : "game";
-  return h(
-    "div",
-    { class: "final" },
-    h("h3", {}, f.games ? "Match over" : "Game over"),
-    f.players ? sheet : "",
-    h("p", {}, finalLine(f, n, what)),
-  );
-}
-
-function renderSheet(t) {
-  const s = t.sheet;
-  const box = $("sheet-body");
-  box.replaceChildren();
-  const cols = s.columns || 1;
-  const head = h(
-    "tr",
-    {},
-    h("th", { scope: "col" }, "#"),
-    h("th", { scope: "col" }, "Won by"),
-    h("th", { scope: "col" }, "How"),
-    h("th", { scope: "col" }, "Points"),
-    ...Array.from({ length: cols }, (_, i) =>
-      [0, 1].map((seat) => h("th", { scope: "col" }, `${t.names[seat]}${cols > 1 ? ` (g${i + 1})` : ""}`)),
-    ).flat(),
-  );
-  const rows = s.hands.map((line) =>
-    h(
-      "tr",
-      {},
-      h("td", {}, line.number),
-      h("td", {}, line.winner == null ? "—" : t.names[line.winner]),
-      h("td", {}, line.how),
-      h("td", {}, line.points),
-      ...line.totals.flatMap((pair) => pair.map((x, seat) => h("td", { class: line.winner === seat ? "won" : "" }, x))),
-    ),
-  );
-  box.append(
-    h(
-      "div",
-      { class: "scroll-x", tabindex: "0", role: "group", "aria-label": "Score sheet" },
-      h("table", { class: "sheet" }, h("thead", {}, head), h("tbody", {}, ...rows)),
-    ),
-  );
-  if (!s.hands.length) box.append(h("p", { class: "muted" }, "No hands scored yet."));
-}
-
-// The expert's review of your play of the hand just over: asked for with a button, worked out
-// on the server in the background, the biggest mistakes first.
-function renderReview() {
+function showReview() {
   const box = $("review");
   if (!box) return;
-  const t = table();
-  const review = app.review && app.review.hand === t.hand_number ? app.review : null;
-  if (!review) {
-    const ask = button("Review my play", () => {
-      ask.disabled = true;
-      ask.textContent = "The expert is looking at your hand…";
-      send({ type: "review" });
-    });
-    ask.id = "review-ask";
-    box.replaceChildren(ask);
-    return;
-  }
-  const unit = (m) =>
-    m.unit === "%" ? `${m.cost.toFixed(1)}% more chance of winning the game` : `${m.cost.toFixed(1)} points better`;
-  const say = (text) => text.replace(/\b([A2-9TJQK][shdc])\b/g, (c) => pretty(c));
-  const n = words();
-  const play = review.replay;
-  const byMove = new Map(review.mistakes.map((m) => [m.move, m]));
-  const label = h("p", { class: "step-label", "aria-live": "polite" });
-  const board = h("div", { class: "board" });
-  // the hand again, both hands face up, each of your decisions the expert would not have made
-  // marked where it happened
-  const walk = stepper(play.steps.length, (i) => {
-    const s = play.steps[i];
-    const what = s.event
-      ? moveLine(s.event, n, { upcard: s.event.action === "pass" ? play.upcard : null })
-      : "The deal.";
-    const mistake = byMove.get(i);
-    label.replaceChildren(
-      `Move ${i} of ${play.steps.length - 1}: ${what}`,
-      mistake ? h("strong", { class: "mistake" }, ` ✗ The expert would ${actionWords(mistake.best)}.`) : "",
-    );
-    board.replaceChildren(...position(s, { names: t.names, dealer: play.dealer, heading: "h4" }));
-  });
-  const list = review.mistakes.length
-    ? h(
-        "ol",
-        {},
-        ...review.mistakes.map((m) =>
-          h(
-            "li",
-            {},
-            h("button", { type: "button", class: "link", onclick: () => walk.go(m.move) }, `Move ${m.move}`),
-            `: you chose to ${actionWords(m.played)}; the expert would ${actionWords(m.best)} (about ${unit(m)}). `,
-            h("span", { class: "muted" }, say(m.reason)),
-          ),
-        ),
-      )
-    : h("p", {}, "The expert would have made every one of your decisions the same way.");
-  box.replaceChildren(h("h3", {}, "The expert's review"), list, walk.bar, label, board);
-  walk.go(review.mistakes.length ? review.mistakes[0].move : 0);
+  const review = app.review && app.review.hand === table().hand_number ? app.review : null;
+  renderReview(box, { review, names: table().names, n: words(), ask: () => send({ type: "review" }) });
 }
 
 function renderHints() {
