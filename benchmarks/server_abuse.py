@@ -2,7 +2,7 @@
 
     nice .venv/bin/python benchmarks/server_abuse.py [--tables 500] [--think 3] [--duration 60]
         [--seed 1] [--finished 10000] [--open 10000] [--skip-abuse] [--skip-startup]
-        [--abuse-with both|history|half-open] [--warmup 5]
+        [--abuse-with both|history|half-open] [--warmup 5] [--rounds 1]
 
 Two parts, each on its own temporary SQLite file, seeded before the server starts with games
 played by the engine (random legal moves, knocking when it can, mostly discarding its highest
@@ -36,6 +36,8 @@ tokens (the per-player, paginated form); a server that answers it 404 or 405 is 
 and what the server's caps and timeouts are (its defaults: only ``--max-connections`` is
 raised, where there are so many tables that the players would not fit under it).
 
+With ``--rounds N`` the two runs are made N times, one after the other, and the verdict goes by
+the median of the N differences (a busy machine moves one run's p99 by more than the target).
 Both runs print the players' action round trip (an action sent until the state it caused comes
 back) at the 50th, 90th and 99th percentiles and the worst, actions per second and errors; the
 abuse run also the history requests answered and their latency, and how many half-sent
@@ -647,17 +649,23 @@ def abuse_part(args: argparse.Namespace, tmp: Path) -> None:
     known = [(s.id, s.tokens[0]) for s in rng.sample(seeded, min(KNOWN, len(seeded)))]
     options, notes = serve_options(args.tables)
     print(f"server options: {shlex.join(options) or '(none)'}; " + "; ".join(notes), flush=True)
-    runs: dict[str, tuple[dict[str, Any], dict[str, Any] | None]] = {}
-    for name, abusing in (("baseline", False), ("abuse", True)):
-        db = tmp / f"{name}.db"
-        shutil.copyfile(seed_db, db)
-        print(f"\n({'b' if abusing else 'a'}) {name}:", flush=True)
-        abusers = (
-            known if args.abuse_with != "half-open" else [],
-            HALF_OPEN if args.abuse_with != "history" else 0,
-        )
-        runs[name] = play(args, db, options, tmp / f"{name}.log", abusers if abusing else None)
-        db.unlink()
+    # Rounds of (a) then (b): on a machine whose own noise moves a single run's p99 by more
+    # than the target, the median of several rounds' differences is the figure to go by.
+    rounds: list[tuple[float, float]] = []
+    for number in range(1, args.rounds + 1):
+        runs: dict[str, tuple[dict[str, Any], dict[str, Any] | None]] = {}
+        for name, abusing in (("baseline", False), ("abuse", True)):
+            db = tmp / f"{name}.db"
+            shutil.copyfile(seed_db, db)
+            where = f" (round {number} of {args.rounds})" if args.rounds > 1 else ""
+            print(f"\n({'b' if abusing else 'a'}) {name}{where}:", flush=True)
+            abusers = (
+                known if args.abuse_with != "half-open" else [],
+                HALF_OPEN if args.abuse_with != "history" else 0,
+            )
+            runs[name] = play(args, db, options, tmp / f"{name}.log", abusers if abusing else None)
+            db.unlink()
+        rounds.append((runs["baseline"][0]["p99_ms"], runs["abuse"][0]["p99_ms"]))
     (base, _), (hit, found) = runs["baseline"], runs["abuse"]
     assert found is not None
     rows = [
@@ -704,9 +712,17 @@ def abuse_part(args: argparse.Namespace, tmp: Path) -> None:
             f"{found['connect_errors']} failed to connect"
         )
     print(f"the abusers' process used {found['cpu_pct']:.0f}% of a core")
-    diff = hit["p99_ms"] - base["p99_ms"]
+    if len(rounds) > 1:
+        print("\n(the table above is the last round's) p99 by round:")
+        for number, (a, b) in enumerate(rounds, start=1):
+            print(f"  round {number}: (a) {a:.1f} ms, (b) {b:.1f} ms, difference {b - a:+.1f} ms")
+    diff = statistics.median(b - a for a, b in rounds)
     verdict = "met" if diff <= 20 else "NOT met"
-    print(f"\np99 (b) - (a): {diff:+.1f} ms (target: at most +20 ms): {verdict}", flush=True)
+    what = f"median of {len(rounds)} rounds" if len(rounds) > 1 else "one round"
+    print(
+        f"\np99 (b) - (a), {what}: {diff:+.1f} ms (target: at most +20 ms): {verdict}",
+        flush=True,
+    )
 
 
 async def first_states(url: str, tables: list[Seeded]) -> list[tuple[float, Any]]:
@@ -797,6 +813,9 @@ def main(argv: list[str] | None = None) -> int:
         "--think", type=float, default=3.0, help="mean seconds a seat waits before each move"
     )
     parser.add_argument("--duration", type=float, default=60.0, help="timed seconds a run")
+    parser.add_argument(
+        "--rounds", type=int, default=1, help="pairs of runs, (a) then (b); the median counts"
+    )
     parser.add_argument("--warmup", type=float, default=5.0, help="untimed seconds first")
     parser.add_argument("--seed", type=int, default=1, help="seeds the games and the moves")
     parser.add_argument("--finished", type=int, default=10_000, help="finished games seeded")
