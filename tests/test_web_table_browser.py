@@ -109,6 +109,8 @@ def test_a_finger_drags_a_card_onto_the_pile_to_discard_it(
             assert time.monotonic() < deadline and not you.over()
             if not you.step():
                 page.wait_for_timeout(50)
+        # where the cards are once they have stopped sliding
+        page.wait_for_function("() => document.getAnimations().length === 0")
         card = page.locator("#hand .card[data-card]:not(.taken)").first
         dropped = str(card.get_attribute("data-card"))
         touch_drag(page, card, page.locator("#pile"))
