@@ -145,7 +145,8 @@ class Manager:
     ) -> Created:
         """A new table, stored. ``seats`` (seat, token hash) keeps seats known already (a
         rematch: no new tokens are made, none returned); ``after`` is the table whose rematch
-        this is, marked so in the same transaction (or ConflictError when it has one already)."""
+        this is, marked so in the same transaction (the caller holds that table's lock and has
+        checked it has no rematch yet)."""
         if options.mode not in ("computer", "friend"):
             raise ProtocolError("mode must be computer or friend")
         if options.mode == "computer" and options.level not in LEVELS:
