@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import math
@@ -29,7 +30,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..engine import GinRummyError, Rules
-from ..storage.records import SeatedGame
+from ..storage.records import PlayerStats, SeatedGame
 from .limits import Buckets
 from .manager import ABANDON_AFTER_DAYS, Client, Limits, Manager
 from .protocol import ProtocolError, clean_name, parse_message
@@ -233,20 +234,24 @@ def create_app(
         if isinstance(found, Response):
             return found
         # Games where undo was used, and abandoned ones, do not count.
-        counted = [
-            (g.id, g.seat)
-            for g in found
-            if g.status == "finished" and not g.options.get("undo_used")
-        ]
-        tally = await manager.db(store.seat_stats, counted)
-        out = _plain(tally)
-        out.pop("name", None)
-        out["not_counted"] = sum(1 for g in found if g.status != "open") - len(counted)
         games = [g for g in found if g.status == "finished" and not g.options.get("undo_used")]
+        groups: dict[tuple[str, str], list[tuple[str, int]]] = {}
+        for game in games:
+            groups.setdefault(_group(game), []).append((game.id, game.seat))
+
+        def tallies() -> dict[tuple[str, str], PlayerStats]:
+            return {key: store.seat_stats(pairs) for key, pairs in groups.items()}
+
+        by_group = await manager.db(tallies)  # each game's hands read once
+        out = {
+            f.name: sum(getattr(t, f.name) for t in by_group.values())
+            for f in dataclasses.fields(PlayerStats)
+            if f.name != "name"
+        }
+        out["not_counted"] = sum(1 for g in found if g.status != "open") - len(games)
         out["by"] = _breakdown(games)
         for row in out["by"]:  # each group's hands, gins and undercuts too
-            group = [(g.id, g.seat) for g in games if _group(g) == (row["against"], row["rules"])]
-            tally = await manager.db(store.seat_stats, group)
+            tally = by_group[(row["against"], row["rules"])]
             row.update(
                 hands=tally.hands, gins=tally.gins, undercuts=tally.undercuts, points=tally.points
             )
@@ -653,15 +658,3 @@ def _replay(stored: Any) -> dict[str, Any]:
         "hands": hands,
         "final": final,
     }
-
-
-def _plain(value: Any) -> Any:
-    if hasattr(value, "__dataclass_fields__"):
-        return {k: _plain(getattr(value, k)) for k in value.__dataclass_fields__}
-    if isinstance(value, dict):
-        return {str(k): _plain(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
-    if isinstance(value, (int, float, str, bool)) or value is None:
-        return value
-    return str(value)
