@@ -101,7 +101,7 @@ def hint(
         key=lambda cv: (-cv[1], cv[0].prior),
     )
     for cand, value in ranked:
-        key = _key(cand.action)
+        key = action_key(cand.action)
         if key in covered:
             continue
         covered.add(key)
@@ -109,13 +109,14 @@ def hint(
         hints.append(Hint(cand.action, round(score, 2), explain.reason(cand, ranked), unit))
     # Anything the search did not weigh (it weighs every legal action; this is a safety net).
     for action in view.legal_actions:
-        if _key(action) not in covered:
-            covered.add(_key(action))
+        if action_key(action) not in covered:
+            covered.add(action_key(action))
             hints.append(Hint(action, -999.0, "not weighed", unit))
     return hints
 
 
-def _key(action: Action) -> tuple[ActionKind, int]:
+def action_key(action: Action) -> tuple[ActionKind, int]:
+    """What an action does, without the melds a knock may name: equal for the same move."""
     return action.kind, action.card.index if action.card is not None else -1
 
 

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from ..engine import Action, ActionKind, Card, Hand, Rules
-from .hints import hint
+from ..engine import Action, Card, Hand, Rules
+from .hints import action_key, hint
 
 #: The decisions reviewed: the phases where the expert ranks every legal action.
 REVIEWED = ("first_upcard", "draw", "discard", "wall")
@@ -50,13 +50,9 @@ class Mistake:
         }
 
 
-def _key(action: Action) -> tuple[ActionKind, int]:
-    return action.kind, -1 if action.card is None else action.card.index
-
-
 def _plain(action: Action) -> str:
     """The action without a knock's chosen melds: what a player would call it."""
-    return action.kind.value if action.card is None else f"{action.kind.value} {action.card}"
+    return str(replace(action, melds=None))
 
 
 def review_hand(
@@ -81,9 +77,9 @@ def review_hand(
             ranked = hint(view, rng=random.Random(seed * 1_000_003 + number), worlds=worlds)
             if ranked:
                 best = ranked[0]
-                mine = next((h for h in ranked if _key(h.action) == _key(played)), None)
+                mine = next((h for h in ranked if action_key(h.action) == action_key(played)), None)
                 cost = best.score - mine.score if mine is not None else 0.0
-                if _key(best.action) != _key(played) and cost > NOISE:
+                if action_key(best.action) != action_key(played) and cost > NOISE:
                     found.append(
                         Mistake(
                             number,

@@ -326,9 +326,10 @@ class Table:
             view = public_view(hand)
         else:
             view = hand.view(seat, scores).to_dict()
-            view["knock_options"] = knock_options(hand) if hand.current_player == seat else {}
+            legal = hand.legal_actions() if hand.current_player == seat else []
+            view["knock_options"] = knock_options(hand, legal)
             view["arrangement"] = _arrangement_info(hand.cards(seat))
-            view["discard_deadwood"] = discard_deadwood(hand) if hand.current_player == seat else {}
+            view["discard_deadwood"] = discard_deadwood(hand, legal)
         if not hand.is_over:
             _face_down_knock(view["history"], seat)
         result = hand.result
@@ -464,29 +465,30 @@ def public_view(hand: Hand) -> dict[str, Any]:
     }
 
 
-def knock_options(hand: Hand) -> dict[str, list[dict[str, Any]]]:
-    """For each legal knock or gin: the minimum-deadwood arrangements to choose from (the
-    first is laid down unless the action names another), as lists of cards and as text."""
+def knock_options(hand: Hand, legal: Sequence[Action]) -> dict[str, list[dict[str, Any]]]:
+    """For each knock or gin among the mover's ``legal`` actions: the minimum-deadwood
+    arrangements to choose from (the first is laid down unless the action names another), as
+    lists of cards and as text."""
     out: dict[str, list[dict[str, Any]]] = {}
     seat = hand.current_player
     if seat is None:
         return out
-    for action in hand.legal_actions():
+    for action in legal:
         if action.kind in (ActionKind.KNOCK, ActionKind.GIN) and action.card is not None:
             rest = hand.hand_mask(seat) & ~action.card.bit
             out[str(action)] = [arrangement_info(a) for a in best_arrangements(rest)[:6]]
     return out
 
 
-def discard_deadwood(hand: Hand) -> dict[str, int]:
-    """In the discard phase: each card the player may discard, and the least deadwood of the
-    cards left after discarding it."""
+def discard_deadwood(hand: Hand, legal: Sequence[Action]) -> dict[str, int]:
+    """In the discard phase: each card the mover may discard (among its ``legal`` actions),
+    and the least deadwood of the cards left after discarding it."""
     seat = hand.current_player
     if seat is None or hand.phase is not Phase.DISCARD:
         return {}
     allowed = {
         a.card
-        for a in hand.legal_actions()
+        for a in legal
         if a.card is not None and a.kind in (ActionKind.DISCARD, ActionKind.KNOCK, ActionKind.GIN)
     }
     left = discard_deadwoods_mask(hand.hand_mask(seat))
