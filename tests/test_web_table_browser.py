@@ -464,7 +464,11 @@ def test_axe_finds_nothing_on_any_page(server: LiveServer, browser: Any) -> None
                 page.locator("#review ol button").first.click()
                 assert "✗ The expert would" in page.locator("#review .step-label").inner_text()
             before = page.locator("#review .step-label").inner_text()
-            page.locator("#review button", has_text="Back").click()
+            back = page.locator("#review button", has_text="Back")
+            # step back from a mistake; from the deal (no mistakes to show), forward
+            (
+                back if back.is_enabled() else page.locator("#review button", has_text="Forward")
+            ).click()
             assert page.locator("#review .step-label").inner_text() != before
             assert violations(page) == [], "review"
             shot(page, f"{size_name}-review")
