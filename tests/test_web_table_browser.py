@@ -46,7 +46,13 @@ def open_table(page: Any, server: LiveServer, **body: Any) -> dict[str, Any]:
     return created
 
 
+# No card sliding (the "thinking" dots' endless CSS blink does not count).
+SETTLED = "() => document.getAnimations().every((a) => a instanceof CSSAnimation)"
+
+
 def shot(page: Any, name: str) -> None:
+    """A screenshot of the whole page once its cards have stopped sliding."""
+    page.wait_for_function(SETTLED)
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
@@ -110,7 +116,7 @@ def test_a_finger_drags_a_card_onto_the_pile_to_discard_it(
             if not you.step():
                 page.wait_for_timeout(50)
         # where the cards are once they have stopped sliding
-        page.wait_for_function("() => document.getAnimations().length === 0")
+        page.wait_for_function(SETTLED)
         card = page.locator("#hand .card[data-card]:not(.taken)").first
         dropped = str(card.get_attribute("data-card"))
         touch_drag(page, card, page.locator("#pile"))
