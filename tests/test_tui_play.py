@@ -71,9 +71,10 @@ def test_a_whole_hand_of_each_kind(
         await play_hand(pilot, app)
         found = result(app)
         assert (found["kind"], found["knocker"], found["winner"]) == (kind, knocker, winner)
+        await until(pilot, lambda: "n Next hand" in screen_text(app), "the next hand's key")
         text = screen_text(app)
         assert headline in text
-        assert "n Next hand" in text  # the footer offers the next hand
+        assert "✓ Deal verified" in text
         await pilot.press("n")
         await until(pilot, lambda: table(app).state["table"]["hand_number"] == 2, "hand 2")
 

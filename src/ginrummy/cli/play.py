@@ -68,7 +68,9 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument(
         "--match", action="store_true", help="play a match (to the rules' match target, 500)"
     )
-    parser.add_argument("--name", metavar="NAME", help="your name on the score sheet")
+    parser.add_argument(
+        "--name", metavar="NAME", help="your name on the score sheet (at a joined table too)"
+    )
     parser.add_argument(
         "--seed",
         type=int,
@@ -132,7 +134,6 @@ def _check(args: argparse.Namespace) -> None:
             ("--rules", args.rules is not None),
             ("--set", bool(args.set)),
             ("--match", args.match),
-            ("--name", args.name is not None),
             ("--seed", args.seed is not None),
         )
         if given
@@ -142,6 +143,8 @@ def _check(args: argparse.Namespace) -> None:
     if args.join is not None and (new_game or args.db is not None):
         what = ", ".join(new_game + (["--db"] if args.db is not None else []))
         raise CommandError(f"{what}: a joined table has its own rules, players and database")
+    if args.resume is not None and args.name is not None:
+        new_game.append("--name")
     if args.resume is not None and new_game:
         raise CommandError(f"{', '.join(new_game)}: --resume goes on with a game as it was made")
     delay = args.computer_delay
@@ -171,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
                 "(or play line by line with --plain)"
             ) from None
     if args.join is not None:
-        return asyncio.run(_join(args.join, plain))
+        return asyncio.run(_join(args.join, plain, args.name))
     store = _open_store(args.db)
     try:
         game = _local_game(args, store)
@@ -241,11 +244,13 @@ async def _play(session: Session, plain: bool) -> int:
     return 0
 
 
-async def _join(url: str, plain: bool) -> int:
+async def _join(url: str, plain: bool, name: str | None) -> int:
     from ..tui.remote import JoinError, RemoteSession
 
     try:
         session = await RemoteSession.join(url)
     except JoinError as exc:
         raise CommandError(str(exc)) from None
+    if name is not None:  # as the invited player names herself on the page
+        await session.send({"type": "name", "name": name})
     return await _play(session, plain)

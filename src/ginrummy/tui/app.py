@@ -32,6 +32,7 @@ from .commands import (
 from .dialogs import DIALOG_CSS, KnockDialog, TextDialog, help_lines
 from .session import Message, Session
 from .sheet import final_lines, sheet_lines
+from .verify import DealCheck
 from .words import (
     Namer,
     deadwood_words,
@@ -56,7 +57,7 @@ Screen { layout: vertical; }
 #piles { margin: 1 0; }
 #table-melds { height: auto; margin-bottom: 1; }
 #hand { margin-bottom: 0; }
-#deadwood { height: 1; color: #cbd5e1; }
+#deadwood { height: auto; color: #cbd5e1; }
 #status { height: auto; text-style: bold; color: #fde68a; }
 #status.error { color: #fca5a5; }
 #hints { height: auto; display: none; margin-bottom: 1; }
@@ -144,6 +145,7 @@ class TableScreen(Screen[None]):
         self.problem: str | None = None
         self.online = True
         self.pending_rank: str | None = None
+        self.deals = DealCheck()
         self._pump: asyncio.Task[None] | None = None
         self._sending: set[asyncio.Task[None]] = set()
 
@@ -191,6 +193,7 @@ class TableScreen(Screen[None]):
         if kind == "state":
             before = self.state
             self.state = message
+            self.deals.saw(message)
             self.problem = None
             if before is None or _moved(before, message):
                 self.hints = None
@@ -218,7 +221,8 @@ class TableScreen(Screen[None]):
             cards.refresh()
         self.query_one("#hints").set_class(bool(self.hints), "shown")
         self.query_one("#status").set_class(self.problem is not None, "error")
-        self.query_one("#logbox", VerticalScroll).scroll_end(animate=False)
+        logbox = self.query_one("#logbox", VerticalScroll)
+        self.call_after_refresh(logbox.scroll_end, animate=False)  # once the new lines are in
         self.refresh_bindings()
 
     # -- what each part shows ---------------------------------------------------------------
@@ -261,7 +265,11 @@ class TableScreen(Screen[None]):
         if kind == "hints":
             return self._hints_text()
         if kind == "log":
-            return Text("\n".join(line.text for line in log_lines(state)))
+            text = Text("\n".join(line.text for line in log_lines(state)))
+            verdict = self.deals.verdict(state)
+            if verdict:  # the deal checked once the deck is revealed
+                text.append("\n" + verdict, style="green" if verdict[0] == "✓" else "bold red")
+            return text
         return Text()
 
     def _melds_text(self, state: Message) -> Text:

@@ -202,7 +202,8 @@ def result_text(state: State) -> Text | None:
     if not result:
         return None
     n = Namer.of(state)
-    text = Text(result_headline(result, n), style="bold")
+    text = Text()
+    text.append(result_headline(result, n), style="bold")
     words = result_words(
         result,
         n,

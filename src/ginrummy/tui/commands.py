@@ -154,7 +154,10 @@ def parse_command(text: str, state: State) -> Command:
             return Command("knock", action=action)
         return Command("send", {"type": "action", "action": action})
     if len(words) == 1:  # a card alone: discard it, or lay it off
-        card = _card(words[0])
+        try:
+            card = str(Card.parse(words[0]))
+        except InvalidNotationError:
+            raise CommandWordsError(f"unknown command {words[0]!r} (help lists them)") from None
         for kind in ("discard", "layoff"):
             if f"{kind} {card}" in moves:
                 return Command("send", {"type": "action", "action": f"{kind} {card}"})

@@ -24,6 +24,7 @@ from .commands import (
 )
 from .session import Message, Session
 from .sheet import final_lines, sheet_lines
+from .verify import DealCheck
 from .words import (
     Namer,
     State,
@@ -112,8 +113,9 @@ def _melds(view: Mapping[str, Any]) -> list[list[str | None]]:
     return groups
 
 
-def showdown_lines(state: State) -> list[str]:
-    """The hand's end: the result in words, both sides as laid down, who won the game."""
+def showdown_lines(state: State, verdict: str | None = None) -> list[str]:
+    """The hand's end: the result in words, both sides as laid down, the deal's check, who won
+    the game."""
     view, table = state.get("view") or {}, state["table"]
     result = view.get("result")
     if not result:
@@ -137,6 +139,8 @@ def showdown_lines(state: State) -> list[str]:
         out.append(f"{n.who(other)} held {pretty_cards(split_cards(view['opponent_hand']))}.")
     totals = table.get("scores") or [0, 0]
     out.append(f"Score: {n.who(0)} {totals[0]}, {n.who(1)} {totals[1]}.")
+    if verdict:
+        out.append(verdict)
     final = final_lines(table, n)
     if final:
         out.append(final[-1])
@@ -165,6 +169,7 @@ class PlainPlayer:
         #: A message was sent and its answer has not come yet.
         self.waiting = False
         self.ended = False  # the input ended
+        self.deals = DealCheck()
         self.done = False
 
     def say(self, text: str = "") -> None:
@@ -286,6 +291,7 @@ class PlainPlayer:
     def show(self, state: Message) -> None:
         first = self.state is None
         self.state = state
+        self.deals.saw(state)
         table = state["table"]
         if first:
             n = Namer.of(state)
@@ -304,7 +310,7 @@ class PlainPlayer:
         asked = prompt(state)
         mine = bool(legal(state)) or view.get("phase") == "over"
         if view.get("phase") == "over" and asked != self.asked:
-            for line in showdown_lines(state):
+            for line in showdown_lines(state, self.deals.verdict(state)):
                 self.say(line)
         if mine and (asked != self.asked or len(lines) > start):
             if view.get("phase") != "over":

@@ -108,7 +108,7 @@ class RemoteSession:
             raise JoinError(f"{url} refused the connection: {exc}") from None
         except (OSError, TimeoutError, WebSocketException) as exc:
             reason = str(exc) or type(exc).__name__
-            raise JoinError(f"cannot reach {self.link.base}: {reason}") from None
+            raise JoinError(f"cannot reach {self.link.base.split('://', 1)[1]}: {reason}") from None
         try:
             await ws.send(json.dumps({"type": "hello", "token": self.link.token}))
             read: list[Message] = []
