@@ -195,7 +195,7 @@ def test_hints_are_the_experts_ranked_hints() -> None:
     async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
         await until(pilot, lambda: waiting_for_me(app), "the first state")
         await pilot.press("h")
-        await until(pilot, lambda: isinstance(table(app).hints, list), "the hints")
+        await until(pilot, lambda: table(app).hints is not None, "the hints")
         hints = table(app).hints
         assert isinstance(hints, list)
         assert {h["action"] for h in hints} == set(legal(table(app).state))
@@ -264,6 +264,17 @@ def test_arrows_choose_and_a_typed_command_plays() -> None:
         await until(pilot, lambda: table(app).state["version"] != before, "the pass")
         history = table(app).state["view"]["history"]
         assert any(e["seat"] == 0 and e["action"] == "pass" for e in history)
+        await play_hand(pilot, app, stop=lambda: table(app).state["view"]["phase"] == "discard")
+        card = policy(table(app).state).split()[1]
+        before = table(app).state["version"]
+        await pilot.press("colon", *f"x {card}", "enter")  # typed in the line, not a choice
+        await until(pilot, lambda: table(app).state["version"] != before, "the discard")
+        history = table(app).state["view"]["history"]
+        assert any(e["seat"] == 0 and e["action"] == f"discard {card}" for e in history)
+        await pilot.press("right")
+        assert table(app).selected is not None
+        await pilot.press("escape")
+        assert table(app).selected is None
 
     drive(game, scenario)
 
@@ -342,3 +353,43 @@ def test_the_screen_never_shows_the_computers_cards_or_the_stock() -> None:
 
     drive(game, scenario, size=(120, 40))
     assert checked > 5
+
+
+def test_the_end_of_a_game_and_a_rematch() -> None:
+    store = Store("sqlite://")
+    rules = Rules.preset("standard", game_target=10)
+    game = new_game(SEEDS["knocked"], store, rules=rules)
+    first_id = game.table.id
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await play_hand(pilot, app)  # the computer knocks for 33: the game is over
+        await until(pilot, lambda: "r Rematch" in screen_text(app), "the rematch key")
+        text = screen_text(app)
+        assert "Computer (simple) wins the game by" in text
+        assert "n Next hand" not in text
+        await pilot.press("s")
+        await until(pilot, lambda: "Game over" in screen_text(app), "the final summary")
+        assert "Game bonus" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.press("r")
+        await until(pilot, lambda: table(app).state["table"]["id"] != first_id, "the new game")
+        state = table(app).state
+        assert state["table"]["hand_number"] == 1 and state["table"]["scores"] == [0, 0]
+
+    drive(game, scenario)
+    old = store.get_game(first_id)
+    assert old is not None and old.status == "finished"
+    assert old.options["rematch"] == game.table.id
+    new = store.get_game(game.table.id)
+    assert new is not None and new.options["interface"] == "terminal" and new.is_open
+    store.close()
+
+
+def test_a_match_says_so() -> None:
+    game = new_game(SEEDS["knock"], match=True)
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await until(pilot, lambda: waiting_for_me(app), "the first state")
+        assert "match 0–0" in screen_text(app)
+
+    drive(game, scenario)

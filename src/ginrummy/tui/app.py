@@ -133,6 +133,7 @@ class TableScreen(Screen[None]):
         Binding("s", "sheet", "Sheet"),
         Binding("question_mark", "help", "Help"),
         Binding("colon", "command", "Type", show=False),
+        Binding("escape", "cancel", "Cancel", show=False),
         Binding("q", "quit", "Quit"),
     ]
 
@@ -141,7 +142,9 @@ class TableScreen(Screen[None]):
         self.session = session
         self.state: Message | None = None
         self.selected: str | None = None
-        self.hints: list[dict[str, Any]] | str | None = None
+        #: The expert's hints for this position, once asked for (None: not asked).
+        self.hints: list[dict[str, Any]] | None = None
+        self.hinting = False  # asked, not answered yet
         self.problem: str | None = None
         self.online = True
         self.pending_rank: str | None = None
@@ -197,15 +200,16 @@ class TableScreen(Screen[None]):
             self.problem = None
             if before is None or _moved(before, message):
                 self.hints = None
+                self.hinting = False
             view = message.get("view") or {}
             if self.selected not in board.hand_order(view):
                 self.selected = None
         elif kind == "hints":
             self.hints = list(message.get("hints") or [])
+            self.hinting = False
         elif kind == "error":
             self.problem = str(message.get("message", "that did not work"))
-            if self.hints == "…":
-                self.hints = None
+            self.hinting = False
         elif kind == "presence" and self.state is not None:
             self.state["table"]["connected"] = message.get("connected")
         elif kind == "connection":
@@ -219,7 +223,7 @@ class TableScreen(Screen[None]):
             line.refresh_from(self)
         for cards in self.query(Cards):
             cards.refresh()
-        self.query_one("#hints").set_class(bool(self.hints), "shown")
+        self.query_one("#hints").set_class(self.hinting or self.hints is not None, "shown")
         self.query_one("#status").set_class(self.problem is not None, "error")
         logbox = self.query_one("#logbox", VerticalScroll)
         self.call_after_refresh(logbox.scroll_end, animate=False)  # once the new lines are in
@@ -295,9 +299,9 @@ class TableScreen(Screen[None]):
         return Text(text)
 
     def _hints_text(self) -> Text:
-        if self.hints == "…":
+        if self.hinting:
             return Text("The expert is thinking…")
-        if not isinstance(self.hints, list):
+        if self.hints is None:
             return Text()
         text = Text("Hints (best first)", style="bold")
         for i, found in enumerate(self.hints[:5], 1):
@@ -457,7 +461,7 @@ class TableScreen(Screen[None]):
         self.send({"type": "rematch"})
 
     def action_hint(self) -> None:
-        self.hints = "…"
+        self.hinting = True
         self.send({"type": "hint"})
         self.redraw()
 
@@ -497,6 +501,15 @@ class TableScreen(Screen[None]):
 
     async def action_quit(self) -> None:
         self.app.exit()
+
+    def action_cancel(self) -> None:
+        """Esc: forget the card being typed, the chosen card and the command line."""
+        self.pending_rank = None
+        self.selected = None
+        box = self.query_one("#command", Input)
+        box.remove_class("shown")
+        box.blur()
+        self.redraw()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         box = event.input
