@@ -24,7 +24,6 @@ from .scoreview import (
     GameRow,
     boxes_so_far,
     final_lines,
-    line_result,
     match_lines,
     ruling_lines,
     sheet_title,
@@ -116,7 +115,7 @@ def _table(keeper: Keeper, sheet: ScoreSheet, number: int) -> Table:
                 total = line.totals[column][seat]
                 boxed = seat == line.winner and column + 1 in line.columns
                 cells.append(Text(str(total), style="bold underline" if boxed else "dim"))
-        result = line_result(sheet, line)
+        result = sheet.result_text(line)
         style = "" if line.winner is None else ("green" if line.winner == 0 else "magenta")
         table.add_row(str(line.number), names[line.dealer], Text(result, style=style), *cells)
     table.add_section()

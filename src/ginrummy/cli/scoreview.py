@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import Protocol, TextIO
 
 from ..engine.rules import Rules
-from ..engine.sheet import ScoreSheet, SheetLine
+from ..engine.sheet import ScoreSheet
 from .keeper import Keeper, Ruled, settlement_text
 
 
@@ -56,18 +56,6 @@ def make_view(plain: bool = False, out: TextIO | None = None) -> View:
 
 
 # -- words shared by both views ----------------------------------------------------------------
-
-
-def line_result(sheet: ScoreSheet, line: SheetLine) -> str:
-    """``"Ann knock +24"``, ``"Bob gin +45 (x2), game over"``, ``"dead hand"``..."""
-    if line.winner is None:
-        return "dead hand" if line.how == "dead hand" else "tie, no score"
-    text = f"{sheet.names[line.winner]} {line.how} +{line.points}"
-    if line.multiplier != 1:
-        text += f" (x{line.multiplier})"
-    for number in line.closed:
-        text += ", game over" if sheet.column_count == 1 else f", game {number} over"
-    return text
 
 
 def boxes_so_far(sheet: ScoreSheet) -> list[tuple[int, int]]:
