@@ -16,6 +16,20 @@ the answers; everything else is here:
 
 This layer imports the engine and (for types only) storage: it is handed a store, so importing
 it needs no database package. Rules are read from words by the engine (``Rules.from_words``).
+
+Without a store, a game is a :class:`Keeper` told entries:
+
+>>> from ginrummy.engine import Rules
+>>> keeper = Keeper(Setup(("Ann", "Bob"), Rules.from_words("classic"), "game", first_dealer=0))
+>>> entry = parse_entry("ann knock 7 bob 23", keeper)
+>>> entry.summary
+'Ann knocks with 7, Bob has 23: Ann scores 16.'
+>>> keeper.apply("result", keeper.result_data(entry.result, "ann knock 7 bob 23"))
+>>> sheet = keeper.sheet()
+>>> sheet.result_text(sheet.lines[0]), keeper.names[keeper.dealer]
+('Ann knock +16', 'Ann')
+
+A :class:`Session` does the same through a store, saving each entry before it is taken.
 """
 
 from .entries import Command, Entry, IrregularityEntry, ResultEntry, help_text, parse_entry

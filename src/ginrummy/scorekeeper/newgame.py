@@ -3,6 +3,16 @@ and who deals first, named or decided by the real cards cut.
 
 Each function reads one answer as typed and returns its value, or raises :class:`SetupError`
 saying in one line what is wrong, so a prompt can ask again and a command line can stop.
+
+>>> names = (check_name(" Ann "), check_name("Bob", "Ann"))
+>>> names
+('Ann', 'Bob')
+>>> dealer_or_cut("b", names), dealer_or_cut("Kh 3c", names)
+(1, (1, (Card('Kh'), Card('3c'))))
+>>> check_name("ann", "Ann")
+Traceback (most recent call last):
+  ...
+ginrummy.scorekeeper.errors.SetupError: the players need different names, not 'ann' twice
 """
 
 from __future__ import annotations

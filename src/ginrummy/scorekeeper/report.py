@@ -43,7 +43,11 @@ def ruling_lines(keeper: Keeper, number: int) -> list[str]:
 
 
 def settlement_text(names: tuple[str, str], winner: int | None, net: int, stake: Decimal) -> str:
-    """Who is up by how much and, at a stake, who pays whom."""
+    """Who is up by how much and, at a stake, who pays whom.
+
+    >>> settlement_text(("Ann", "Bob"), 1, 120, Decimal("0.05"))
+    'Net: Bob +120. At 0.05 a point, Ann pays Bob 6.00.'
+    """
     if winner is None:
         return "Net: even, nobody pays."
     text = f"Net: {names[winner]} +{net}."
