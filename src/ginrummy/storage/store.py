@@ -18,7 +18,7 @@ one transaction, use :meth:`Store.transaction`, which yields the :class:`.Writer
         tx.finish_hand(game_id, 3, result)
         tx.finish_game(game_id, final)
 
-Reads return plain frozen records (:mod:`.records`), or None for a game that does not exist;
+Reads return plain frozen records (:mod:`.saved`), or None for a game that does not exist;
 writes to a missing game or hand raise :class:`.NotFoundError`, and writes that clash with what
 is stored (a second action with the same ``seq``, a hand started twice) raise
 :class:`.ConflictError`. Bad arguments raise ``ValueError`` before anything is written.
@@ -40,7 +40,7 @@ from ..engine.results import ResultKind
 from .convert import entry_info, game_info, hand_info, player_info, seat_info
 from .database import WRITE, is_memory, make_engine, migrate, resolve_url
 from .models import GAME_KINDS, GAME_STATUSES, GameRow, HandRow, Player, SeatRow
-from .records import GameInfo, PlayerInfo, PlayerStats, SavedGame, SeatedGame
+from .saved import GameInfo, PlayerInfo, PlayerStats, SavedGame, SeatedGame
 from .writer import Writer
 
 P = ParamSpec("P")

@@ -38,7 +38,7 @@ from .models import (
     UTCDateTime,
     utcnow,
 )
-from .records import EntryInfo, PlayerInfo
+from .saved import EntryInfo, PlayerInfo
 
 ENTRY_KINDS = ("result", "irregularity", "note")
 _HEX64 = re.compile(r"[0-9a-f]{64}")

@@ -30,7 +30,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..engine import GinRummyError, Rules
-from ..storage.records import PlayerStats, SeatedGame
+from ..storage import PlayerStats, SeatedGame
 from .limits import Buckets
 from .manager import ABANDON_AFTER_DAYS, Client, Limits, Manager
 from .protocol import ProtocolError, clean_name, parse_message
