@@ -168,7 +168,7 @@ def test_history_and_statistics_follow_the_player_not_the_name(
 ) -> None:
     """Each browser gets an anonymous player id (a cookie); a seat becomes the player's when it
     is taken, and the lists and statistics are that player's games, whatever the names."""
-    from ginrummy.web.app import PLAYER_COOKIE
+    from ginrummy.web.security import PLAYER_COOKIE
 
     unlimited_rate(monkeypatch)
     with app_client() as client:

@@ -25,6 +25,7 @@ from ..agents.review import review_hand
 from ..engine import GinRummyError, IllegalActionError, Rules, parse_cards
 from ..engine.game import Game
 from ..engine.match import Match
+from ..storage import Store
 from ..storage.models import utcnow
 from .dealing import Deal
 from .limits import Buckets
@@ -92,7 +93,7 @@ UNLIMITED = Limits(1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 1_000_000, 1_000_000, 1_000_000
 class Manager:
     def __init__(
         self,
-        store: Any,
+        store: Store,
         *,
         computer_delay: float = 0.4,
         seed: int | None = None,
