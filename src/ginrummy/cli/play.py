@@ -215,11 +215,11 @@ def _local_game(args: argparse.Namespace, store: Any) -> Any:
             return LocalGame.resume(store, args.resume or None, computer_delay=delay)
         except ResumeError as exc:
             raise CommandError(str(exc)) from None
-    from .score import build_rules
+    from ..engine.rules import Rules
 
     level = _level(args.level)
     preset = (args.rules or "standard").strip().lower()
-    rules = build_rules(preset, list(args.set))
+    rules = Rules.from_changes(preset, args.set)  # a bad word raises, naming it
     name = " ".join((args.name or "Player 1").split())[:40] or "Player 1"
     return LocalGame.create(
         store,

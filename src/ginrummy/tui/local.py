@@ -22,6 +22,7 @@ from ..agents.hints import hint
 from ..engine import GinRummyError, IllegalActionError, Rules, parse_cards
 from ..engine.game import Game
 from ..engine.match import Match
+from ..storage import Store
 from ..web.dealing import Deal
 from ..web.tables import COMPUTER_SEAT, Options, Step, Table, rebuild_hand, think
 from .session import Message, error
@@ -50,7 +51,7 @@ class LocalGame:
 
     def __init__(
         self,
-        store: Any,
+        store: Store,
         table: Table,
         *,
         seed: int | None = None,
@@ -73,7 +74,7 @@ class LocalGame:
     @classmethod
     def create(
         cls,
-        store: Any,
+        store: Store,
         rules: Rules,
         *,
         level: str,
@@ -111,7 +112,7 @@ class LocalGame:
     @classmethod
     def resume(
         cls,
-        store: Any,
+        store: Store,
         game_id: str | None = None,
         *,
         computer_delay: float = 0.0,
@@ -328,7 +329,7 @@ def is_terminal(options: dict[str, Any] | None) -> bool:
     return bool(options) and (options or {}).get("interface") == TERMINAL
 
 
-def latest_open(store: Any) -> str | None:
+def latest_open(store: Store) -> str | None:
     """The id of the most recently changed open terminal game, if any."""
     for info in store.list_games("online", "open"):
         if is_terminal(info.options):
@@ -336,7 +337,7 @@ def latest_open(store: Any) -> str | None:
     return None
 
 
-def load_table(store: Any, game_id: str) -> Table:
+def load_table(store: Store, game_id: str) -> Table:
     """A stored terminal game rebuilt by replaying its deals and actions (as the web's manager
     loads a table); raises :class:`ResumeError` when there is no such terminal game."""
     stored = store.load_game(game_id)
