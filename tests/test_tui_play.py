@@ -393,3 +393,29 @@ def test_a_match_says_so() -> None:
         assert "match 0–0" in screen_text(app)
 
     drive(game, scenario)
+
+
+def test_a_game_moved_on_elsewhere_is_not_overwritten(tmp_path: Any) -> None:
+    """The same game resumed twice: the second copy's move clashes with the stored one and is
+    refused, saying so, instead of being written over it."""
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    game = new_game(SEEDS["undo"], store)  # the person moves first: pass
+    other = LocalGame.resume(store, game.table.id)
+
+    async def run() -> dict[str, Any]:
+        await game.start()
+        await other.start()
+        await game.send({"type": "action", "action": "pass"})
+        await other.send({"type": "action", "action": "pass"})
+        while (message := await other.receive())["type"] != "error":
+            pass
+        await game.close()
+        await other.close()
+        return message
+
+    message = asyncio.run(run())
+    assert "could not be saved" in message["message"]
+    stored = store.load_game(game.table.id)
+    assert stored is not None
+    assert [a.seat for a in stored.hands[0].actions][:1] == [0]
+    store.close()

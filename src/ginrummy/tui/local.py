@@ -17,12 +17,14 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from ..agents import get_agent
 from ..agents.hints import hint
 from ..engine import GinRummyError, IllegalActionError, Rules, parse_cards
 from ..engine.game import Game
 from ..engine.match import Match
-from ..storage import Store
+from ..storage import StorageError, Store
 from ..web.dealing import Deal
 from ..web.tables import COMPUTER_SEAT, Options, Step, Table, rebuild_hand, think
 from .session import Message, error
@@ -157,6 +159,8 @@ class LocalGame:
             await self._handle(message)
         except (GinRummyError, ValueError) as exc:
             self._put(error(str(exc)))
+        except (StorageError, SQLAlchemyError) as exc:  # another process moved in this game
+            self._put(error(f"the game could not be saved: {_first_line(exc)}"))
 
     async def _handle(self, message: Message) -> None:
         kind = message.get("type")
@@ -226,8 +230,8 @@ class LocalGame:
     async def _computer_turns(self) -> None:
         try:
             await self._play_computer()
-        except (GinRummyError, ValueError, OSError) as exc:  # a database that went away
-            self._put(error(f"the computer could not move: {exc}"))
+        except (GinRummyError, ValueError, StorageError, SQLAlchemyError) as exc:
+            self._put(error(f"the computer could not move: {_first_line(exc)}"))
 
     async def _play_computer(self) -> None:
         table = self.table
@@ -323,6 +327,10 @@ class LocalGame:
         self.table = table
         self._tell_state()
         self._kick()
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(getattr(exc, "orig", None) or exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
 def is_terminal(options: dict[str, Any] | None) -> bool:
