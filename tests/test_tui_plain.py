@@ -142,3 +142,48 @@ def test_commands_piped_in_are_played_in_order(tmp_path: Path) -> None:
     assert "Not done" not in out
     assert "You draw " in out and "from the stock." in out
     assert "is saved: ginrummy play --resume" in out
+
+
+def test_the_plain_mode_never_says_a_hidden_card() -> None:
+    """Every line printed during a whole hand (the first dealer fixed: no cut cards) names
+    only cards the person may know at that point."""
+    import asyncio
+    import io
+    import re
+
+    from ginrummy.engine import Rules
+    from ginrummy.tui.plain import PlainPlayer
+    from ginrummy.tui.words import pretty
+    from tuiutil import new_game, policy
+    from webutil import hidden_cards
+
+    game = new_game(11, rules=Rules.preset("standard", first_dealer="fixed"))
+    out = io.StringIO()
+    checked = 0
+
+    async def run() -> None:
+        nonlocal checked
+        await game.start()
+        player = PlainPlayer(game, out=out)
+        said = 0
+        while True:
+            message = await game.receive()
+            player.waiting = False
+            player.take(message)
+            hand = game.table.hand
+            assert hand is not None
+            text = out.getvalue()[said:]
+            said = len(out.getvalue())
+            if not hand.is_over:
+                secret = hidden_cards(hand, 0)
+                shown = {c for c in secret if re.search(re.escape(pretty(c)), text)}
+                assert not shown, f"{sorted(shown)} in:\n{text}"
+                checked += 1
+            if message["type"] == "state" and message["view"]["phase"] == "over":
+                break
+            if message["type"] == "state" and player.ready():
+                await player.command(policy(message))
+        await game.close()
+
+    asyncio.run(run())
+    assert checked > 5 and "Hand 1:" in out.getvalue()
