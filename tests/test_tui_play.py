@@ -419,3 +419,45 @@ def test_a_game_moved_on_elsewhere_is_not_overwritten(tmp_path: Any) -> None:
     assert stored is not None
     assert [a.seat for a in stored.hands[0].actions][:1] == [0]
     store.close()
+
+
+class ScriptedSession:
+    """A session whose messages the test sends: the screen is driven by messages alone."""
+
+    label = "a scripted table"
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.sent: list[dict[str, Any]] = []
+
+    async def start(self) -> None:
+        pass
+
+    async def send(self, message: dict[str, Any]) -> None:
+        self.sent.append(message)
+
+    async def receive(self) -> dict[str, Any]:
+        return await self.queue.get()
+
+    async def close(self) -> None:
+        pass
+
+
+def test_a_lost_connection_and_a_closed_table_are_said() -> None:
+    state = new_game(SEEDS["undo"]).table.state_for(0)
+    session = ScriptedSession()
+
+    async def run() -> None:
+        app = PlayApp(session)
+        async with app.run_test() as pilot:
+            session.queue.put_nowait(state)
+            await until(pilot, lambda: "Take the upcard" in screen_text(app), "the state")
+            await pilot.press("p")
+            await until(pilot, lambda: bool(session.sent), "the pass")
+            assert session.sent == [{"type": "action", "action": "pass"}]
+            session.queue.put_nowait({"type": "connection", "connected": False})
+            await until(pilot, lambda: "reconnecting" in screen_text(app), "the notice")
+            session.queue.put_nowait({"type": "closed"})
+            await until(pilot, lambda: "closed the connection" in screen_text(app), "the end")
+
+    asyncio.run(run())

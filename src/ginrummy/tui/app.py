@@ -147,6 +147,7 @@ class TableScreen(Screen[None]):
         self.hinting = False  # asked, not answered yet
         self.problem: str | None = None
         self.online = True
+        self.closed = False  # the table ended the session for good
         self.pending_rank: str | None = None
         self.deals = DealCheck()
         self._pump: asyncio.Task[None] | None = None
@@ -215,7 +216,7 @@ class TableScreen(Screen[None]):
         elif kind == "connection":
             self.online = bool(message.get("connected"))
         elif kind == "closed":
-            self.online = False
+            self.closed = True
         self.redraw()
 
     def redraw(self) -> None:
@@ -287,6 +288,8 @@ class TableScreen(Screen[None]):
         return Text("\n").join([title, *drawing.lines])
 
     def _status_text(self, state: Message) -> Text:
+        if self.closed:
+            return Text("The table closed the connection: q quits.", style="bold")
         if not self.online:
             return Text("Connection lost: reconnecting…", style="bold")
         if self.problem is not None:
