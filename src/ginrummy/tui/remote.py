@@ -95,7 +95,12 @@ class RemoteSession:
         """Open the socket, say hello with the seat's token, and read up to the seat's state
         (the messages read on the way, that state last)."""
         from websockets.asyncio.client import connect
-        from websockets.exceptions import InvalidHandshake, InvalidURI, WebSocketException
+        from websockets.exceptions import (
+            ConnectionClosed,
+            InvalidHandshake,
+            InvalidURI,
+            WebSocketException,
+        )
 
         url = self.link.socket_url
         try:
@@ -110,7 +115,10 @@ class RemoteSession:
             reason = str(exc) or type(exc).__name__
             raise JoinError(f"cannot reach {self.link.base.split('://', 1)[1]}: {reason}") from None
         try:
-            await ws.send(json.dumps({"type": "hello", "token": self.link.token}))
+            # A server that refuses the table may have closed already: its error is still
+            # there to be read.
+            with contextlib.suppress(ConnectionClosed):
+                await ws.send(json.dumps({"type": "hello", "token": self.link.token}))
             read: list[Message] = []
             while True:
                 message = await self._read(ws)
