@@ -126,7 +126,10 @@ class Manager:
         self._address_sockets: dict[str, int] = {}
 
     def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        """Stop the database threads: writes not yet started are dropped (nobody was told of
+        them), the one running finishes, so the store may be closed after this returns (closing
+        it under a running write crashes SQLite's driver)."""
+        self._pool.shutdown(wait=True, cancel_futures=True)
 
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a store call in the database threads, never in the event loop."""
