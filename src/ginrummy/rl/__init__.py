@@ -1,4 +1,5 @@
-"""The research environments: PettingZoo's AEC and parallel APIs over the exact engine.
+"""The research environments over the exact engine: PettingZoo's AEC and parallel APIs, and
+a Gymnasium environment against any built-in agent.
 
 >>> from ginrummy import rl
 >>> env = rl.env(preset="oklahoma", mode="game")
@@ -7,10 +8,13 @@
 >>> observation["observation"].shape, int(observation["action_mask"].sum())
 ((696,), 2)
 
-Rewards, encodings, action ids and every option are described in docs/rl.md.
+Importing this package registers the Gymnasium id ``ginrummy/GinRummy-v0``. Rewards,
+encodings, action ids and every option are described in docs/rl.md.
 """
 
 from __future__ import annotations
+
+import gymnasium
 
 from .actions import NUM_ACTIONS, action_id, action_name, to_action
 from .aec import NAME, env, parallel_env, raw_env
@@ -21,14 +25,20 @@ from .encodings import (
     register_encoding,
     view_encoding,
 )
+from .gym_env import ENV_ID, GinRummyEnv
 from .knowledge import Knowledge
 from .options import EnvOptions, make_options
 
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point="ginrummy.rl.gym_env:GinRummyEnv")
+
 __all__ = [
+    "ENV_ID",
     "NAME",
     "NUM_ACTIONS",
     "Encoder",
     "EnvOptions",
+    "GinRummyEnv",
     "Knowledge",
     "action_id",
     "action_name",
