@@ -1,5 +1,5 @@
-"""The research environments over the exact engine: PettingZoo's AEC and parallel APIs, and
-a Gymnasium environment against any built-in agent.
+"""The research environments over the exact engine: PettingZoo's AEC and parallel APIs, a
+Gymnasium environment against any built-in agent, and batched self-play.
 
 >>> from ginrummy import rl
 >>> env = rl.env(preset="oklahoma", mode="game")
@@ -28,6 +28,7 @@ from .encodings import (
 from .gym_env import ENV_ID, GinRummyEnv
 from .knowledge import Knowledge
 from .options import EnvOptions, make_options
+from .vector import Batch, VectorEnv
 
 if ENV_ID not in gymnasium.registry:
     gymnasium.register(id=ENV_ID, entry_point="ginrummy.rl.gym_env:GinRummyEnv")
@@ -36,10 +37,12 @@ __all__ = [
     "ENV_ID",
     "NAME",
     "NUM_ACTIONS",
+    "Batch",
     "Encoder",
     "EnvOptions",
     "GinRummyEnv",
     "Knowledge",
+    "VectorEnv",
     "action_id",
     "action_name",
     "encoding_names",
