@@ -22,11 +22,7 @@ space holds the default arrangement only, which is what a fixed-size policy outp
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Final
-
-import numpy as np
-import numpy.typing as npt
 
 from ..engine import DECK, Action, ActionKind
 
@@ -101,21 +97,12 @@ def action_name(action_id: int) -> str:
     return str(to_action(action_id))
 
 
-def ids_of(actions: Iterable[Action]) -> list[int]:
+def ids_of(actions: list[Action]) -> list[int]:
     """The ids of legal actions, in the order given."""
-    table = _BY_IDENTITY
-    out: list[int] = []
-    for action in actions:
-        found = table.get(id(action))
-        out.append(found if found is not None else action_id(action))
-    return out
-
-
-def mask_of(ids: Iterable[int]) -> npt.NDArray[np.int8]:
-    """An int8 vector of ``NUM_ACTIONS`` with 1 at each id."""
-    mask = np.zeros(NUM_ACTIONS, np.int8)
-    mask[list(ids)] = 1
-    return mask
+    try:  # the engine's own instances: two C-level maps, no Python loop
+        return list(map(_BY_IDENTITY.__getitem__, map(id, actions)))
+    except KeyError:
+        return [action_id(action) for action in actions]
 
 
 __all__ = [
@@ -134,6 +121,5 @@ __all__ = [
     "action_id",
     "action_name",
     "ids_of",
-    "mask_of",
     "to_action",
 ]

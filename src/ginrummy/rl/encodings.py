@@ -148,6 +148,10 @@ _BITS: Final = 52 * len(DEFAULT_PLANES) + len(DEFAULT_FLAGS)
 _ORDER: Final = _BITS + 52
 DEFAULT_SIZE: Final = _ORDER + len(DEFAULT_NUMBERS)
 _PILE_DEPTH: Final = 32
+#: The numbers that change within a hand, looked up rather than divided.
+_STOCK: Final = tuple(min(1.0, n / 31) for n in range(53))
+_CARDS: Final = tuple(n / 11 for n in range(53))
+_PILE: Final = tuple(min(1.0, n / _PILE_DEPTH) for n in range(53))
 _FLAGS: Final = 52 * len(DEFAULT_PLANES)
 #: The flag bit of each phase.
 _PHASE_BITS: Final = {p: 1 << (_FLAGS + i) for i, p in enumerate(Phase)}
@@ -173,16 +177,33 @@ class DefaultEncoder(Encoder):
         self._discarded = [0, 0]  # by seat
         self._declined = 0
         self._pile = 0
-        self._order = np.zeros(52, np.float32)
+        self._pile_size = 0
+        #: The pile's order and then the numbers, kept up to date and copied out whole.
+        self._tail = np.zeros(DEFAULT_SIZE - _BITS, np.float32)
 
     def new_hand(self, knowledge: Knowledge) -> None:
         self._discarded = [0, 0]
         self._declined = 0
         pile = knowledge.pile
         self._pile = pile_mask(pile)
-        self._order = np.zeros(52, np.float32)
+        self._pile_size = len(pile)
+        tail = self._tail
+        tail[:] = 0.0
         for place, card in enumerate(pile, 1):
-            self._order[card.index] = place / _PILE_DEPTH
+            tail[card.index] = place / _PILE_DEPTH
+        tail[56] = knowledge.knock_limit / 10
+        self._scores(knowledge)
+
+    def _scores(self, knowledge: Knowledge) -> None:
+        """The score numbers, which change only between hands (and at the episode's end)."""
+        tail = self._tail
+        score, other = knowledge.scores
+        tail[57] = min(1.0, score / self._score_scale)
+        tail[58] = min(1.0, other / self._score_scale)
+        if self._match_scale:
+            match, other_match = knowledge.match_scores
+            tail[59] = min(1.0, match / self._match_scale)
+            tail[60] = min(1.0, other_match / self._match_scale)
 
     def see(self, event: Event, knowledge: Knowledge) -> None:
         kind = event.action.kind
@@ -191,12 +212,14 @@ class DefaultEncoder(Encoder):
             assert card is not None
             self._discarded[event.seat] |= card.bit
             self._pile |= card.bit
-            self._order[card.index] = min(1.0, len(knowledge.pile) / _PILE_DEPTH)
+            self._pile_size += 1
+            self._tail[card.index] = _PILE[self._pile_size]
         elif kind is ActionKind.TAKE:
             card = event.card
             assert card is not None
             self._pile &= ~card.bit
-            self._order[card.index] = 0.0
+            self._pile_size -= 1
+            self._tail[card.index] = 0.0
         elif kind is ActionKind.KNOCK or kind is ActionKind.GIN:
             card = event.action.card
             if card is not None:
@@ -215,9 +238,8 @@ class DefaultEncoder(Encoder):
         known = k.opponent_known
         taken = k.taken
         knocker = k.knocker
-        turn = k.turn
         flags = _PHASE_BITS[k.phase]
-        if turn == seat:
+        if k.turn == seat:
             flags |= _MY_TURN
         if k.dealer == seat:
             flags |= _I_DEALT
@@ -250,25 +272,16 @@ class DefaultEncoder(Encoder):
             | laid_off << 572
             | flags
         )
+        tail = self._tail
+        if k.over:  # the episode may be over, its score final
+            self._scores(k)
+        tail[52] = _STOCK[k.stock_count]
+        tail[53] = _CARDS[hand.bit_count()]
+        tail[54] = _CARDS[k.opponent_count]
+        tail[55] = _PILE[self._pile_size]
         out = np.empty(DEFAULT_SIZE, np.float32)
         out[:_BITS] = unpack(bits, _BITS)
-        out[_BITS:_ORDER] = self._order
-        score, other = k.scores
-        scale = self._score_scale
-        out[_ORDER] = min(1.0, k.stock_count / 31)
-        out[_ORDER + 1] = hand.bit_count() / 11
-        out[_ORDER + 2] = k.opponent_count / 11
-        out[_ORDER + 3] = min(1.0, len(pile) / _PILE_DEPTH)
-        out[_ORDER + 4] = k.knock_limit / 10
-        out[_ORDER + 5] = min(1.0, score / scale)
-        out[_ORDER + 6] = min(1.0, other / scale)
-        match_scale = self._match_scale
-        if match_scale:
-            match, other_match = k.match_scores
-            out[_ORDER + 7] = min(1.0, match / match_scale)
-            out[_ORDER + 8] = min(1.0, other_match / match_scale)
-        else:
-            out[_ORDER + 7 :] = 0.0
+        out[_BITS:] = tail
         return out
 
 

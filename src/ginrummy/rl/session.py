@@ -45,6 +45,8 @@ class Session:
         self.rewards = [0.0, 0.0]
         self.terminated = False
         self.truncated = False
+        #: ``terminated or truncated``.
+        self.done = False
         #: What the last step reports to both seats (a hand's result, an illegal action).
         self.info: dict[str, Any] = {}
         self.steps = 0
@@ -65,7 +67,7 @@ class Session:
         self.match = Match(rules, episode_seed) if self.options.mode == "match" else None
         self.game = None if self.match is not None else Game(rules, episode_seed)
         self.rewards = [0.0, 0.0]
-        self.terminated = self.truncated = False
+        self.terminated = self.truncated = self.done = False
         self.info = {}
         self.steps = 0
         self.hands = 0
@@ -86,9 +88,11 @@ class Session:
         for encoder, knowledge in zip(self.encoders, self.knowledge, strict=True):
             encoder.new_hand(knowledge)
 
-    @property
-    def done(self) -> bool:
-        return self.terminated or self.truncated
+    def _end(self, *, truncated: bool = False) -> None:
+        """The episode is over: it ended, or was cut short."""
+        self.terminated = not truncated
+        self.truncated = truncated
+        self.done = True
 
     @property
     def current_player(self) -> int:
@@ -148,9 +152,9 @@ class Session:
         if hand.is_over:
             self._hand_over()
         elif len(hand.events) >= self.options.max_hand_actions:
-            self.truncated = True
+            self._end(truncated=True)
         if not self.done and self.steps == self.options.max_cycles:
-            self.truncated = True
+            self._end(truncated=True)
 
     def _begin(self, seat: int) -> None:
         """A step is taken: count it and forget the last step's rewards, info and mask."""
@@ -163,8 +167,9 @@ class Session:
 
     def _saw(self, event: Event) -> None:
         over = self.hand.is_over
-        for seat in (0, 1):
-            self.encoders[seat].see(visible(event, seat, over), self.knowledge[seat])
+        (encoder_0, encoder_1), (knows_0, knows_1) = self.encoders, self.knowledge
+        encoder_0.see(visible(event, 0, over), knows_0)
+        encoder_1.see(visible(event, 1, over), knows_1)
 
     def _illegal(self, seat: int, action_id: object, exc: Exception) -> None:
         what = f"action {action_id!r}"
@@ -179,9 +184,9 @@ class Session:
         self.info = {"illegal_action": what}
         if policy == "lose":
             self.rewards[1 - seat] = -penalty
-            self.terminated = True
+            self._end()
         elif self.steps == self.options.max_cycles:
-            self.truncated = True
+            self._end(truncated=True)
 
     def _hand_over(self) -> None:
         result = self.hand.result
@@ -193,7 +198,7 @@ class Session:
             if winner is not None:
                 self.rewards[winner] += result.points
                 self.rewards[1 - winner] -= result.points
-            self.terminated = True
+            self._end()
             return
         shaping = self.options.shaping
         if shaping and winner is not None:
@@ -220,7 +225,7 @@ class Session:
             self.rewards[final.winner] += 1.0
             self.rewards[1 - final.winner] -= 1.0
         self.info["final"] = final.to_dict()
-        self.terminated = True
+        self._end()
 
 
 def _result_info(result: HandResult, number: int) -> dict[str, Any]:

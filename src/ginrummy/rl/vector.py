@@ -75,14 +75,17 @@ class VectorEnv:
         """Apply one action per row (for the row's seat to act)."""
         if len(actions) != self.num_envs:
             raise ValueError(f"{len(actions)} actions for {self.num_envs} episodes")
+        chosen = np.asarray(actions).tolist()  # plain ints, one conversion for all rows
         n = self.num_envs
         rewards = np.zeros((n, 2), np.float32)
         terminated = np.zeros(n, np.bool_)
         truncated = np.zeros(n, np.bool_)
         for i, session in enumerate(self.sessions):
-            session.step(int(actions[i]))
-            rewards[i] = session.rewards
-            if session.done:
+            session.step(chosen[i])
+            first, second = session.rewards
+            if first or second:
+                rewards[i] = first, second
+            if session.terminated or session.truncated:
                 terminated[i] = session.terminated
                 truncated[i] = session.truncated
                 session.reset()
@@ -97,10 +100,13 @@ class VectorEnv:
         n = self.num_envs
         observation = np.empty((n, *self.observation_shape), np.float32)
         mask = np.zeros((n, NUM_ACTIONS), np.int8)
-        player = np.empty(n, np.int8)
+        players: list[int] = []
+        legal: list[int] = []  # indices into the flattened mask
         for i, session in enumerate(self.sessions):
             seat = session.current_player
-            player[i] = seat
+            players.append(seat)
             observation[i] = session.observe(seat)
-            mask[i, session.legal_ids()] = 1
-        return Batch(observation, mask, player, rewards, terminated, truncated)
+            start = i * NUM_ACTIONS
+            legal += [start + index for index in session.legal_ids()]
+        mask.reshape(-1)[legal] = 1
+        return Batch(observation, mask, np.array(players, np.int8), rewards, terminated, truncated)
