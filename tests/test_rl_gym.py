@@ -124,3 +124,20 @@ def test_action_masks_for_masked_learners() -> None:
     env = GinRummyEnv()
     observation, _ = env.reset(seed=8)
     assert np.array_equal(env.action_masks(), observation["action_mask"].astype(bool))
+
+
+class Cheat(Recorder):
+    """Draws from the stock even when the rules say otherwise."""
+
+    name = "cheat"
+
+    def act(self, view: PlayerView, rng: random.Random) -> Action:
+        return Action.parse("draw")
+
+
+def test_an_opponents_illegal_action_is_its_error_never_the_learners_reward() -> None:
+    env = GinRummyEnv(opponent=Cheat(), seat=0)
+    with pytest.raises(ValueError, match="the opponent 'cheat' chose 'draw'"):
+        for seed in range(20):  # until the opponent has to act at the first upcard
+            observation, _ = env.reset(seed=seed)
+            env.step(int(np.flatnonzero(observation["action_mask"])[-1]))

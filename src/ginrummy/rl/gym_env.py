@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..agents import Agent, BaseAgent, get_agent
-from ..engine import Hand, PlayerView
+from ..engine import Hand, IllegalActionError, PlayerView
 from ..engine.game import derived_seed
 from .actions import NUM_ACTIONS
 from .aec import NAME, RENDER_MODES, Observation, check_render_mode, observation_space
@@ -67,6 +67,8 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
         self._watches = _watches(self.opponent)
         self._hand: Hand | None = None
         self._scores = (0, 0)
+        self._reward = 0.0
+        self._results: list[dict[str, Any]] = []
 
     # -- the API ---------------------------------------------------------------------------
 
@@ -77,12 +79,18 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
         if seed is not None:
             self._rng = random.Random(derived_seed(seed, "opponent"))
         self.session.reset(seed)
-        self.seat = self._rng.randrange(2) if self.seat_choice is None else self.seat_choice
-        self._hand = None
+        while True:
+            self.seat = self._rng.randrange(2) if self.seat_choice is None else self.seat_choice
+            self._hand = None
+            self._reward = 0.0
+            self._results = []
+            self._opponent_plays()
+            if not self.session.done:
+                break
+            # The opponent ended the episode before the learner's first decision (a gin dealt
+            # to the eleven-card deal's first player): there is nothing to learn; deal again.
+            self.session.reset()
         info: dict[str, Any] = {"seat": self.seat}
-        self._reward = 0.0
-        self._results: list[dict[str, Any]] = []
-        self._opponent_plays()
         if self._results:
             info["hand_results"] = self._results
         return self._observation(), info
@@ -138,7 +146,13 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
                 self._show(session.hand.view(other, session.game_scores))
                 break
             view = session.hand.view(other, session.game_scores)
-            session.play(self.opponent.act(view, self._rng))
+            action = self.opponent.act(view, self._rng)
+            try:  # an opponent's illegal action is its bug, never the learner's reward
+                session.hand.check(action, other)
+            except IllegalActionError as exc:
+                name = getattr(self.opponent, "name", type(self.opponent).__name__)
+                raise ValueError(f"the opponent {name!r} chose '{action}': {exc}") from None
+            session.play(action)
             if info is not None:
                 self._collect(info)
 
