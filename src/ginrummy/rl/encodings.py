@@ -178,6 +178,7 @@ class DefaultEncoder(Encoder):
         self._declined = 0
         self._pile = 0
         self._pile_size = 0
+        self._hand_flags = 0  # the flags that hold for the whole hand
         #: The pile's order and then the numbers, kept up to date and copied out whole.
         self._tail = np.zeros(DEFAULT_SIZE - _BITS, np.float32)
 
@@ -193,6 +194,10 @@ class DefaultEncoder(Encoder):
             tail[card.index] = place / _PILE_DEPTH
         tail[56] = knowledge.knock_limit / 10
         self._scores(knowledge)
+        seat = knowledge.seat
+        self._hand_flags = (_I_DEALT if knowledge.dealer == seat else 0) | (
+            _DOUBLED if knowledge.multiplier > 1 else 0
+        )
 
     def _scores(self, knowledge: Knowledge) -> None:
         """The score numbers, which change only between hands (and at the episode's end)."""
@@ -238,13 +243,9 @@ class DefaultEncoder(Encoder):
         known = k.opponent_known
         taken = k.taken
         knocker = k.knocker
-        flags = _PHASE_BITS[k.phase]
+        flags = _PHASE_BITS[k.phase] | self._hand_flags
         if k.turn == seat:
             flags |= _MY_TURN
-        if k.dealer == seat:
-            flags |= _I_DEALT
-        if k.multiplier > 1:
-            flags |= _DOUBLED
         table = deadwood = laid_off = 0
         seen = hand | known | in_pile
         opponent_discards = self._discarded[1 - seat]
