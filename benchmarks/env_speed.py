@@ -7,13 +7,16 @@ nodes, the deal and the stock draws, are played but not counted). Contenders, on
 episode each, standard rules:
 
 * ``raw_env``: ginrummy's PettingZoo AEC environment unwrapped (``agent_iter``/``last``/``step``),
+  with the chosen encoding and with RLCard's planes (the observation RLCard's environment makes),
 * ``env()``: the same with PettingZoo's wrappers,
 * ``gymnasium``: ``ginrummy/GinRummy-v0`` against ``random`` (the opponent's decisions count too;
   they are made on the engine's PlayerView, as every built-in agent is),
 * ``VectorEnv(N)``: N episodes stepped at once (N decisions a step),
 * OpenSpiel's ``gin_rummy`` through pyspiel, with ``observation_tensor`` and
   ``legal_actions_mask`` at every decision,
-* RLCard's ``gin-rummy`` environment (its ``step`` makes the 5x52 observation and legal actions).
+* RLCard's ``gin-rummy`` environment (its ``step`` makes the 5x52 observation and legal actions),
+* and, for scale, ginrummy's engine alone: ``Hand.legal_actions`` and ``Hand.apply``, no
+  observation, no mask.
 
 The contenders take turns, ``--rounds`` times for ``--seconds`` each, so a busy machine slows
 them all alike; the best round of each is reported, with the median. The ratio that matters is
@@ -25,6 +28,7 @@ them all alike; the best round of each is reported, with the median. The ratio t
 from __future__ import annotations
 
 import argparse
+import random
 import statistics
 import time
 from collections.abc import Callable
@@ -32,6 +36,7 @@ from typing import Any
 
 import numpy as np
 
+from ginrummy import Hand, Rules
 from ginrummy.rl import GinRummyEnv, VectorEnv, env, raw_env
 from ginrummy.speedups import describe
 
@@ -57,6 +62,23 @@ def pettingzoo(make: Callable[[], Any], seed: int) -> Contender:
                 game.step(int(legal[rng.integers(len(legal))]))
                 decisions += 1
             game.reset()
+        return decisions
+
+    return play
+
+
+def engine_alone(seed: int) -> Contender:
+    rules = Rules()
+    rng = random.Random(seed)
+
+    def play(seconds: float) -> int:
+        decisions = 0
+        deadline = time.perf_counter() + seconds
+        while time.perf_counter() < deadline:
+            hand = Hand.deal(rules, decisions % 2, rng)
+            while not hand.is_over:
+                hand.apply(rng.choice(hand.legal_actions()))
+                decisions += 1
         return decisions
 
     return play
@@ -171,6 +193,7 @@ def main(argv: list[str] | None = None) -> None:
 
     contenders: dict[str, Contender] = {
         f"ginrummy raw_env ({encoding})": pettingzoo(lambda: raw_env(encoding=encoding), seed),
+        "ginrummy raw_env (rlcard)": pettingzoo(lambda: raw_env(encoding="rlcard"), seed),
         f"ginrummy env() ({encoding})": pettingzoo(lambda: env(encoding=encoding), seed),
         "ginrummy gymnasium vs random": gymnasium_env(seed, encoding),
         f"ginrummy VectorEnv({args.batch})": vector(args.batch, seed, encoding),
@@ -181,6 +204,7 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{name}: not installed, left out")
         else:
             contenders[name] = contender
+    contenders["ginrummy engine alone (no env)"] = engine_alone(seed)
 
     rates: dict[str, list[float]] = {name: [] for name in contenders}
     for play in contenders.values():  # warm up: caches, imports, first allocations
