@@ -39,6 +39,7 @@ SUBCOMMANDS: list[tuple[str, str]] = [
     ("score", "ginrummy.cli.score"),
     ("arena", "ginrummy.cli.arena"),
     ("bot", "ginrummy.cli.bot"),
+    ("selfplay", "ginrummy.cli.selfplay"),
 ]
 
 if TYPE_CHECKING:

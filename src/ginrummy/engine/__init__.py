@@ -2,7 +2,13 @@
 
 from .actions import Action, ActionKind, Event
 from .cards import DECK, Card, Cards, parse_cards
-from .errors import GinRummyError, IllegalActionError, InvalidNotationError, InvalidRulesError
+from .errors import (
+    GinRummyError,
+    IllegalActionError,
+    InvalidNotationError,
+    InvalidRulesError,
+    RulesWordError,
+)
 from .game import Game, GameRecord, HandEntry
 from .hand import Hand, Phase
 from .match import Match, MatchRecord
@@ -51,6 +57,7 @@ __all__ = [
     "PlayerView",
     "ResultKind",
     "Rules",
+    "RulesWordError",
     "ScoreSheet",
     "best_arrangement",
     "best_arrangements",

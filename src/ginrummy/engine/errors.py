@@ -17,3 +17,13 @@ class IllegalActionError(GinRummyError):
 
 class InvalidRulesError(GinRummyError):
     """A rule option with an impossible value."""
+
+
+class RulesWordError(InvalidRulesError):
+    """A word of rules written as text (``"classic gin_bonus=20"``) that names no preset or
+    option, or gives an option a value it cannot take. ``word`` is that word as written, so an
+    interface can point at it; the message names it too."""
+
+    def __init__(self, message: str, word: str = "") -> None:
+        super().__init__(message)
+        self.word = word

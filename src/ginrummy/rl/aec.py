@@ -23,11 +23,11 @@ from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
 
 from .actions import NUM_ACTIONS
+from .names import NAME
 from .options import EnvOptions, make_options
 from .render import AGENTS, render_text
 from .session import Session
 
-NAME: Final = "ginrummy_v0"
 RENDER_MODES: Final = ("ansi", "human")
 #: An agent's observation: ``{"observation": float32 array, "action_mask": int8 array}``.
 Observation = dict[str, Any]

@@ -19,7 +19,7 @@ illegal action loses the episode by default (``illegal="lose"``) rather than rai
 from __future__ import annotations
 
 import random
-from typing import Any, Final
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -29,12 +29,11 @@ from ..agents import Agent, BaseAgent, get_agent
 from ..engine import Hand, IllegalActionError, PlayerView
 from ..engine.game import derived_seed
 from .actions import NUM_ACTIONS
-from .aec import NAME, RENDER_MODES, Observation, check_render_mode, observation_space
+from .aec import RENDER_MODES, Observation, check_render_mode, observation_space
+from .names import NAME
 from .options import EnvOptions, make_options
 from .render import render_text
 from .session import Session
-
-ENV_ID: Final = "ginrummy/GinRummy-v0"
 
 
 class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
