@@ -4,7 +4,6 @@ deals; the information state's rows against the hand's events; the registry."""
 
 from __future__ import annotations
 
-import importlib.util
 from dataclasses import dataclass
 
 import numpy as np
@@ -272,17 +271,27 @@ def test_the_encodings_are_registered_by_name() -> None:
         raw_env(encoding="planes")
 
 
-def test_openspiel_is_the_other_modules_tensor_loaded_when_asked_for() -> None:
-    """``openspiel`` names ginrummy.rl.openspiel's ``observation_tensor(view)``, imported only
-    when an environment asks for it; without that module, asking says so."""
-    if importlib.util.find_spec("ginrummy.rl.openspiel") is None:
-        with pytest.raises(ValueError, match=r"needs ginrummy\.rl\.openspiel"):
-            raw_env(encoding="openspiel")
-        return
-    env = raw_env(encoding="openspiel")
+def test_openspiel_is_the_openspiel_modules_tensor_of_the_seats_view() -> None:
+    """``openspiel`` is ginrummy.rl.openspiel's ``observation_tensor`` of the seat's engine
+    view, state after state."""
+    from ginrummy.rl.openspiel import observation_tensor
+
+    env = raw_env(encoding="openspiel", preset="standard")
     env.reset(seed=1)
-    observation = env.observe(env.agent_selection)["observation"]
-    assert observation.shape == (644,) and observation.dtype == np.float32
+    rng = np.random.default_rng(1)
+    steps = 0
+    for agent in env.agent_iter(400):
+        observation, _, terminated, truncated, _ = env.last()
+        seat = env.possible_agents.index(agent)
+        expected = observation_tensor(env.session.hand.view(seat))
+        assert observation["observation"].shape == (644,)
+        assert np.array_equal(observation["observation"], expected)
+        if terminated or truncated:
+            env.step(None)
+        else:
+            env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        steps += 1
+    assert steps > 100
 
 
 def test_an_encoding_from_a_function_of_the_player_view() -> None:

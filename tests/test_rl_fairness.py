@@ -9,7 +9,6 @@ checks the test can fail: moving one of the seat's own cards changes its observa
 
 from __future__ import annotations
 
-import importlib.util
 import random
 from dataclasses import dataclass
 
@@ -22,9 +21,7 @@ from ginrummy.rl.knowledge import FULL, Knowledge, visible
 from ginrummy.rl.options import make_options
 from helpers import Policy, rule_mixes
 
-ENCODINGS = ["default", "rlcard", "infostate"]
-if importlib.util.find_spec("ginrummy.rl.openspiel") is not None:
-    ENCODINGS.append("openspiel")
+ENCODINGS = ["default", "rlcard", "infostate", "openspiel"]
 
 
 @dataclass

@@ -332,8 +332,8 @@ class RLCardEncoder(Encoder):
 
 
 class ViewEncoder(Encoder):
-    """An encoder made from a function of the engine's PlayerView (the knock card of the other
-    seat left out of the view's history until the hand is over)."""
+    """An encoder made from a function of the engine's PlayerView (the engine's view as it is,
+    which names the knock card to the defender as OpenSpiel does)."""
 
     def __init__(
         self, function: Callable[[PlayerView], npt.ArrayLike], shape: tuple[int, ...]

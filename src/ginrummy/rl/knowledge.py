@@ -5,12 +5,12 @@ costs nothing to keep one per seat for the whole hand, and an encoding that read
 pays for three. It exposes exactly what :meth:`~ginrummy.engine.Hand.view` would show the seat
 (its :meth:`Knowledge.view` builds that view), with one difference the rules ask for: the
 knocker discards face down (RULES.md), so the defender is not told the knock card until the
-hand is over, as the web app does.
+hand is over, as the web app does. (The view itself, for encodings built on it, is the
+engine's, knock card included.)
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Final, Protocol
 
 from ..engine import Action, ActionKind, Card, Event, Hand, HandResult, Phase, PlayerView, Rules
@@ -157,14 +157,12 @@ class Knowledge:
         return (first, second) if self.seat == 0 else (second, first)
 
     def view(self) -> PlayerView:
-        """The engine's view of the hand for this seat, with the game score (and, for the
-        defender before the hand is over, the knock in its history without its card)."""
-        hand = self._hand
-        view = hand.view(self.seat, self._scores.game_scores)
-        if hand.knocker is None or hand.knocker == self.seat or hand.is_over:
-            return view
-        history = tuple(visible(event, self.seat, False) for event in view.history)
-        return replace(view, history=history)
+        """The engine's view of the hand for this seat, with the game score.
+
+        It is the engine's own view, for encodings that are functions of one (OpenSpiel's
+        tensor): unlike the other fields here it names the knock card to the defender, as the
+        engine's view and OpenSpiel do (OpenSpiel lays it on the pile)."""
+        return self._hand.view(self.seat, self._scores.game_scores)
 
 
 def visible(event: Event, seat: int, over: bool) -> Event:
