@@ -5,7 +5,10 @@ seat and rewards, and seeds."""
 from __future__ import annotations
 
 import itertools
+import os
 import random
+import subprocess
+import sys
 from typing import Any
 
 import gymnasium
@@ -141,3 +144,17 @@ def test_an_opponents_illegal_action_is_its_error_never_the_learners_reward() ->
         for seed in range(20):  # until the opponent has to act at the first upcard
             observation, _ = env.reset(seed=seed)
             env.step(int(np.flatnonzero(observation["action_mask"])[-1]))
+
+
+def test_importing_the_package_registers_the_id_and_loads_no_environment() -> None:
+    """``import ginrummy.rl`` needs nothing beyond the engine (the Ray and OpenSpiel tools
+    import it in every worker): the environments load on first use."""
+    code = (
+        "import sys, ginrummy.rl, gymnasium\n"
+        "assert 'ginrummy/GinRummy-v0' in gymnasium.registry\n"
+        "loaded = {m for m in sys.modules if m.startswith(('pettingzoo', 'ginrummy.rl.'))}\n"
+        "assert loaded == {'ginrummy.rl.names'}, loaded\n"
+        "from ginrummy.rl import raw_env\n"
+        "assert 'pettingzoo' in sys.modules and raw_env.__name__ == 'raw_env'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, env=os.environ.copy())
