@@ -4,8 +4,6 @@ deals; the information state's rows against the hand's events; the registry."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import numpy.typing as npt
 import pytest
@@ -24,7 +22,7 @@ from ginrummy.rl.encodings import (
 from ginrummy.rl.infostate import ROW
 from ginrummy.rl.knowledge import Knowledge
 from ginrummy.rl.session import Session
-from rlutil import session, states
+from rlutil import NoScores, session, states
 
 FULL = (1 << 52) - 1
 
@@ -166,12 +164,6 @@ def test_match_points_are_in_the_default_encoding() -> None:
 
 
 # -- RLCard --------------------------------------------------------------------------------------
-
-
-@dataclass
-class NoScores:
-    game_scores: tuple[int, int] = (0, 0)
-    match_scores: tuple[int, int] = (0, 0)
 
 
 def rlcard_deal(env: object) -> tuple[Hand, int]:

@@ -10,7 +10,6 @@ checks the test can fail: moving one of the seat's own cards changes its observa
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 
 import numpy as np
 import pytest
@@ -20,14 +19,9 @@ from ginrummy.rl.encodings import Encoder, get_encoding
 from ginrummy.rl.knowledge import FULL, Knowledge, visible
 from ginrummy.rl.options import make_options
 from helpers import Policy, rule_mixes
+from rlutil import NoScores
 
 ENCODINGS = ["default", "rlcard", "infostate", "openspiel"]
-
-
-@dataclass
-class NoScores:
-    game_scores: tuple[int, int] = (0, 0)
-    match_scores: tuple[int, int] = (0, 0)
 
 
 def observed(hand: Hand, upto: int, seat: int, encoder: Encoder) -> np.ndarray:
