@@ -41,3 +41,11 @@ def test_policy_gradient_learner(tmp_path: Path, capsys: pytest.CaptureFixture[s
         0.0,
     )
     assert any(not (before[k] == policy.params[k]).all() for k in before)
+
+
+def test_environment_random_loops(capsys: pytest.CaptureFixture[str]) -> None:
+    load_example("env_random").main(["--episodes", "1", "--rows", "3", "--steps", "40"])
+    out = capsys.readouterr().out
+    for line in ("AEC episode 1:", "parallel episode 1:", "Gymnasium episode 1 against random"):
+        assert line in out
+    assert "VectorEnv(3): 40 steps, observations (696,)" in out
