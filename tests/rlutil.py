@@ -4,21 +4,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from ginrummy.rl.actions import action_id
 from ginrummy.rl.options import make_options
 from ginrummy.rl.session import Session
 from helpers import Policy
-
-
-@dataclass
-class NoScores:
-    """The score of an episode that is one hand, for a Knowledge built outside a session."""
-
-    game_scores: tuple[int, int] = (0, 0)
-    match_scores: tuple[int, int] = (0, 0)
 
 
 def session(seed: int = 0, **options: Any) -> Session:

@@ -20,9 +20,9 @@ from ginrummy.rl.encodings import (
     RLCardEncoder,
 )
 from ginrummy.rl.infostate import ROW
-from ginrummy.rl.knowledge import Knowledge
+from ginrummy.rl.knowledge import Knowledge, NoScores
 from ginrummy.rl.session import Session
-from rlutil import NoScores, session, states
+from rlutil import session, states
 
 FULL = (1 << 52) - 1
 

@@ -16,10 +16,9 @@ import pytest
 
 from ginrummy import Cards, Hand, IllegalActionError, Rules
 from ginrummy.rl.encodings import Encoder, get_encoding
-from ginrummy.rl.knowledge import FULL, Knowledge, visible
+from ginrummy.rl.knowledge import FULL, Knowledge, NoScores, visible
 from ginrummy.rl.options import make_options
 from helpers import Policy, rule_mixes
-from rlutil import NoScores
 
 ENCODINGS = ["default", "rlcard", "infostate", "openspiel"]
 
