@@ -14,7 +14,7 @@ seat's ``PlayerView``) in a loop of a few lines; the Gymnasium environment does 
 libraries that expect one. The learner alternates opponents hand by hand, deals alternately,
 and the plot shows its points per hand against each, averaged over the last ``--window`` hands.
 The command above (about four minutes on one core) drew ``docs/policy_gradient.png``: from 0
-points a hand against ``random`` to about +36, and from -49 against ``simple`` to about -20.
+points a hand against ``random`` to about +36, and from -50 against ``simple`` to about -20.
 """
 
 from __future__ import annotations
