@@ -41,10 +41,10 @@ class Observations:
         draw without its card, a knock card face down until the hand is over)."""
         hand = self._hand
         assert hand is not None, "deal a hand first"
-        over = hand.is_over
-        (encoder_0, encoder_1), (knows_0, knows_1) = self.encoders, self.knowledge
-        encoder_0.see(visible(event, 0, over), knows_0)
-        encoder_1.see(visible(event, 1, over), knows_1)
+        actor = event.seat
+        other = 1 - actor
+        self.encoders[actor].see(event, self.knowledge[actor])
+        self.encoders[other].see(visible(event, other, hand.is_over), self.knowledge[other])
         self._cache = [None, None]
 
     def forget(self) -> None:
