@@ -216,6 +216,8 @@ class DefaultEncoder(Encoder):
         #: The encoding as it stands, less the turn's bits (:data:`_TURN_BITS`), kept up to date
         #: event by event while ``_running``; its pile order and numbers always are.
         self._live = np.zeros(DEFAULT_SIZE, np.float32)
+        #: ``_live`` as a memoryview, whose items are cheaper to set one by one than numpy's.
+        self._planes = self._live.data.cast("B").cast("f")
         self._running = False
 
     def new_hand(self, knowledge: Knowledge) -> None:
@@ -256,7 +258,7 @@ class DefaultEncoder(Encoder):
         kind = event.action.kind
         seat = knowledge.seat
         mine = event.seat == seat
-        live = self._live
+        live = self._planes
         running = self._running
         if kind is ActionKind.DISCARD:
             card = event.card
