@@ -41,15 +41,16 @@ class Observations:
         draw without its card, a knock card face down until the hand is over)."""
         hand = self._hand
         assert hand is not None, "deal a hand first"
+        encoders, knowledge, cache = self.encoders, self.knowledge, self._cache
         actor = event.seat
         other = 1 - actor
-        self.encoders[actor].see(event, self.knowledge[actor])
-        self.encoders[other].see(visible(event, other, hand.is_over), self.knowledge[other])
-        self._cache = [None, None]
+        encoders[actor].see(event, knowledge[actor])
+        encoders[other].see(visible(event, other, hand.is_over), knowledge[other])
+        cache[0] = cache[1] = None
 
     def forget(self) -> None:
         """Something the encoders read besides the hand's events changed (the score)."""
-        self._cache = [None, None]
+        self._cache[0] = self._cache[1] = None
 
     def encoded(self, seat: int) -> Array:
         """``seat``'s observation now, encoded on the first call after a change and the same
