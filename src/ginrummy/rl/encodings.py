@@ -213,12 +213,24 @@ class DefaultEncoder(Encoder):
         self._stock = 0
         self._counts = [0, 0]  # the cards each seat holds
         self._hand_flags = 0  # the flags that hold for the whole hand
-        #: The encoding as it stands, less the turn's bits (:data:`_TURN_BITS`), kept up to date
-        #: event by event while ``_running``; its pile order and numbers always are.
+        #: The encoding as it stands, less the turn's bits (:data:`_TURN_BITS`) and the counts,
+        #: kept up to date event by event while ``_running``; its pile order, knock limit and
+        #: scores always are.
         self._live = np.zeros(DEFAULT_SIZE, np.float32)
         #: ``_live`` as a memoryview, whose items are cheaper to set one by one than numpy's.
         self._planes = self._live.data.cast("B").cast("f")
         self._running = False
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled and copied (an environment may be) without the memoryview, which cannot
+        be: :meth:`__setstate__` makes it again over the copied array."""
+        state = self.__dict__.copy()
+        del state["_planes"]
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._planes = self._live.data.cast("B").cast("f")
 
     def new_hand(self, knowledge: Knowledge) -> None:
         self._discarded = [0, 0]
