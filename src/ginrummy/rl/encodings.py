@@ -451,9 +451,7 @@ class RLCardEncoder(Encoder):
                 dead |= knock_card.bit
         unknown = FULL & ~(hand | in_pile | known | dead)
         bits = hand | top << 52 | dead << 104 | known << 156 | unknown << 208
-        out = np.empty(self.shape, np.float32)
-        out.reshape(-1)[:] = unpack(bits, 260)
-        return out
+        return unpack(bits, 260).reshape(5, 52).astype(np.float32)
 
 
 # -- from a PlayerView -----------------------------------------------------------------------
