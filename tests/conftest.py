@@ -119,6 +119,15 @@ def store_url(request: pytest.FixtureRequest) -> str:
     return url
 
 
+@pytest.fixture
+def on_each_database(store_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The web tests' stores (tests/webutil.py) open ``store_url``: a module using this
+    fixture runs on each database."""
+    import webutil
+
+    monkeypatch.setattr(webutil, "STORE_URL", store_url)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "postgresql: runs on the PostgreSQL at $GINRUMMY_TEST_POSTGRES"
