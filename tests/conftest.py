@@ -10,7 +10,6 @@ are skipped, and the run ends with one line saying so; with ``GINRUMMY_REQUIRE_S
 
 from __future__ import annotations
 
-import functools
 import os
 import secrets
 from collections.abc import Iterator
@@ -19,54 +18,11 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from sqlalchemy.engine import make_url
 
-POSTGRES_ENV = "GINRUMMY_TEST_POSTGRES"
-DEFAULT_POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
-REQUIRE_ENV = "GINRUMMY_REQUIRE_SERVICES"
-UNREACHABLE = "is not reachable: its tests are skipped"
+from pgutil import REQUIRE_ENV, UNREACHABLE, admin, postgres_missing, postgres_url
 
 #: The databases a test parametrised on ``db_url`` or ``store_url`` runs on.
 DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)]
-
-
-def postgres_url() -> str:
-    return os.environ.get(POSTGRES_ENV, "").strip() or DEFAULT_POSTGRES
-
-
-def _where(url: str) -> str:
-    parsed = make_url(url.replace("postgres://", "postgresql://", 1))
-    return f"{parsed.host or 'localhost'}:{parsed.port or 5432}"
-
-
-@functools.cache
-def postgres_missing() -> str | None:
-    """Why the test PostgreSQL cannot be used (None: it can), asked once per process."""
-    url = postgres_url()
-    where = f"PostgreSQL at {_where(url)} {UNREACHABLE}"
-    try:
-        import psycopg
-    except ImportError:
-        return f"{where} (psycopg is not installed: pip install 'ginrummy[postgres]')"
-    try:
-        with psycopg.connect(_libpq(url), connect_timeout=3) as connection:
-            connection.execute("SELECT 1")
-    except psycopg.Error as exc:
-        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        return f"{where} ({first})"
-    return None
-
-
-def _libpq(url: str) -> str:
-    """A URL as libpq reads it (no SQLAlchemy driver name)."""
-    scheme, rest = url.split("://", 1)
-    return "postgresql://" + rest if scheme.startswith("postgres") else url
-
-
-def _admin() -> Any:
-    import psycopg
-
-    return psycopg.connect(_libpq(postgres_url()), autocommit=True, connect_timeout=3)
 
 
 @pytest.fixture
@@ -80,23 +36,23 @@ def postgres_schema_url() -> Iterator[str]:
             pytest.fail(f"{unreachable}, and {REQUIRE_ENV} is set: its tests fail", pytrace=False)
         pytest.skip(reason)
     schema = f"test_{secrets.token_hex(6)}"
-    with _admin() as admin:
-        admin.execute(f'CREATE SCHEMA "{schema}"')
+    with admin() as connection:
+        connection.execute(f'CREATE SCHEMA "{schema}"')
     base = postgres_url()
     joiner = "&" if "?" in base else "?"
     url = f"{base}{joiner}options={quote(f'-csearch_path={schema}')}&application_name={schema}"
     try:
         yield url
     finally:
-        with _admin() as admin:
+        with admin() as connection:
             # A connection the test left open (a killed server's, a store never closed) would
             # hold the drop up: end them first; they are this test's alone.
-            admin.execute(
+            connection.execute(
                 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
                 "WHERE application_name = %s AND pid <> pg_backend_pid()",
                 (schema,),
             )
-            admin.execute(f'DROP SCHEMA "{schema}" CASCADE')
+            connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
 @pytest.fixture(params=DATABASES)
