@@ -301,7 +301,8 @@ class _Slot:
             status, value = conn.recv()
         except (EOFError, OSError):
             job.future.set_exception(ThinkError(f"the worker thinking on a {job.kind} died"))
-            log.warning("a thinking worker died during a %s: starting another", job.kind)
+            if not self.pool.closed:  # closing stops them on purpose
+                log.warning("a thinking worker died during a %s: starting another", job.kind)
             return "replace"
         if status == "ok":
             job.future.set_result(value)
