@@ -29,6 +29,7 @@ from ginrummy.agents import get_agent
 from ginrummy.engine import Hand, Rules
 from ginrummy.storage import Store
 from ginrummy.web import thinking
+from ginrummy.web.dealing import shuffle
 from ginrummy.web.manager import UNLIMITED, Client, Manager, timeout_move
 from ginrummy.web.protocol import ProtocolError
 from ginrummy.web.tables import COMPUTER_SEAT, LEVELS, Options, Table
@@ -122,6 +123,23 @@ def test_hints_and_a_review_come_back_as_plain_data(uncapped: ThinkPool) -> None
     found = uncapped.submit("hints", {"view": view.to_dict()}).result()
     assert found and {"action", "score", "reason"} <= set(found[0])
     assert {h["action"] for h in found} <= {str(a) for a in view.legal_actions}
+    # a review counts its sampled deals, not time: the same mistakes either way
+    deal = shuffle(random.Random(2))
+    played = Hand.from_deck(Rules(), 0, deal.deck)
+    simple = get_agent("simple")
+    while played.current_player is not None:
+        played.apply(simple.act(played.view(played.current_player), random.Random(0)))
+    payload = {
+        "rules": Rules().to_dict(),
+        "dealer": 0,
+        "deck": deal.deck_text,
+        "actions": played.actions,
+        "seat": 0,
+        "scores": [0, 0],
+        "seed": 1,
+    }
+    mistakes = uncapped.submit("review", payload).result()
+    assert mistakes and mistakes == thinking.review(payload)
 
 
 # -- late and dead workers ----------------------------------------------------------------------
