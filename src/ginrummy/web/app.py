@@ -23,6 +23,7 @@ from .context import TABLES_PER_MINUTE, Context
 from .manager import ABANDON_AFTER_DAYS, Limits, Manager
 from .routes import games, lobby, pages, websocket
 from .security import SecurityHeaders
+from .thinking import THINK_TIMEOUT
 
 log = logging.getLogger("ginrummy.web")
 
@@ -37,9 +38,13 @@ def create_app(
     allowed_origins: Sequence[str] = (),
     abandon_after_days: float = ABANDON_AFTER_DAYS,
     limits: Limits | None = None,
+    think_workers: int = 0,
+    think_timeout: float = THINK_TIMEOUT,
 ) -> Starlette:
     """The web app over ``store`` (else a Store on ``db_url``). ``allowed_origins`` lists
-    origins besides the server's own (``https://example.com``) that may open sockets and post."""
+    origins besides the server's own (``https://example.com``) that may open sockets and post.
+    ``think_workers`` processes think for the computer, hints and reviews (0: threads of this
+    process, the default here so that tests and embedders start no processes)."""
     if store is None:
         store = Store(db_url)
     manager = Manager(
@@ -48,6 +53,8 @@ def create_app(
         seed=seed,
         abandon_after_days=abandon_after_days,
         limits=limits,
+        think_workers=think_workers,
+        think_timeout=think_timeout,
     )
     context = Context.make(
         store, manager, allowed_origins=allowed_origins, tables_per_minute=tables_per_minute
