@@ -24,6 +24,7 @@ from .manager import ABANDON_AFTER_DAYS, Limits, Manager
 from .routes import games, lobby, ops, pages, websocket
 from .security import SecurityHeaders
 from .server import Trusted
+from .thinking import THINK_TIMEOUT
 
 log = logging.getLogger("ginrummy.web")
 
@@ -38,10 +39,14 @@ def create_app(
     allowed_origins: Sequence[str] = (),
     abandon_after_days: float = ABANDON_AFTER_DAYS,
     limits: Limits | None = None,
+    think_workers: int = 0,
+    think_timeout: float = THINK_TIMEOUT,
     metrics_from: str = METRICS_FROM,
 ) -> Starlette:
     """The web app over ``store`` (else a Store on ``db_url``). ``allowed_origins`` lists
-    origins besides the server's own (``https://example.com``) that may open sockets and post;
+    origins besides the server's own (``https://example.com``) that may open sockets and post.
+    ``think_workers`` processes think for the computer, hints and reviews (0: threads of this
+    process, the default here so that tests and embedders start no processes);
     ``metrics_from`` the addresses and networks that may read ``/metrics`` (``*``: all)."""
     Trusted.parse(metrics_from)  # a ValueError before the database is opened
     if store is None:
@@ -52,6 +57,8 @@ def create_app(
         seed=seed,
         abandon_after_days=abandon_after_days,
         limits=limits,
+        think_workers=think_workers,
+        think_timeout=think_timeout,
     )
     context = Context.make(
         store,
