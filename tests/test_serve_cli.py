@@ -62,6 +62,7 @@ def test_a_busy_port_is_one_line(tmp_path: Path) -> None:
         (["--think-workers", "-1"], ["--think-workers"]),
         (["--think-timeout", "0"], ["--think-timeout"]),
         (["--forwarded-allow-ips", "127.0.0.1,proxy"], ["--forwarded-allow-ips", "proxy"]),
+        (["--metrics-from", "everyone"], ["--metrics-from", "everyone"]),
         (["--host", "192.0.2.1"], ["cannot listen", "192.0.2.1"]),  # an address not ours
     ],
 )
@@ -84,6 +85,17 @@ def test_the_commands_defaults_are_the_servers() -> None:
         "REFUSED_HOLD",
     ):
         assert getattr(command, name) == getattr(server, name), name
+    from ginrummy.web import context
+
+    assert command.METRICS_FROM == context.METRICS_FROM
+
+
+def test_an_unreachable_postgres_database_is_one_line(tmp_path: Path) -> None:
+    port = free_port()  # nothing listens there
+    result = run_serve(
+        tmp_path, "--port", str(free_port()), "--db", f"postgres://nobody@127.0.0.1:{port}/g"
+    )
+    one_line_error(result, "cannot open the database")
 
 
 def test_a_sqlite_file_in_a_missing_folder_is_refused(tmp_path: Path) -> None:
@@ -105,7 +117,9 @@ def test_resolve_url_reads_a_path_as_a_sqlite_file(
     monkeypatch.chdir(tmp_path)
     assert resolve_url("~/games.db") == f"sqlite:///{tmp_path}/games.db"
     assert resolve_url("sub/games.db") == f"sqlite:///{tmp_path}/sub/games.db"
-    assert resolve_url("postgresql://u@h/db") == "postgresql://u@h/db"
+    # a URL stays one (PostgreSQL's read with psycopg 3)
+    assert resolve_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert resolve_url("mysql://u@h/db") == "mysql://u@h/db"
     odd = tmp_path / "a b?c#d%e.db"  # URL syntax in a file name stays part of the name
     assert sqlite_file(sqlite_url(odd)) == odd
     assert sqlite_file(resolve_url(str(odd))) == odd

@@ -19,6 +19,7 @@ MAX_CONNECTIONS_PER_ADDRESS = 64
 HEADER_TIMEOUT = 10.0
 REFUSED_HOLD = 30.0
 ABANDON_AFTER_DAYS = 30.0
+METRICS_FROM = "127.0.0.1,::1"
 THINK_TIMEOUT = 10.0
 
 
@@ -130,6 +131,13 @@ def add_parser(subparsers: Subparsers) -> None:
         "that a client that reconnects at once is slowed (default %(default)g)",
     )
     parser.add_argument(
+        "--metrics-from",
+        default=METRICS_FROM,
+        metavar="IPS",
+        help="comma-separated addresses or networks that may read /metrics ('*': everyone; "
+        "default %(default)s, this machine only); /healthz and /readyz are open to all",
+    )
+    parser.add_argument(
         "--access-log",
         action="store_true",
         help="log each request's method, path (never the query string) and status on stdout",
@@ -196,6 +204,10 @@ def run(args: argparse.Namespace) -> int:
         trusted = server.Trusted.parse(args.forwarded_allow_ips)
     except ValueError as exc:
         raise CommandError(f"--forwarded-allow-ips: {exc}") from None
+    try:
+        server.Trusted.parse(args.metrics_from)
+    except ValueError as exc:
+        raise CommandError(f"--metrics-from: {exc}") from None
     db_url = _database(args.db)
     files = server.raise_open_file_limit()
     if 0 < files < args.max_connections + 100:
@@ -218,6 +230,7 @@ def run(args: argparse.Namespace) -> int:
             tables_per_minute=args.tables_per_minute,
             allowed_origins=list(args.allowed_origin),
             abandon_after_days=args.abandon_after,
+            metrics_from=args.metrics_from,
             think_workers=(
                 default_think_workers() if args.think_workers is None else args.think_workers
             ),

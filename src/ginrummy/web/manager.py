@@ -127,6 +127,8 @@ class Manager:
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self._timeouts: set[str] = set()
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="ginrummy-db")
+        #: Moves stored and made since start (read by ``/metrics``).
+        self.actions_applied = 0
         lim = self.limits
         self._seat_msgs = Buckets(lim.seat_rate, lim.seat_burst)
         self._address_msgs = Buckets(lim.address_rate, lim.address_burst)
@@ -144,6 +146,10 @@ class Manager:
         if self.thinking is not None:
             self.thinking.close()
         self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def db_queue_length(self) -> int:
+        """Store calls waiting for a database thread (for ``/metrics``)."""
+        return self._pool._work_queue.qsize()
 
     async def think(self, kind: str, payload: dict[str, Any]) -> Any:
         """A job's answer from the worker processes; raises :class:`ThinkError` (a
@@ -428,6 +434,7 @@ class Manager:
         """Store a planned step, then make it the table's state (the caller holds the lock)."""
         await self.db(self._write, table.write, step)
         table.commit(step)
+        self.actions_applied += 1
 
     async def after_change(self, table: Table) -> None:
         await self.broadcast(table)
