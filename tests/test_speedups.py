@@ -8,16 +8,17 @@ import importlib.util
 import os
 import random
 import sys
+from itertools import product
 from types import ModuleType
 
 import pytest
 
 from ginrummy.agents import heuristic, inference, search
-from ginrummy.engine import melds
+from ginrummy.engine import masks, melds
 from ginrummy.engine.rules import Rules
 from ginrummy.speedups import MODULES, compiled, describe, source, stale
 
-FULL = (1 << 52) - 1
+FULL = masks.FULL_DECK_MASK
 
 
 def _pure(module: ModuleType) -> ModuleType:
@@ -66,6 +67,19 @@ def test_describe_counts_the_compiled_modules() -> None:
 
 def test_no_compiled_module_is_older_than_its_source() -> None:
     assert stale() == [], "rebuild the compiled modules: make test (or pip install -e .)"
+
+
+def test_the_mask_helpers_match_their_source() -> None:
+    pure = _pure(masks)
+    rng = random.Random(6)
+    for _ in range(2000):
+        hand = _hand(rng, rng.randrange(53))
+        assert masks.bits(hand) == pure.bits(hand)
+        assert masks.mask_value(hand) == pure.mask_value(hand)
+    for k, d, tie in product(range(0, 30, 3), range(0, 40, 4), (False, True)):
+        for multiplier in (1, 2):
+            args = (k, d, 25, 10, tie, multiplier)
+            assert masks.knock_score(*args) == pure.knock_score(*args)
 
 
 def test_the_meld_solver_matches_its_source() -> None:
@@ -128,6 +142,8 @@ def test_rollouts_and_sampled_worlds_match_their_source(outs: float) -> None:
 def test_the_compiled_modules_doctests_pass_on_their_source() -> None:
     import doctest
 
-    results = {m.__name__: doctest.testmod(_pure(m)) for m in (melds, heuristic, inference, search)}
+    hot = (masks, melds, heuristic, inference, search)
+    results = {m.__name__: doctest.testmod(_pure(m)) for m in hot}
     assert all(r.failed == 0 for r in results.values()), results
     assert results["ginrummy.engine.melds"].attempted >= 2
+    assert results["ginrummy.engine.masks"].attempted >= 4

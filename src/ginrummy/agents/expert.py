@@ -29,21 +29,15 @@ from time import perf_counter
 
 from ..engine.actions import AUTO, BIG_GIN, DRAW, KNOCKS, PASS, TAKE, Action, ActionKind
 from ..engine.cards import DECK
+from ..engine.masks import FULL_DECK_MASK, STOCK_FLOOR, VALUES
 from ..engine.melds import Meld, best_arrangements, deadwood_mask, discard_deadwoods_mask
 from ..engine.views import PlayerView
 from .base import BaseAgent, register
-from .heuristic import (
-    DEFAULT_WEIGHTS,
-    VALUES,
-    Weights,
-    discard_scores,
-    takes_into_meld,
-)
+from .heuristic import DEFAULT_WEIGHTS, Weights, discard_scores, takes_into_meld
 from .inference import Beliefs, beliefs, sample_world
 from .search import (
     DISCARD,
     FIRST_UPCARD,
-    STOCK_FLOOR,
     Scoring,
     layoff_options,
     play_out,
@@ -151,7 +145,7 @@ def _first_upcard_passes(view: PlayerView) -> int:
 def _exposure(melds: tuple[Meld, ...], b: Beliefs | None) -> float:
     """Expected deadwood points the defender can lay off onto ``melds`` (one card deep)."""
     reach = 0
-    for opts in layoff_options(b.unseen | b.known if b is not None else (1 << 52) - 1, melds):
+    for opts in layoff_options(b.unseen | b.known if b is not None else FULL_DECK_MASK, melds):
         for m in opts:
             reach |= m
     total = 0.0

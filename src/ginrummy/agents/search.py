@@ -12,8 +12,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
 
-from ..engine.melds import (
+from ..engine.masks import (
+    FULL_DECK_MASK,
+    KNOCKER,
+    RANK_MASKS,
+    STOCK_FLOOR,
     SUIT_MASK,
+    VALUES,
+    knock_score,
+)
+from ..engine.melds import (
     Meld,
     best_arrangements,
     best_covers,
@@ -21,9 +29,7 @@ from ..engine.melds import (
     run_melds,
 )
 from ..engine.rules import Rules
-from .heuristic import FULL, VALUES, least_discard, rollout_discard, takes_into_meld
-
-STOCK_FLOOR = 2
+from .heuristic import least_discard, rollout_discard, takes_into_meld
 
 #: Rollouts in nearby worlds meet the same hands again (four in ten least-deadwood discards,
 #: nearly half the deadwood counts, more than half the knocking hands): all are pure functions
@@ -77,15 +83,17 @@ class Scoring:
         return cls(limit, rules.gin_bonus, rules.undercut_bonus, rules.undercut_on_tie, multiplier)
 
     def knock(self, knocker_dw: int, defender_dw: int) -> tuple[int, int]:
-        """``(knocker's points, defender's points)`` once the defender has laid off."""
-        k, d, m = knocker_dw, defender_dw, self.multiplier
-        if k == 0:
-            return (d + self.gin_bonus) * m, 0
-        if k < d:
-            return (d - k) * m, 0
-        if d < k or self.undercut_on_tie:
-            return 0, (k - d + self.undercut_bonus) * m
-        return 0, 0
+        """``(knocker's points, defender's points)`` once the defender has laid off (the
+        engine's :func:`~ginrummy.engine.masks.knock_score`)."""
+        winner, points = knock_score(
+            knocker_dw,
+            defender_dw,
+            self.gin_bonus,
+            self.undercut_bonus,
+            self.undercut_on_tie,
+            self.multiplier,
+        )
+        return (points, 0) if winner == KNOCKER else (0, points)
 
 
 def _run_extensions(defender: int, meld: int) -> list[int]:
@@ -122,7 +130,7 @@ def layoff_options(defender: int, melds: Sequence[Meld]) -> list[list[int]]:
         if meld.kind == "set":
             if meld.mask.bit_count() == 3:
                 low = (meld.mask & -meld.mask).bit_length() - 1
-                fourth = (0x8004002001 << (low % 13)) & ~meld.mask & defender
+                fourth = RANK_MASKS[low % 13] & ~meld.mask & defender
                 options.append([0, fourth] if fourth else [0])
             else:
                 options.append([0])
@@ -257,7 +265,7 @@ def play_out(
                 taken = -1
         # DISCARD
         if turn == 0 and outs:
-            card, dw = rollout_discard(h, taken, FULL & ~(h | gone), outs, limit)
+            card, dw = rollout_discard(h, taken, FULL_DECK_MASK & ~(h | gone), outs, limit)
         else:
             card, dw = _least_discard(h, taken)
         if card < 0:
