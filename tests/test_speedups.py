@@ -122,13 +122,10 @@ def test_rollouts_and_sampled_worlds_match_their_source(outs: float) -> None:
         deck = list(range(52))
         rng.shuffle(deck)
         mine, his, top, stock = deck[:10], deck[10:20], deck[20], deck[21:]
-        hands = [sum(1 << c for c in mine), sum(1 << c for c in his)]
-        # play_out changes the hands and the pile in place: each run gets its own.
-        a = search.play_out(list(hands), stock, 0, [top], 0, search.DRAW, -1, scoring, 0, outs)
-        b = pure_search.play_out(
-            list(hands), stock, 0, [top], 0, search.DRAW, -1, pure_scoring, 0, outs
-        )
-        assert a == b
+        me, him = sum(1 << c for c in mine), sum(1 << c for c in his)
+        a = search.play_out(search.Rollout(me, [top], 0, search.TO_DRAW), him, stock, scoring, outs)
+        start = pure_search.Rollout(me, [top], 0, pure_search.TO_DRAW)
+        assert a == pure_search.play_out(start, him, stock, pure_scoring, outs)
     # Ten cards seen, ten of his hidden, the odds uneven.
     weights = tuple(0.0 if c < 10 else 1.0 + (c % 7) / 3 for c in range(52))
     fields = (0, FULL & ~0x3FF, 10, weights, (0.3,) * 52)
