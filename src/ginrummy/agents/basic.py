@@ -40,7 +40,7 @@ from ..engine.melds import (
     meld_kind,
     min_discard_deadwood_mask,
 )
-from .base import BaseAgent, register
+from .base import BaseAgent
 
 # ---------------------------------------------------------------------------------------------
 # What every agent needs to read from a view
@@ -415,10 +415,3 @@ def _opponent_turns(view: PlayerView) -> int:
         for e in view.history
         if e.seat == other and e.action.kind in (ActionKind.DRAW, ActionKind.TAKE)
     )
-
-
-register("random", RandomAgent)
-register("simple", SimpleAgent)
-register("greedy", GreedyAgent)
-register("beginner", BeginnerAgent)
-register("intermediate", IntermediateAgent)

@@ -32,7 +32,7 @@ from ..engine.cards import DECK
 from ..engine.masks import FULL_DECK_MASK, STOCK_FLOOR, VALUES
 from ..engine.melds import Meld, best_arrangements, deadwood_mask, discard_deadwoods_mask
 from ..engine.views import PlayerView
-from .base import BaseAgent, register
+from .base import BaseAgent
 from .heuristic import DEFAULT_WEIGHTS, Weights, discard_scores, takes_into_meld
 from .inference import Beliefs, beliefs, sample_world
 from .search import (
@@ -493,8 +493,5 @@ class IntermediateExpert(ExpertAgent):
     def __init__(self) -> None:
         super().__init__(Settings(search=False))
 
-
-register("expert", ExpertAgent)
-register("intermediate-expert", IntermediateExpert)
 
 __all__ = ["Candidate", "Evaluation", "ExpertAgent", "IntermediateExpert", "Settings"]
