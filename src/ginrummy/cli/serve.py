@@ -245,12 +245,7 @@ def run(args: argparse.Namespace) -> int:
     if args.workers > 1 and db_url is not None and _in_memory(db_url):
         raise CommandError("--workers needs a database every process can open, not one in memory")
     if args.broker is not None:
-        try:
-            import redis  # noqa: F401
-        except ImportError:  # pragma: no cover - depends on the install
-            raise CommandError(
-                "--broker needs the 'broker' extra: pip install 'ginrummy[broker]'"
-            ) from None
+        _check_broker(args.broker)
     files = server.raise_open_file_limit()
     if 0 < files < args.max_connections + 100:
         print(
@@ -263,12 +258,34 @@ def run(args: argparse.Namespace) -> int:
         sock = server.listen(args.host, args.port)
     except server.ListenError as exc:
         raise CommandError(str(exc)) from None
-    host, port = sock.getsockname()[:2]
-    shown = f"[{host}]" if ":" in host else host
-    print(f"ginrummy: serving on http://{shown}:{port}  (Ctrl+C stops)", flush=True)
     if args.workers > 1:
+        _announce(sock, f"{args.workers} instances")
         return _supervise(args.workers, lambda: _serve_one(args, server, create_app, sock, db_url))
     return _serve_one(args, server, create_app, sock, db_url)
+
+
+def _announce(sock: Any, what: str = "") -> None:
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    also = f", {what}" if what else ""
+    print(f"ginrummy: serving on http://{shown}:{port}  (Ctrl+C stops{also})", flush=True)
+
+
+def _check_broker(url: str) -> None:
+    """The broker answers (CommandError saying why not, in one line)."""
+    try:
+        import redis
+    except ImportError:  # pragma: no cover - depends on the install
+        raise CommandError(
+            "--broker needs the 'broker' extra: pip install 'ginrummy[broker]'"
+        ) from None
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
+        client.ping()
+        client.close()
+    except (ValueError, OSError, redis.RedisError) as exc:
+        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise CommandError(f"cannot reach the broker {url}: {reason}") from None
 
 
 def _in_memory(db_url: str) -> bool:
@@ -310,6 +327,8 @@ def _serve_one(
     except BaseException:
         sock.close()
         raise
+    if args.workers == 1:
+        _announce(sock)
     server.serve(
         app,
         [sock],
@@ -329,8 +348,9 @@ def _supervise(count: int, serve_one: Callable[[], int]) -> int:
     all on SIGINT or SIGTERM. Forked before anything is opened, so that no process shares
     another's database connections or threads."""
     import signal
+    import time
 
-    children: set[int] = set()
+    children: dict[int, float] = {}  # pid -> when started
     stopping = False
 
     def start() -> None:
@@ -345,7 +365,9 @@ def _supervise(count: int, serve_one: Callable[[], int]) -> int:
                 print(f"ginrummy serve: {exc}", file=sys.stderr, flush=True)
             finally:
                 os._exit(code)
-        children.add(pid)
+        children[pid] = time.monotonic()
+
+    failed = False
 
     def stop(signum: int, _frame: object) -> None:
         nonlocal stopping
@@ -363,8 +385,14 @@ def _supervise(count: int, serve_one: Callable[[], int]) -> int:
             pid, status = os.wait()
         except ChildProcessError:
             break
-        children.discard(pid)
-        if not stopping:
-            print(f"ginrummy: instance {pid} ended ({status}); starting another", flush=True)
-            start()
-    return 0
+        lived = time.monotonic() - children.pop(pid)
+        if stopping:
+            continue
+        if lived < 5.0:  # it could not start (the database, the broker): neither will others
+            print(f"ginrummy: instance {pid} ended at once; stopping", file=sys.stderr)
+            stop(signal.SIGTERM, None)
+            failed = True
+            continue
+        print(f"ginrummy: instance {pid} ended ({status}); starting another", flush=True)
+        start()
+    return 1 if failed else 0

@@ -123,6 +123,7 @@ class Cluster:
 
     async def start(self) -> None:
         """Subscribe to this instance's channel, start publishing and renewing leases."""
+        await self.redis.ping()  # a broker that does not answer stops the start, saying so
         self._tasks = [
             asyncio.ensure_future(self._listen()),
             asyncio.ensure_future(self._publish()),
@@ -247,21 +248,44 @@ class Cluster:
             target, data = await self._out.get()
             try:
                 await self.redis.publish(target, data)
-            except Exception as exc:  # the broker is away: the socket's pages reconnect
+            except Exception as exc:
                 log.error("could not publish to the broker: %s", exc)
+                await self._broker_lost()
 
     async def _listen(self) -> None:
-        pubsub = self.redis.pubsub()
-        await pubsub.subscribe(channel(self.id))
-        self._ready.set()
+        """This instance's channel, subscribed again whenever the broker comes back."""
         while True:
-            message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-            if message is None:
-                continue
+            pubsub = self.redis.pubsub()
             try:
-                await self._received(json.loads(message["data"]))
-            except Exception:
-                log.exception("a message from the broker")
+                await pubsub.subscribe(channel(self.id))
+                self._ready.set()
+                while True:
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                    if message is None:
+                        continue
+                    try:
+                        await self._received(json.loads(message["data"]))
+                    except Exception:
+                        log.exception("a message from the broker")
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.error("lost the broker (%s): reconnecting", exc)
+                await self._broker_lost()
+                await asyncio.sleep(1.0)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.reset()
+
+    async def _broker_lost(self) -> None:
+        """Messages may have been lost with the broker: close every relayed socket, here
+        and at the instances relaying to this one, so that each reconnects and is sent its
+        whole state afresh. Moves are stored by the holder before anyone is told, so a move
+        lost on the way was never acknowledged."""
+        for relay in list(self.relays.values()):
+            relay.outbox.put_nowait(None)
+        for remote in list(self.remotes.values()):
+            await remote.close()
 
     async def _received(self, msg: dict[str, Any]) -> None:
         op, conn = msg.get("op"), str(msg.get("conn"))
