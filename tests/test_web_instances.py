@@ -159,3 +159,63 @@ def test_the_holder_killed_mid_hand_the_game_goes_on_at_the_others(
         assert stored_hand(store, table_id).is_over
     for s in seats:
         s.close()
+
+
+def test_workers_share_one_port_and_a_dead_one_is_replaced(
+    tmp_path: Path, postgres_schema_url: str, broker_url: str
+) -> None:
+    """``--workers 2``: two instances behind one port; one killed mid-hand, the command starts
+    another, the seats reconnect and play on with nothing lost."""
+    import psutil
+
+    server = LiveServer(
+        tmp_path / "workers.db",
+        db_url=postgres_schema_url,
+        args=["--broker", broker_url, "--workers", "2", "--lease-seconds", LEASE],
+    )
+    server.start()
+    assert server.proc is not None
+    parent = psutil.Process(server.proc.pid)
+    seats: list[SeatSocket] = []
+    try:
+        deadline = time.monotonic() + 30
+        while len(parent.children()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        first = {c.pid for c in parent.children()}
+        assert len(first) == 2
+        friend = post_table(server, mode="friend", name="Ann", opponent="Bob")
+        tokens = [friend["token"], invite_token(friend)]
+        seats = [SeatSocket(server, friend["id"], t) for t in tokens]
+        rng = random.Random(3)
+        last = states(seats)
+        for _ in range(4):
+            mover = last[0]["view"]["current_player"]
+            seats[mover].act(pick(last[mover]["view"], rng))
+            last = states(seats)
+
+        with Store(postgres_schema_url) as store:  # the instance holding the table dies
+            holder = store.lease_holders([friend["id"]])[friend["id"]][0]
+        dead = int(holder.split("-")[-2])  # host-pid-random
+        assert dead in first
+        psutil.Process(dead).kill()
+        for s in seats:  # each socket is closed, by its death or by its table moving
+            until_closed(s)
+        seats = [SeatSocket(server, friend["id"], t) for t in tokens]
+        again = states(seats)
+        assert [comparable(m) for m in again] == [comparable(m) for m in last]
+        last = again
+        while last[0]["view"]["phase"] != "over":
+            mover = last[0]["view"]["current_player"]
+            seats[mover].act(pick(last[mover]["view"], rng))
+            last = states(seats)
+        deadline = time.monotonic() + 30
+        while len(parent.children()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        now = {c.pid for c in parent.children()}
+        assert len(now) == 2 and dead not in now
+    finally:
+        for s in seats:
+            s.close()
+        children = parent.children()
+        server.kill()
+        psutil.wait_procs(children, timeout=20)

@@ -358,6 +358,7 @@ def _supervise(count: int, serve_one: Callable[[], int]) -> int:
         if pid == 0:  # the instance
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            _end_with_parent()
             code = 1
             try:
                 code = serve_one()
@@ -388,11 +389,25 @@ def _supervise(count: int, serve_one: Callable[[], int]) -> int:
         lived = time.monotonic() - children.pop(pid)
         if stopping:
             continue
-        if lived < 5.0:  # it could not start (the database, the broker): neither will others
-            print(f"ginrummy: instance {pid} ended at once; stopping", file=sys.stderr)
+        if lived < 5.0 and os.WIFEXITED(status) and os.WEXITSTATUS(status) != 0:
+            # it could not start (the database, the broker): neither would another
+            print(f"ginrummy: instance {pid} ended at once ({status}); stopping", file=sys.stderr)
             stop(signal.SIGTERM, None)
             failed = True
             continue
         print(f"ginrummy: instance {pid} ended ({status}); starting another", flush=True)
         start()
     return 1 if failed else 0
+
+
+def _end_with_parent() -> None:
+    """On Linux, have this process sent SIGTERM when its parent dies (even by SIGKILL), so that
+    no instance outlives the command that started it, holding the port."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG

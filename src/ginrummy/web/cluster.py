@@ -39,7 +39,9 @@ import asyncio
 import contextlib
 import json
 import logging
+import os
 import secrets
+import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -107,7 +109,9 @@ class Cluster:
         import redis.asyncio
 
         self.manager = manager
-        self.id = instance or secrets.token_hex(8)
+        #: Says where the instance runs (host and process id, for whoever reads the leases)
+        #: and is never reused (a random part), so a restarted process is a new holder.
+        self.id = instance or f"{socket.gethostname()[:32]}-{os.getpid()}-{secrets.token_hex(4)}"
         self.lease_seconds = lease_seconds
         self.redis = redis.asyncio.from_url(broker_url)
         #: The tables this instance holds: table id -> the epoch of its lease.
