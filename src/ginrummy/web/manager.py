@@ -219,6 +219,8 @@ class Manager:
                     self.cluster.created(tx, game_id)
                 table.write_deal(tx, deal)
                 if after is not None:
+                    if self.cluster is not None:  # the old table must still be ours
+                        self.cluster.fence(tx, after)
                     tx.update_options(after, {"rematch": game_id})
                 return game_id
 
