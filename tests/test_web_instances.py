@@ -219,3 +219,39 @@ def test_workers_share_one_port_and_a_dead_one_is_replaced(
         children = parent.children()
         server.kill()
         psutil.wait_procs(children, timeout=20)
+
+
+def test_a_holder_whose_lease_was_taken_over_writes_nothing_more(
+    instances: list[LiveServer], postgres_schema_url: str
+) -> None:
+    """A holder that stalled past its lease (here: the lease handed to another holder behind
+    its back) has its next move refused by the database, not stored beside the new holder's:
+    its sockets are closed, and reconnect to the table as stored."""
+    from sqlalchemy import update
+
+    from ginrummy.storage.models import LeaseRow, utcnow
+
+    a, b, _ = instances
+    friend = post_table(a, mode="friend", name="Ann", opponent="Bob")
+    table_id = friend["id"]
+    tokens = [friend["token"], invite_token(friend)]
+    seats = [SeatSocket(a, table_id, t) for t in tokens]
+    last = states(seats)
+    with Store(postgres_schema_url) as store:
+        with store.engine.begin() as connection:  # A's lease runs out...
+            connection.execute(
+                update(LeaseRow).where(LeaseRow.game_id == table_id).values(expires=utcnow())
+            )
+        assert store.take_lease(table_id, "newcomer", 60) == 2  # ...and a newcomer takes it
+        moves_before = len(stored_hand(store, table_id).events)
+        mover = last[0]["view"]["current_player"]
+        seats[mover].act(pick(last[mover]["view"], random.Random(1)))
+        for s in seats:
+            until_closed(s)
+        assert len(stored_hand(store, table_id).events) == moves_before
+        store.release_lease(table_id, "newcomer", 2)
+    seats = [SeatSocket(b, table_id, t) for t in tokens]
+    again = states(seats)
+    assert [comparable(m) for m in again] == [comparable(m) for m in last]
+    for s in seats:
+        s.close()
