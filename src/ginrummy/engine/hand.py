@@ -29,8 +29,9 @@ from .actions import (
     Event,
     to_action,
 )
-from .cards import DECK, FULL_DECK_MASK, SUIT_CARDS, Card, Cards, CardsLike, mask_cards, to_cards
+from .cards import DECK, SUIT_CARDS, Card, Cards, CardsLike, mask_cards, to_cards
 from .errors import IllegalActionError, InvalidNotationError
+from .masks import FULL_DECK_MASK, STOCK_FLOOR, SUIT_MASK
 from .melds import (
     Arrangement,
     Meld,
@@ -76,8 +77,6 @@ _FIELDS = (
     "_result",
 )
 _Snapshot = tuple[object, ...]
-
-STOCK_FLOOR = 2  # the last two cards of the stock are never drawn
 
 
 class Hand:
@@ -368,9 +367,9 @@ class Hand:
             mask &= ~taken.bit
         t = SUIT_DISCARDS
         discards = (
-            t[0][mask & 0x1FFF]
-            + t[1][(mask >> 13) & 0x1FFF]
-            + t[2][(mask >> 26) & 0x1FFF]
+            t[0][mask & SUIT_MASK]
+            + t[1][(mask >> 13) & SUIT_MASK]
+            + t[2][(mask >> 26) & SUIT_MASK]
             + t[3][mask >> 39]
         )
         return [*discards, *knocks, *gins, *big]

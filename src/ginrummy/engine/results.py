@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .cards import Card
+from .masks import DEFENDER, KNOCKER, knock_score
 from .melds import Arrangement, Meld
 from .rules import Rules
 
@@ -65,21 +66,19 @@ class HandResult:
             raise ValueError("deadwood counts must be between 0 and 98")
         if knocker_deadwood == 0:
             return cls.gin(rules, knocker, defender_deadwood, multiplier)
-        defender = 1 - knocker
         k, d = knocker_deadwood, defender_deadwood
-        if k < d:
-            return cls(ResultKind.KNOCK, knocker, knocker, (d - k) * multiplier, k, d, multiplier)
-        if d < k or rules.undercut_on_tie:
-            pts = (k - d + rules.undercut_bonus) * multiplier
-            return cls(ResultKind.UNDERCUT, knocker, defender, pts, k, d, multiplier)
-        return cls(ResultKind.KNOCK, knocker, None, 0, k, d, multiplier)
+        winner, pts = _score(rules, k, d, multiplier)
+        if winner == DEFENDER:
+            return cls(ResultKind.UNDERCUT, knocker, 1 - knocker, pts, k, d, multiplier)
+        seat = knocker if winner == KNOCKER else None
+        return cls(ResultKind.KNOCK, knocker, seat, pts, k, d, multiplier)
 
     @classmethod
     def gin(
         cls, rules: Rules, knocker: int, defender_deadwood: int, multiplier: int = 1
     ) -> HandResult:
         _check_seat(knocker)
-        pts = (defender_deadwood + rules.gin_bonus) * multiplier
+        _, pts = _score(rules, 0, defender_deadwood, multiplier)
         return cls(ResultKind.GIN, knocker, knocker, pts, 0, defender_deadwood, multiplier)
 
     @classmethod
@@ -93,6 +92,18 @@ class HandResult:
     @classmethod
     def dead(cls) -> HandResult:
         return cls(ResultKind.DEAD, None, None, 0)
+
+
+def _score(rules: Rules, knocker_dw: int, defender_dw: int, multiplier: int) -> tuple[int, int]:
+    """:func:`~.masks.knock_score` under ``rules``."""
+    return knock_score(
+        knocker_dw,
+        defender_dw,
+        rules.gin_bonus,
+        rules.undercut_bonus,
+        rules.undercut_on_tie,
+        multiplier,
+    )
 
 
 def _check_seat(seat: int) -> None:

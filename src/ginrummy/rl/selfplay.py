@@ -41,8 +41,8 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from ..agents.base import get_agent
 from ..agents.play import play_hand
+from ..agents.registry import get_agent
 from ..engine import Action, Hand, Rules
 from ..engine.game import derived_seed
 from .actions import NUM_ACTIONS, action_id, ids_of

@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
+from datetime import datetime
 from types import TracebackType
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
@@ -39,7 +40,7 @@ from sqlalchemy.orm import Session, selectinload, sessionmaker
 from ..engine.results import ResultKind
 from .convert import entry_info, game_info, hand_info, player_info, seat_info
 from .database import WRITE, is_memory, make_engine, migrate, resolve_url
-from .models import GAME_KINDS, GAME_STATUSES, GameRow, HandRow, Player, SeatRow
+from .models import GAME_KINDS, GAME_STATUSES, GameRow, HandRow, LeaseRow, Player, SeatRow
 from .saved import GameInfo, PlayerInfo, PlayerStats, SavedGame, SeatedGame
 from .writer import Writer
 
@@ -89,6 +90,12 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
+    def ping(self) -> None:
+        """Ask the database a trivial question; raises (SQLAlchemy's errors) when it cannot
+        answer. What a readiness check runs."""
+        with self._lock, self.engine.connect() as connection:
+            connection.exec_driver_sql("SELECT 1")
+
     def __enter__(self) -> Store:
         return self
 
@@ -135,6 +142,10 @@ class Store:
     finish_hand = _own_transaction(Writer.finish_hand)
     add_entry = _own_transaction(Writer.add_entry)
     remove_last_entry = _own_transaction(Writer.remove_last_entry)
+    take_lease = _own_transaction(Writer.take_lease)
+    renew_leases = _own_transaction(Writer.renew_leases)
+    release_lease = _own_transaction(Writer.release_lease)
+    check_lease = _own_transaction(Writer.check_lease)
 
     # -- reads ---------------------------------------------------------------------------
 
@@ -144,8 +155,11 @@ class Store:
             return None if row is None else player_info(row)
 
     def list_players(self) -> list[PlayerInfo]:
+        """Every player, by name in code-point order (sorted here: databases' collations
+        order text differently, PostgreSQL's by the locale it was created with)."""
         with self._reading() as session:
-            return [player_info(p) for p in session.scalars(select(Player).order_by(Player.name))]
+            players = [player_info(p) for p in session.scalars(select(Player))]
+        return sorted(players, key=lambda p: p.name)
 
     def get_game(self, game_id: str) -> GameInfo | None:
         with self._reading() as session:
@@ -173,6 +187,15 @@ class Store:
             query = query.limit(limit)
         with self._reading() as session:
             return [game_info(row) for row in session.scalars(query)]
+
+    def lease_holders(self, game_ids: Iterable[str]) -> dict[str, tuple[str, datetime]]:
+        """Who holds each game's lease, until when (games never leased are missing)."""
+        wanted = sorted(set(game_ids))
+        if not wanted:
+            return {}
+        with self._reading() as session:
+            rows = session.scalars(select(LeaseRow).where(LeaseRow.game_id.in_(wanted)))
+            return {row.game_id: (row.holder, row.expires) for row in rows}
 
     def seat_for_token(self, game_id: str, token_hash: str) -> int | None:
         """The seat whose token hashes to ``token_hash``, or None."""
