@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ginrummy import Hand, Rules
-from ginrummy.agents.base import get_agent
+from ginrummy.agents.registry import get_agent
 from ginrummy.rl.actions import NUM_ACTIONS, ids_of, to_action
 from ginrummy.rl.openspiel import TENSOR_SIZE, observation_tensor
 

@@ -10,7 +10,7 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 from ginrummy import ActionKind, Card, Rules
-from ginrummy.agents.base import get_agent
+from ginrummy.agents.registry import get_agent
 from ginrummy.rl.actions import OPENSPIEL_NUM_ACTIONS, action_id, ids_of, to_openspiel
 from ginrummy.rl.openspiel import card_id, card_of, observation_tensor
 from ginrummy.rl.openspiel_game import SHORT_NAME, GinRummyState, rules_of
