@@ -15,9 +15,8 @@ from ginrummy.cli.main import main
 from ginrummy.rl import raw_env, selfplay
 from ginrummy.rl.actions import NUM_ACTIONS, ids_of, to_action
 from ginrummy.rl.encodings import DEFAULT_SIZE, get_encoding
-from ginrummy.rl.knowledge import Knowledge, NoScores, visible
 from ginrummy.rl.openspiel import observation_tensor
-from ginrummy.rl.options import make_options
+from rlutil import observed
 
 EAAI = Rules.preset("eaai")
 CONFIG = selfplay.SelfPlay(episodes=12, agents=("simple", "random"), rules=EAAI, seed=4)
@@ -47,19 +46,6 @@ def test_rows_are_the_hands_decisions(columns: selfplay.Columns) -> None:
         assert columns["reward"][mine].sum() == 0
 
 
-def observed(hand: Hand, upto: int, seat: int, encoding: str) -> np.ndarray:
-    """``seat``'s observation after the first ``upto`` actions of ``hand``, worked out afresh:
-    a new encoder of the environments' ``encoding`` sees a replay of them."""
-    encoder = get_encoding(encoding).make(make_options(rules=hand.rules, encoding=encoding))
-    again = Hand.from_deck(hand.rules, hand.dealer, hand.deck)
-    knowledge = Knowledge(again, seat, NoScores())
-    encoder.new_hand(knowledge)
-    for event in hand.events[:upto]:
-        done = again.apply(event.action)
-        encoder.see(visible(done, seat, again.is_over), knowledge)
-    return encoder.encode(knowledge)
-
-
 @pytest.mark.parametrize("encoding", ["default", "rlcard", "infostate", "openspiel"])
 def test_rows_are_the_environments_observations_and_ids(encoding: str) -> None:
     """Episode 3 again, in each encoding: every row holds the deciding seat's observation as an
@@ -75,6 +61,7 @@ def test_rows_are_the_environments_observations_and_ids(encoding: str) -> None:
     observations = selfplay.observations_of(chunk, meta)
     assert observations.shape[1:] == space["observation"].shape
     assert chunk["action_mask"].shape[1] == space["action_mask"].shape[0]
+    make, options = get_encoding(encoding).make, config.options()
     seed = selfplay.episode_seed(config.seed, episode)
     hand = play_hand(EAAI, episode % 2, seed, config.agents)
     replay = Hand.deal(EAAI, episode % 2, seed)
@@ -82,7 +69,7 @@ def test_rows_are_the_environments_observations_and_ids(encoding: str) -> None:
     for n, event in enumerate(hand.events):
         assert chunk["seat"][n] == event.seat
         assert np.array_equal(
-            chunk["observation"][n], observed(hand, n, event.seat, encoding).reshape(-1)
+            chunk["observation"][n], observed(hand, n, event.seat, make(options)).reshape(-1)
         )
         if encoding == "openspiel":  # and that is OpenSpiel's tensor of the seat's view
             tensor = observation_tensor(replay.view(event.seat))
