@@ -4,15 +4,17 @@
     python examples/policy_gradient.py --hands 10000 --window 400 --plot docs/policy_gradient.png
 
 No deep-learning library: the policy is a one-hidden-layer network over OpenSpiel's 644-wide
-observation tensor (:func:`ginrummy.rl.openspiel.observation_tensor`), its output one logit per
-action id of :mod:`ginrummy.rl.openspiel_actions`, the illegal ones masked. It learns by
+observation tensor (:func:`ginrummy.rl.openspiel.observation_tensor`, the environments'
+``openspiel`` encoding), its output one logit per action id of the environments
+(:mod:`ginrummy.rl.actions`), the illegal ones masked, so the policy it trains would play in
+``ginrummy_v0`` with ``encoding="openspiel"`` as it is. It learns by
 REINFORCE with a baseline per opponent: every decision of a hand is credited with the points the
 learner won or lost in it. The hands are played straight on the engine (a ``Hand`` and each
 seat's ``PlayerView``) in a loop of a few lines; the Gymnasium environment does the same for
 libraries that expect one. The learner alternates opponents hand by hand, deals alternately,
 and the plot shows its points per hand against each, averaged over the last ``--window`` hands.
 The command above (about four minutes on one core) drew ``docs/policy_gradient.png``: from 0
-points a hand against ``random`` to about +36, and from -49 against ``simple`` to about -20.
+points a hand against ``random`` to about +36, and from -50 against ``simple`` to about -20.
 """
 
 from __future__ import annotations
@@ -25,9 +27,9 @@ import numpy as np
 import numpy.typing as npt
 
 from ginrummy import Hand, Rules
-from ginrummy.agents.base import get_agent
+from ginrummy.agents.registry import get_agent
+from ginrummy.rl.actions import NUM_ACTIONS, ids_of, to_action
 from ginrummy.rl.openspiel import TENSOR_SIZE, observation_tensor
-from ginrummy.rl.openspiel_actions import NUM_ACTIONS, action_mask, legal_ids
 
 Array = npt.NDArray[np.float64]
 OPPONENTS = ("random", "simple")
@@ -120,12 +122,12 @@ def play_hand(
         if seat == 1:
             hand.apply(other.act(view, rng))
             continue
-        legal = legal_ids(view.legal_actions)
         x = observation_tensor(view).astype(np.float64)
-        mask = action_mask(view.legal_actions)
+        mask = np.zeros(NUM_ACTIONS, np.bool_)
+        mask[ids_of(view.legal_actions)] = True
         _, probs = policy.forward(x, mask)
         choice = int(policy.rng.choice(NUM_ACTIONS, p=probs))
-        hand.apply(legal[choice])
+        hand.apply(to_action(choice))
         steps.x.append(x)
         steps.mask.append(mask)
         steps.action.append(choice)

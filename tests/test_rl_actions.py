@@ -1,5 +1,6 @@
 """The research environment's action ids: a fixed discrete space, round-tripped against the
-engine on every legal action of many random states, and the mask the environments give."""
+engine on every legal action of many random states, the mask the environments give, and the
+mapping to and from OpenSpiel's numbering (``python_ginrummy``'s)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,18 @@ import random
 import numpy as np
 import pytest
 
-from ginrummy import Action, Hand, Rules
+from ginrummy import DECK, Action, ActionKind, Hand, Rules
 from ginrummy.rl import NUM_ACTIONS, action_id, action_name, to_action
-from ginrummy.rl.actions import ACTIONS, ids_of
+from ginrummy.rl.actions import (
+    ACTIONS,
+    DONE,
+    OPENSPIEL_NUM_ACTIONS,
+    PASS,
+    from_openspiel,
+    ids_of,
+    to_openspiel,
+)
+from ginrummy.rl.openspiel import card_id
 from ginrummy.rl.options import make_options
 from ginrummy.rl.session import Session
 from helpers import Policy, rule_mixes
@@ -102,3 +112,58 @@ def test_the_mask_holds_the_legal_ids_of_the_seat_to_act_only() -> None:
         assert not session.mask(1 - seat).any()
         session.step(rng.choice(session.legal_ids()))
     assert not session.mask(0).any() and not session.mask(1).any()
+
+
+def test_the_documented_openspiel_ids() -> None:
+    """0-54 mean what they mean in OpenSpiel's gin_rummy (a discard by OpenSpiel's card id,
+    whose suits run spades, clubs, diamonds, hearts; take, draw, pass); the rest as documented."""
+    documented = {
+        "discard As": 0,
+        "discard Ks": 12,
+        "discard Ac": 13,
+        "discard Ah": 39,
+        "discard Kh": 51,
+        "take": 52,
+        "draw": 53,
+        "pass": 54,
+        "done": 54,
+        "biggin": 55,
+        "knock As": 56,
+        "knock Kh": 107,
+        "gin As": 108,
+        "gin Kc": 108 + 25,
+        "layoff As": 160,
+        "layoff Kh": 211,
+        "auto": 212,
+    }
+    for text, number in documented.items():
+        assert to_openspiel(action_id(Action.parse(text))) == number, text
+
+
+def test_the_mapping_to_openspiel_and_back() -> None:
+    """Every environment id has one OpenSpiel id and comes back from it, ``done`` (which shares
+    OpenSpiel's pass) when the defender is laying off; every OpenSpiel id is reached."""
+    assert OPENSPIEL_NUM_ACTIONS == 213
+    images = [to_openspiel(i) for i in range(NUM_ACTIONS)]
+    assert sorted(set(images)) == list(range(OPENSPIEL_NUM_ACTIONS))
+    for i, image in enumerate(images):
+        laying_off = i == DONE
+        assert from_openspiel(image, laying_off=laying_off) == i
+    for j in range(OPENSPIEL_NUM_ACTIONS):
+        assert to_openspiel(from_openspiel(j)) == j
+        assert to_openspiel(from_openspiel(j, laying_off=True)) == j
+    assert from_openspiel(54) == PASS
+    for kind, base in (
+        (ActionKind.DISCARD, 0),
+        (ActionKind.KNOCK, 56),
+        (ActionKind.GIN, 108),
+        (ActionKind.LAYOFF, 160),
+    ):
+        for card in DECK:
+            assert to_openspiel(action_id(Action(kind, card))) == base + card_id(card)
+    for bad in (-1, NUM_ACTIONS):
+        with pytest.raises(ValueError, match="outside"):
+            to_openspiel(bad)
+    for bad in (-1, OPENSPIEL_NUM_ACTIONS):
+        with pytest.raises(ValueError, match="outside"):
+            from_openspiel(bad)

@@ -1,6 +1,8 @@
 """The observation encodings, each read back against the engine on random states: the default
 planes, flags and numbers; RLCard's planes compared with RLCard's own environment on the same
-deals; the information state's rows against the hand's events; the registry."""
+deals; the information state's rows against the hand's events; the registry; and the work saved
+on the way (the default encoding kept running event by event, each observation encoded once a
+state) checked against observations worked out afresh."""
 
 from __future__ import annotations
 
@@ -17,12 +19,16 @@ from ginrummy.rl.encodings import (
     DEFAULT_NUMBERS,
     DEFAULT_PLANES,
     DEFAULT_SIZE,
+    DefaultEncoder,
+    Encoder,
     RLCardEncoder,
+    get_encoding,
 )
 from ginrummy.rl.infostate import ROW
-from ginrummy.rl.knowledge import Knowledge
+from ginrummy.rl.knowledge import Knowledge, NoScores, visible
 from ginrummy.rl.session import Session
-from rlutil import NoScores, session, states
+from helpers import rule_mixes
+from rlutil import session, states
 
 FULL = (1 << 52) - 1
 
@@ -320,3 +326,59 @@ def test_every_observation_is_inside_its_space(encoding: str) -> None:
             env.step(None)
         else:
             env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+
+
+# -- the work saved --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "rules"), rule_mixes(), ids=[n for n, _ in rule_mixes()])
+def test_the_running_default_encoding_equals_one_worked_out_afresh(name: str, rules: Rules) -> None:
+    """Until a knock the default encoder keeps its planes running, a few values an event; at
+    every state of random hands (every preset and rule mix: the wall, dead hands, big gin, the
+    eleven-card deal, Oklahoma), what it gives equals the encoding worked out afresh."""
+    checked = 0
+    for played in states(len(name), 3, greed=0.7, rules=rules, mode="game"):
+        if played.hands > 3:  # long enough a game, for this test
+            break
+        observations = played.observations
+        for seat in (0, 1):
+            encoder, knowledge = observations.encoders[seat], observations.knowledge[seat]
+            assert isinstance(encoder, DefaultEncoder)
+            assert np.array_equal(encoder.encode(knowledge), encoder.afresh(knowledge))
+            checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("encoding", ["default", "rlcard", "infostate", "openspiel"])
+@pytest.mark.parametrize("mode", ["hand", "game"])
+def test_a_cached_observation_equals_a_fresh_one_after_every_step(encoding: str, mode: str) -> None:
+    """After every step of random hands each seat's observation, asked for twice (the second
+    time from the session's cache), equals the one a new encoder fed the same events computes;
+    and writing into the array one caller got changes nothing another gets."""
+    fresh: list[tuple[Encoder, Knowledge]] = []
+    hand: Hand | None = None
+    fed = 0
+    checked = 0
+    for played in states(11, 3, greed=0.6, preset="oklahoma", mode=mode, encoding=encoding):
+        if played.hand is not hand:  # a new hand: new encoders see it from the deal
+            hand, fed = played.hand, 0
+            make = get_encoding(encoding).make
+            fresh = [(make(played.options), Knowledge(hand, seat, played)) for seat in (0, 1)]
+            for encoder, knowledge in fresh:
+                encoder.new_hand(knowledge)
+        for event in hand.events[fed:]:
+            for seat, (encoder, knowledge) in enumerate(fresh):
+                encoder.see(visible(event, seat, hand.is_over), knowledge)
+        fed = len(hand.events)
+        for seat, (encoder, knowledge) in enumerate(fresh):
+            first = played.observe(seat)
+            again = played.observe(seat)
+            assert first is not again
+            assert np.array_equal(first, again)
+            assert np.array_equal(first, encoder.encode(knowledge))
+            first.fill(-1.0)
+            assert np.array_equal(played.observe(seat), again)
+            checked += 1
+        if mode == "game" and played.hands > 2:
+            break
+    assert checked > 100

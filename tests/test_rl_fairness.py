@@ -15,24 +15,13 @@ import numpy as np
 import pytest
 
 from ginrummy import Cards, Hand, IllegalActionError, Rules
-from ginrummy.rl.encodings import Encoder, get_encoding
-from ginrummy.rl.knowledge import FULL, Knowledge, visible
+from ginrummy.rl.encodings import get_encoding
+from ginrummy.rl.knowledge import FULL
 from ginrummy.rl.options import make_options
 from helpers import Policy, rule_mixes
-from rlutil import NoScores
+from rlutil import observed
 
 ENCODINGS = ["default", "rlcard", "infostate", "openspiel"]
-
-
-def observed(hand: Hand, upto: int, seat: int, encoder: Encoder) -> np.ndarray:
-    """``seat``'s observation after the first ``upto`` actions of ``hand``, replayed."""
-    again = Hand.from_deck(hand.rules, hand.dealer, hand.deck)
-    knowledge = Knowledge(again, seat, NoScores())
-    encoder.new_hand(knowledge)
-    for event in hand.events[:upto]:
-        done = again.apply(event.action)
-        encoder.see(visible(done, seat, again.is_over), knowledge)
-    return encoder.encode(knowledge)
 
 
 def seen_by(hand: Hand, seat: int) -> int:

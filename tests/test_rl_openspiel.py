@@ -12,7 +12,7 @@ import pyspiel
 import pytest
 
 from ginrummy import DECK, Action, ActionKind, Card, Hand, Meld, Rules, deadwood, parse_cards
-from ginrummy.agents.base import get_agent
+from ginrummy.agents.registry import get_agent
 from ginrummy.engine.melds import min_discard_deadwood_mask
 from ginrummy.rl.openspiel import (
     CHANCE,

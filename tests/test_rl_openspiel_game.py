@@ -10,8 +10,8 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 from ginrummy import ActionKind, Card, Rules
-from ginrummy.agents.base import get_agent
-from ginrummy.rl import openspiel_actions as ids
+from ginrummy.agents.registry import get_agent
+from ginrummy.rl.actions import OPENSPIEL_NUM_ACTIONS, action_id, ids_of, to_openspiel
 from ginrummy.rl.openspiel import card_id, card_of, observation_tensor
 from ginrummy.rl.openspiel_game import SHORT_NAME, GinRummyState, rules_of
 
@@ -38,7 +38,7 @@ def play(state: pyspiel.State, rng: random.Random, agent: str = "random") -> pys
         seat = state.current_player()
         view = hand.view(seat)
         legal = state.legal_actions()
-        assert legal == sorted(ids.legal_ids(view.legal_actions))
+        assert legal == sorted(to_openspiel(i) for i in ids_of(view.legal_actions))
         assert np.array_equal(
             np.asarray(state.observation_tensor(seat)),
             observation_tensor(view, openspiel_players=False),
@@ -46,14 +46,14 @@ def play(state: pyspiel.State, rng: random.Random, agent: str = "random") -> pys
         action = player.act(view, rng)
         if action.melds is not None:  # a knock naming its melds: the id is the default's
             action = type(action)(action.kind, action.card)
-        state.apply_action(ids.action_id(action))
+        state.apply_action(to_openspiel(action_id(action)))
     return state
 
 
 def test_the_game_registers_with_its_parameters() -> None:
     game = load()
     assert game.get_type().short_name == SHORT_NAME
-    assert game.num_distinct_actions() == ids.NUM_ACTIONS == 213
+    assert game.num_distinct_actions() == OPENSPIEL_NUM_ACTIONS == 213
     assert game.observation_tensor_shape() == [644]
     assert game.num_players() == 2
     assert game.max_chance_outcomes() == 52
@@ -97,9 +97,9 @@ def test_chance_deals_in_our_order_and_draws_the_chosen_stock_card() -> None:
     assert list(hand.cards(0)) == sorted(cards[0:20:2])  # seat 0 does not deal: 1st, 3rd, ...
     assert list(hand.cards(1)) == sorted(cards[1:20:2])
     assert hand.upcard is cards[20]
-    state.apply_action(ids.PASS)
-    state.apply_action(ids.PASS)
-    state.apply_action(ids.DRAW)
+    state.apply_action(54)  # pass, as in OpenSpiel's gin_rummy
+    state.apply_action(54)
+    state.apply_action(53)  # draw from the stock
     assert state.is_chance_node() and len(state.chance_outcomes()) == 31
     wanted = Card.parse("Kc")
     state.apply_action(card_id(wanted))
@@ -138,7 +138,7 @@ def hidden_world(rng: random.Random, moves: int) -> GinRummyState:
             deal(state, rng)
         else:
             view = state.hand.view(state.current_player())
-            state.apply_action(ids.action_id(rng.choice(view.legal_actions)))
+            state.apply_action(to_openspiel(action_id(rng.choice(view.legal_actions))))
     deal(state, rng)
     return state
 

@@ -3,7 +3,9 @@ modes, then rewards, seeds, truncation and illegal actions."""
 
 from __future__ import annotations
 
+import copy
 import functools
+import pickle
 import random
 import types
 from typing import Any
@@ -256,3 +258,36 @@ def test_the_penalty_for_an_illegal_move_is_no_smaller_than_losing_a_hand() -> N
         assert raw_env(rules=rules).options.illegal_reward == -max_hand_points(rules)
         assert raw_env(rules=rules, mode="game").options.illegal_reward == -1.0
     assert max_hand_points(Rules.preset("oklahoma")) == (98 + 25) * 2
+
+
+@pytest.mark.parametrize("encoding", ["default", "rlcard", "infostate", "openspiel"])
+def test_an_environment_copies_and_pickles_mid_episode_and_the_copies_play_on_alike(
+    encoding: str,
+) -> None:
+    """A copy (``copy.deepcopy``, or a pickle's round trip) taken mid-hand observes what the
+    original does and, given the same actions, goes on exactly as it does, while the original
+    is left alone."""
+    env = raw_env(encoding=encoding, mode="game", preset="oklahoma", game_target=25)
+    env.reset(seed=8)
+    rng = np.random.default_rng(8)
+
+    def act(game: Any) -> int:
+        observation, *_ = game.last()
+        return int(rng.choice(np.flatnonzero(observation["action_mask"])))
+
+    for _ in range(30):
+        env.step(act(env))
+    copies = [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+    for _ in range(400):
+        if env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
+            break
+        for game in copies:
+            assert game.agent_selection == env.agent_selection
+            for agent in env.possible_agents:
+                assert np.array_equal(
+                    game.observe(agent)["observation"], env.observe(agent)["observation"]
+                )
+        action = act(env)
+        for game in (env, *copies):
+            game.step(action)
+        assert all(game.rewards == env.rewards for game in copies)

@@ -1,5 +1,6 @@
-"""Self-play data: what the rows say, that a seed reproduces them in any number of processes,
-and that Parquet and .npz files read back the same."""
+"""Self-play data: what the rows say, that they are the environments' observations and action
+ids, that a seed reproduces them in any number of processes, and that Parquet and .npz files
+read back the same."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ import pytest
 from ginrummy import Action, Hand, Rules
 from ginrummy.agents.play import play_hand
 from ginrummy.cli.main import main
-from ginrummy.rl import openspiel_actions as ids
-from ginrummy.rl import selfplay
-from ginrummy.rl.openspiel import TENSOR_SIZE, observation_tensor
+from ginrummy.rl import raw_env, selfplay
+from ginrummy.rl.actions import NUM_ACTIONS, ids_of, to_action
+from ginrummy.rl.encodings import DEFAULT_SIZE, get_encoding
+from ginrummy.rl.openspiel import observation_tensor
+from rlutil import observed
 
 EAAI = Rules.preset("eaai")
 CONFIG = selfplay.SelfPlay(episodes=12, agents=("simple", "random"), rules=EAAI, seed=4)
@@ -26,9 +29,9 @@ def columns() -> selfplay.Columns:
 
 def test_rows_are_the_hands_decisions(columns: selfplay.Columns) -> None:
     rows = len(columns["episode"])
-    assert columns["observation"].shape == (rows, TENSOR_SIZE)
+    assert columns["observation"].shape == (rows, DEFAULT_SIZE)
     assert columns["observation"].dtype == np.float32
-    assert columns["action_mask"].shape == (rows, ids.NUM_ACTIONS)
+    assert columns["action_mask"].shape == (rows, NUM_ACTIONS)
     assert sorted(set(columns["episode"].tolist())) == list(range(12))
     # Every action taken was legal, and the rows of a hand are its decisions in order.
     assert columns["action_mask"][np.arange(rows), columns["action"]].all()
@@ -43,26 +46,43 @@ def test_rows_are_the_hands_decisions(columns: selfplay.Columns) -> None:
         assert columns["reward"][mine].sum() == 0
 
 
-def test_rows_replay_the_hand_they_come_from(columns: selfplay.Columns) -> None:
-    """Episode 3 again: the same deal and agents' choices give the same observations, actions
-    and points."""
+@pytest.mark.parametrize("encoding", ["default", "rlcard", "infostate", "openspiel"])
+def test_rows_are_the_environments_observations_and_ids(encoding: str) -> None:
+    """Episode 3 again, in each encoding: every row holds the deciding seat's observation as an
+    environment's encoder makes it, the legal ids as the environment's mask, and the id of the
+    action played; the points go to the seats' last rows. The shapes are the environment's."""
+    config = selfplay.SelfPlay(1, ("simple", "random"), EAAI, seed=4, encoding=encoding)
     episode = 3
-    seed = selfplay.episode_seed(CONFIG.seed, episode)
-    hand = play_hand(EAAI, episode % 2, seed, CONFIG.agents)
-    mine = columns["episode"] == episode
+    chunk = selfplay.play_chunk(config, episode, episode + 1)
+    meta = config.metadata()
+    assert meta["encoding"] == encoding and meta["actions"] == "ginrummy_v0"
+    env = raw_env(rules=EAAI, encoding=encoding)
+    space = env.observation_space("player_0")
+    observations = selfplay.observations_of(chunk, meta)
+    assert observations.shape[1:] == space["observation"].shape
+    assert chunk["action_mask"].shape[1] == space["action_mask"].shape[0]
+    make, options = get_encoding(encoding).make, config.options()
+    seed = selfplay.episode_seed(config.seed, episode)
+    hand = play_hand(EAAI, episode % 2, seed, config.agents)
     replay = Hand.deal(EAAI, episode % 2, seed)
+    assert len(chunk["step"]) == len(hand.events)
     for n, event in enumerate(hand.events):
-        view = replay.view(event.seat)
-        assert columns["seat"][mine][n] == event.seat
-        assert np.array_equal(columns["observation"][mine][n], observation_tensor(view))
-        plain = Action(event.action.kind, event.action.card)
-        assert columns["action"][mine][n] == ids.action_id(plain)
+        assert chunk["seat"][n] == event.seat
+        assert np.array_equal(
+            chunk["observation"][n], observed(hand, n, event.seat, make(options)).reshape(-1)
+        )
+        if encoding == "openspiel":  # and that is OpenSpiel's tensor of the seat's view
+            tensor = observation_tensor(replay.view(event.seat))
+            assert np.array_equal(chunk["observation"][n], tensor)
+        legal = np.flatnonzero(chunk["action_mask"][n]).tolist()
+        assert legal == sorted(ids_of(replay.legal_actions()))
+        assert to_action(int(chunk["action"][n])) == Action(event.action.kind, event.action.card)
         replay.apply(event.action)
     result = hand.result
     assert result is not None
-    done = mine & columns["done"]
+    done = chunk["done"]
     if result.winner is not None:
-        won = columns["reward"][done & (columns["seat"] == result.winner)]
+        won = chunk["reward"][done & (chunk["seat"] == result.winner)]
         assert won.tolist() == [result.points]
 
 
@@ -86,10 +106,24 @@ def test_files_read_back(columns: selfplay.Columns, tmp_path: Path, suffix: str)
     assert rows == len(columns["episode"]) == seen[0]
     loaded, meta = selfplay.load(path)
     assert meta == CONFIG.metadata()
-    assert meta["rules"] == EAAI.to_dict() and meta["encoding"] == "openspiel"
+    assert meta["rules"] == EAAI.to_dict() and meta["encoding"] == "default"
+    assert meta["version"] == 2 and meta["num_actions"] == NUM_ACTIONS
     for name in columns:
         assert np.array_equal(loaded[name], columns[name]), name
         assert loaded[name].dtype == columns[name].dtype, name
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".npz"])
+def test_an_encoding_of_planes_reads_back_in_its_shape(tmp_path: Path, suffix: str) -> None:
+    config = selfplay.SelfPlay(episodes=2, rules=EAAI, seed=1, encoding="rlcard")
+    chunks = list(selfplay.generate(config))
+    path = tmp_path / f"planes{suffix}"
+    selfplay.write(path, config, iter(chunks))
+    loaded, meta = selfplay.load(path)
+    assert meta["observation_shape"] == [5, 52]
+    planes = selfplay.observations_of(loaded, meta)
+    assert planes.shape == (len(loaded["step"]), 5, 52)
+    assert np.array_equal(planes.reshape(len(planes), -1), chunks[0]["observation"])
 
 
 def test_selfplay_command(

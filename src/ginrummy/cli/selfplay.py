@@ -17,11 +17,13 @@ if TYPE_CHECKING:
 EXAMPLES = """\
 examples:
   ginrummy selfplay hands.parquet --episodes 10000 --agents simple random --seed 1 --jobs 0
-  ginrummy selfplay hands.npz --episodes 500 --rules eaai
+  ginrummy selfplay hands.npz --episodes 500 --rules eaai --encoding infostate
   ginrummy selfplay hands.parquet --episodes 1000000 --agents expert simple --ray auto
 
 One row per decision: episode, step, seat, observation, action_mask, action, reward, done
-(see ginrummy.rl.selfplay). The same seed writes the same rows with any --jobs or on Ray."""
+(see ginrummy.rl.selfplay), in the environments' encodings and action ids (docs/rl.md), so a
+policy trained on the file plays in ginrummy_v0. The same seed writes the same rows with any
+--jobs or on Ray."""
 
 
 def add_parser(subparsers: Subparsers) -> None:
@@ -56,7 +58,10 @@ def add_parser(subparsers: Subparsers) -> None:
         "--seed", type=int, default=None, metavar="S", help="seed for the run (default random)"
     )
     parser.add_argument(
-        "--encoding", default="openspiel", help="observation encoding (default openspiel)"
+        "--encoding",
+        default="default",
+        help="the environments' observation encoding: default, rlcard, infostate, openspiel "
+        "(default: default)",
     )
     parser.add_argument(
         "--jobs",
@@ -91,8 +96,10 @@ def run(args: argparse.Namespace) -> int:
     if args.rules not in Rules.presets():
         presets = ", ".join(Rules.presets())
         raise CommandError(f"unknown rules preset {args.rules!r}; presets are: {presets}")
-    if args.encoding not in selfplay.ENCODINGS:
-        names = ", ".join(selfplay.ENCODINGS)
+    from ..rl.encodings import encoding_names
+
+    if args.encoding not in encoding_names():
+        names = ", ".join(encoding_names())
         raise CommandError(f"unknown encoding {args.encoding!r}; encodings are: {names}")
     if not args.out.endswith((".parquet", ".npz")):
         raise CommandError(f"OUT must end in .parquet or .npz, not {args.out!r}")

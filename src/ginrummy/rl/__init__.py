@@ -4,11 +4,13 @@ reinforcement-learning research uses.
 * Environments (numpy, PettingZoo, Gymnasium; the ``rl`` extra): :mod:`.aec` and
   :mod:`.ginrummy_v0`, the PettingZoo AEC and parallel environment; :mod:`.gym_env`, the
   Gymnasium environment ``ginrummy/GinRummy-v0`` against any built-in agent; :mod:`.vector`,
-  batched self-play; :mod:`.actions`, their action ids; :mod:`.encodings`, the observations by
-  name. docs/rl.md states their rewards, encodings, action ids and options.
+  batched self-play; :mod:`.actions`, their action ids (and OpenSpiel's numbering of them);
+  :mod:`.encodings`, the observations by name; :mod:`.selfplay`, trajectories of computer
+  players in those observations and ids. docs/rl.md states their rewards, encodings, action
+  ids and options.
 * OpenSpiel and Ray: :mod:`.openspiel` (numpy) holds OpenSpiel's observation tensor and action
-  ids, :mod:`.openspiel_game` (pyspiel) registers the ``python_ginrummy`` game,
-  :mod:`.ray_arena` (ray) runs the arena on Ray and :mod:`.selfplay` writes trajectories.
+  ids, :mod:`.openspiel_game` (pyspiel) registers the ``python_ginrummy`` game, and
+  :mod:`.ray_arena` (ray) runs the arena, and self-play, on Ray.
 
 Each submodule imports its optional library itself, so ``import ginrummy.rl`` needs nothing
 beyond the engine: the names below (``env``, ``raw_env``, ``GinRummyEnv``, ...) load their

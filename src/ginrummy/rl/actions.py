@@ -18,6 +18,20 @@ A card's offset is its engine index, ``suit * 13 + rank`` with the suits spades,
 diamonds, clubs and the ranks ace to king (As = 0, Ks = 12, Ah = 13, ..., Kc = 51), which is also
 RLCard's card id. A knock that names its own melds (``knock Kh As2s3s ...``) has no id: the
 space holds the default arrangement only, which is what a fixed-size policy output can name.
+
+OpenSpiel's numbering, the one ``python_ginrummy`` (:mod:`.openspiel_game`) speaks, is the
+same actions in another order, 213 ids, with OpenSpiel's card ids (suits spades, clubs,
+diamonds, hearts) and its meaning of 0-54 (:func:`to_openspiel`, :func:`from_openspiel`)::
+
+    0-51     discard <card>   (OpenSpiel's card id)
+    52       take
+    53       draw
+    54       pass, and done   (OpenSpiel ends the defender's layoffs with its pass)
+    55       biggin
+    56-107   knock <card>
+    108-159  gin <card>
+    160-211  layoff <card>
+    212      auto
 """
 
 from __future__ import annotations
@@ -25,6 +39,7 @@ from __future__ import annotations
 from typing import Final
 
 from ..engine import DECK, Action, ActionKind
+from .openspiel import CARD_IDS, DRAW_STOCK, DRAW_UPCARD, PASS_ACTION
 
 PASS: Final = 0
 DONE: Final = 1
@@ -105,6 +120,56 @@ def ids_of(actions: list[Action]) -> list[int]:
         return [action_id(action) for action in actions]
 
 
+# -- OpenSpiel's numbering -------------------------------------------------------------------
+
+#: The number of OpenSpiel's ids (``python_ginrummy``'s ``num_distinct_actions``).
+OPENSPIEL_NUM_ACTIONS: Final = 213
+_OPENSPIEL_SIMPLE: Final = {
+    PASS: PASS_ACTION,
+    DONE: PASS_ACTION,
+    DRAW: DRAW_STOCK,
+    TAKE: DRAW_UPCARD,
+    AUTO: 212,
+    BIG_GIN: 55,
+}
+#: OpenSpiel's first id of each card action (the card's OpenSpiel id is added to it).
+_OPENSPIEL_WITH_CARD: Final = {DISCARD: 0, KNOCK: 56, GIN: 108, LAYOFF: 160}
+
+
+def _to_openspiel_table() -> tuple[int, ...]:
+    table = [_OPENSPIEL_SIMPLE[i] for i in range(DISCARD)]
+    for base, openspiel_base in _OPENSPIEL_WITH_CARD.items():
+        table += [openspiel_base + CARD_IDS[card.index] for card in DECK]
+        assert len(table) == base + 52
+    return tuple(table)
+
+
+#: ``TO_OPENSPIEL[i]`` is OpenSpiel's id of the environments' id ``i``.
+TO_OPENSPIEL: Final = _to_openspiel_table()
+#: ``FROM_OPENSPIEL[j]`` is the environments' id of OpenSpiel's id ``j`` (54 is ``pass``).
+FROM_OPENSPIEL: Final = tuple(TO_OPENSPIEL.index(j) for j in range(OPENSPIEL_NUM_ACTIONS))
+
+
+def to_openspiel(action_id: int) -> int:
+    """OpenSpiel's id (``python_ginrummy``'s) of the environments' id ``action_id``. Both
+    ``pass`` and ``done`` become OpenSpiel's pass, 54."""
+    if not 0 <= action_id < NUM_ACTIONS:
+        raise ValueError(f"action id {action_id} is outside 0..{NUM_ACTIONS - 1}")
+    return TO_OPENSPIEL[action_id]
+
+
+def from_openspiel(openspiel_id: int, *, laying_off: bool = False) -> int:
+    """The environments' id of OpenSpiel's id ``openspiel_id``. OpenSpiel's pass, 54, is
+    ``done`` while the defender is laying off (``laying_off``) and ``pass`` otherwise."""
+    if not 0 <= openspiel_id < OPENSPIEL_NUM_ACTIONS:
+        raise ValueError(
+            f"OpenSpiel action id {openspiel_id} is outside 0..{OPENSPIEL_NUM_ACTIONS - 1}"
+        )
+    if laying_off and openspiel_id == PASS_ACTION:
+        return DONE
+    return FROM_OPENSPIEL[openspiel_id]
+
+
 __all__ = [
     "ACTIONS",
     "AUTO",
@@ -112,14 +177,19 @@ __all__ = [
     "DISCARD",
     "DONE",
     "DRAW",
+    "FROM_OPENSPIEL",
     "GIN",
     "KNOCK",
     "LAYOFF",
     "NUM_ACTIONS",
+    "OPENSPIEL_NUM_ACTIONS",
     "PASS",
     "TAKE",
+    "TO_OPENSPIEL",
     "action_id",
     "action_name",
+    "from_openspiel",
     "ids_of",
     "to_action",
+    "to_openspiel",
 ]

@@ -160,12 +160,43 @@ _MY_TURN, _I_DEALT, _I_KNOCKED, _THEY_KNOCKED, _DOUBLED = (
 )
 
 
+#: Where the planes, the dynamic flags, the pile's order and the numbers begin.
+_PILE_ORDER: Final = _BITS
+_HAND, _KNOWN, _IN_PILE, _TOP, _MINE, _THEIRS, _DECLINED, _UNSEEN, _TAKEN = (
+    52 * i for i in range(9)
+)
+_PHASE_AT: Final = {p: _FLAGS + i for i, p in enumerate(Phase)}
+_MY_TURN_AT: Final = _FLAGS + len(Phase)
+(
+    _STOCK_AT,
+    _MY_COUNT_AT,
+    _THEIR_COUNT_AT,
+    _PILE_COUNT_AT,
+    _KNOCK_LIMIT_AT,
+    _SCORE_AT,
+    _THEIR_SCORE_AT,
+    _MATCH_AT,
+    _THEIR_MATCH_AT,
+) = range(_ORDER, DEFAULT_SIZE)
+#: The bits that change with the turn rather than with an event: a running encoding leaves
+#: them 0 and sets them at :meth:`DefaultEncoder.encode`.
+_TURN_BITS: Final = sum(_PHASE_BITS.values()) | _MY_TURN | (FULL << _TAKEN)
+#: The actions after which the planes are worked out afresh (the table, the knock card, the
+#: hand's end): rare, and each changes much at once.
+_KNOCKS: Final = frozenset({ActionKind.KNOCK, ActionKind.GIN, ActionKind.BIG_GIN})
+
+
 class DefaultEncoder(Encoder):
     """The default encoding: card planes, flags, the pile's order, then numbers (see the names
     above, in that order).
 
     It keeps, from the events, what only the history tells (who discarded which card, which
-    pile tops the opponent turned down) and, to save work, the pile and its order.
+    pile tops the opponent turned down) and, to save work, the pile and its order. Until a
+    knock or the hand's end it also keeps the whole encoding running (``_live``), a few values
+    changed an event, so that :meth:`encode` is a copy and the turn's few values; from the
+    knock on, which is rare and changes much at once, it works each one out afresh
+    (:meth:`afresh`), which is what the running one must always equal (the tests hold it to
+    that at every state of many hands).
     """
 
     shape = (DEFAULT_SIZE,)
@@ -178,9 +209,28 @@ class DefaultEncoder(Encoder):
         self._declined = 0
         self._pile = 0
         self._pile_size = 0
+        self._top = -1  # the pile's top card's index, -1 for none
+        self._stock = 0
+        self._counts = [0, 0]  # the cards each seat holds
         self._hand_flags = 0  # the flags that hold for the whole hand
-        #: The pile's order and then the numbers, kept up to date and copied out whole.
-        self._tail = np.zeros(DEFAULT_SIZE - _BITS, np.float32)
+        #: The encoding as it stands, less the turn's bits (:data:`_TURN_BITS`) and the counts,
+        #: kept up to date event by event while ``_running``; its pile order, knock limit and
+        #: scores always are.
+        self._live = np.zeros(DEFAULT_SIZE, np.float32)
+        #: ``_live`` as a memoryview, whose items are cheaper to set one by one than numpy's.
+        self._planes = self._live.data.cast("B").cast("f")
+        self._running = False
+
+    def __getstate__(self) -> dict[str, object]:
+        """Pickled and copied (an environment may be) without the memoryview, which cannot
+        be: :meth:`__setstate__` makes it again over the copied array."""
+        state = self.__dict__.copy()
+        del state["_planes"]
+        return state
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        self.__dict__.update(state)
+        self._planes = self._live.data.cast("B").cast("f")
 
     def new_hand(self, knowledge: Knowledge) -> None:
         self._discarded = [0, 0]
@@ -188,53 +238,140 @@ class DefaultEncoder(Encoder):
         pile = knowledge.pile
         self._pile = pile_mask(pile)
         self._pile_size = len(pile)
-        tail = self._tail
-        tail[:] = 0.0
+        self._top = pile[-1].index if pile else -1
+        live = self._live
+        live[:] = 0.0
         for place, card in enumerate(pile, 1):
-            tail[card.index] = place / _PILE_DEPTH
-        tail[56] = knowledge.knock_limit / 10
+            live[_PILE_ORDER + card.index] = place / _PILE_DEPTH
+        live[_KNOCK_LIMIT_AT] = knowledge.knock_limit / 10
         self._scores(knowledge)
         seat = knowledge.seat
         self._hand_flags = (_I_DEALT if knowledge.dealer == seat else 0) | (
             _DOUBLED if knowledge.multiplier > 1 else 0
         )
+        self._stock = knowledge.stock_count
+        self._counts[seat] = knowledge.hand.bit_count()
+        self._counts[1 - seat] = knowledge.opponent_count
+        live[:_BITS] = unpack(self._bits(knowledge) & ~_TURN_BITS, _BITS)
+        self._running = True
 
     def _scores(self, knowledge: Knowledge) -> None:
         """The score numbers, which change only between hands (and at the episode's end)."""
-        tail = self._tail
+        live = self._live
         score, other = knowledge.scores
-        tail[57] = min(1.0, score / self._score_scale)
-        tail[58] = min(1.0, other / self._score_scale)
+        live[_SCORE_AT] = min(1.0, score / self._score_scale)
+        live[_THEIR_SCORE_AT] = min(1.0, other / self._score_scale)
         if self._match_scale:
             match, other_match = knowledge.match_scores
-            tail[59] = min(1.0, match / self._match_scale)
-            tail[60] = min(1.0, other_match / self._match_scale)
+            live[_MATCH_AT] = min(1.0, match / self._match_scale)
+            live[_THEIR_MATCH_AT] = min(1.0, other_match / self._match_scale)
 
     def see(self, event: Event, knowledge: Knowledge) -> None:
         kind = event.action.kind
+        seat = knowledge.seat
+        mine = event.seat == seat
+        live = self._planes
+        running = self._running
         if kind is ActionKind.DISCARD:
             card = event.card
             assert card is not None
+            index = card.index
             self._discarded[event.seat] |= card.bit
             self._pile |= card.bit
             self._pile_size += 1
-            self._tail[card.index] = _PILE[self._pile_size]
+            self._counts[event.seat] -= 1
+            live[_PILE_ORDER + index] = _PILE[self._pile_size]
+            if running:
+                live[_IN_PILE + index] = 1.0
+                if self._top >= 0:
+                    live[_TOP + self._top] = 0.0
+                live[_TOP + index] = 1.0
+                if mine:
+                    live[_HAND + index] = 0.0
+                    live[_MINE + index] = 1.0
+                else:  # no longer in the opponent's hand, known or not: seen now
+                    live[_KNOWN + index] = 0.0
+                    live[_THEIRS + index] = 1.0
+                    live[_UNSEEN + index] = 0.0
+                if knowledge.over:  # a dead hand: the opponent's cards are shown
+                    self._running = False
+            self._top = index
         elif kind is ActionKind.TAKE:
             card = event.card
             assert card is not None
+            index = card.index
             self._pile &= ~card.bit
             self._pile_size -= 1
-            self._tail[card.index] = 0.0
-        elif kind is ActionKind.KNOCK or kind is ActionKind.GIN:
+            self._counts[event.seat] += 1
+            live[_PILE_ORDER + index] = 0.0
+            pile = knowledge.pile
+            self._top = pile[-1].index if pile else -1
+            if running:
+                live[_IN_PILE + index] = 0.0
+                live[_TOP + index] = 0.0
+                if self._top >= 0:
+                    live[_TOP + self._top] = 1.0
+                live[(_HAND if mine else _KNOWN) + index] = 1.0
+        elif kind is ActionKind.DRAW:
+            self._stock -= 1
+            self._counts[event.seat] += 1
+            if mine:
+                card = event.card
+                assert card is not None
+                if running:
+                    live[_HAND + card.index] = 1.0
+                    live[_UNSEEN + card.index] = 0.0
+            elif self._top >= 0:
+                self._declined |= 1 << self._top
+                live[_DECLINED + self._top] = 1.0
+        elif kind in _KNOCKS:
             card = event.action.card
             if card is not None:
                 self._discarded[event.seat] |= card.bit
-        elif event.seat != knowledge.seat and (kind is ActionKind.DRAW or kind is ActionKind.PASS):
-            pile = knowledge.pile
-            if pile:
-                self._declined |= pile[-1].bit
+            self._running = False
+        elif kind is ActionKind.PASS:
+            if not mine and self._top >= 0:
+                self._declined |= 1 << self._top
+                live[_DECLINED + self._top] = 1.0
+            if knowledge.over:  # passed at the wall: a dead hand, the opponent's cards shown
+                self._running = False
 
     def encode(self, knowledge: Knowledge) -> Array:
+        if not self._running:
+            return self.afresh(knowledge)
+        out = self._live.copy()
+        k = knowledge
+        seat = k.seat
+        counts = self._counts
+        out[_STOCK_AT] = _STOCK[self._stock]
+        out[_MY_COUNT_AT] = _CARDS[counts[seat]]
+        out[_THEIR_COUNT_AT] = _CARDS[counts[1 - seat]]
+        out[_PILE_COUNT_AT] = _PILE[self._pile_size]
+        out[_PHASE_AT[k.phase]] = 1.0
+        if k.turn == seat:
+            out[_MY_TURN_AT] = 1.0
+            taken = k.taken
+            if taken is not None:
+                out[_TAKEN + taken.index] = 1.0
+        return out
+
+    def afresh(self, knowledge: Knowledge) -> Array:
+        """This seat's observation worked out from its knowledge and the history kept: what
+        :meth:`encode` gives, however it gets there."""
+        k = knowledge
+        if k.over:  # the episode may be over, its score final
+            self._scores(k)
+        out = np.empty(DEFAULT_SIZE, np.float32)
+        out[:_BITS] = unpack(self._bits(k), _BITS)
+        out[_BITS:] = self._live[_BITS:]
+        out[_STOCK_AT] = _STOCK[k.stock_count]
+        out[_MY_COUNT_AT] = _CARDS[k.hand.bit_count()]
+        out[_THEIR_COUNT_AT] = _CARDS[k.opponent_count]
+        out[_PILE_COUNT_AT] = _PILE[self._pile_size]
+        return out
+
+    def _bits(self, knowledge: Knowledge) -> int:
+        """The card planes and the flags, bit ``i`` for value ``i``."""
         k = knowledge
         seat = k.seat
         pile = k.pile
@@ -258,7 +395,7 @@ class DefaultEncoder(Encoder):
                 seen |= knock_card.bit
                 if knocker != seat:  # shown at the end of the hand
                     opponent_discards |= knock_card.bit
-        bits = (
+        return (
             hand
             | known << 52
             | in_pile << 104
@@ -273,17 +410,6 @@ class DefaultEncoder(Encoder):
             | laid_off << 572
             | flags
         )
-        tail = self._tail
-        if k.over:  # the episode may be over, its score final
-            self._scores(k)
-        tail[52] = _STOCK[k.stock_count]
-        tail[53] = _CARDS[hand.bit_count()]
-        tail[54] = _CARDS[k.opponent_count]
-        tail[55] = _PILE[self._pile_size]
-        out = np.empty(DEFAULT_SIZE, np.float32)
-        out[:_BITS] = unpack(bits, _BITS)
-        out[_BITS:] = tail
-        return out
 
 
 # -- rlcard --------------------------------------------------------------------------------------

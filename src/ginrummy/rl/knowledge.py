@@ -30,6 +30,13 @@ class Scores(Protocol):
     def match_scores(self) -> tuple[int, int]: ...
 
 
+class NoScores:
+    """The score of an episode that is one hand (none), for knowledge outside a session."""
+
+    game_scores: Final = (0, 0)
+    match_scores: Final = (0, 0)
+
+
 class Knowledge:
     """One seat's knowledge of the hand being played (and of the score), read on demand.
 
@@ -178,4 +185,4 @@ def visible(event: Event, seat: int, over: bool) -> Event:
     return event
 
 
-__all__ = ["FULL", "HIDDEN_KNOCK", "Knowledge", "Scores", "visible"]
+__all__ = ["FULL", "HIDDEN_KNOCK", "Knowledge", "NoScores", "Scores", "visible"]

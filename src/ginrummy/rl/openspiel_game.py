@@ -16,7 +16,9 @@ deals in ``hand`` mode (default 1, so player 0 acts first as in OpenSpiel's ``gi
 Players are our seats. Chance deals the cards one at a time in our order (the non-dealer's
 first, alternately, then the upcard; chance outcomes are OpenSpiel card ids), draws each stock
 card when a player draws, and in ``game`` mode, when the rules cut for the deal, picks the first
-dealer (outcome 0 or 1). Actions are :mod:`.openspiel_actions`' ids. The observation tensor is
+dealer (outcome 0 or 1). Actions are numbered OpenSpiel's way (0-54 mean what they mean in
+OpenSpiel's ``gin_rummy``): :func:`.actions.to_openspiel` of the environments' ids, 213 in all,
+and :func:`.actions.from_openspiel` back. The observation tensor is
 OpenSpiel's 644-wide one (:func:`.openspiel.observation_tensor`, players numbered by seat); the
 information state is a string of everything the player has seen, in order.
 
@@ -37,10 +39,10 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel
 
-from ..engine import DECK, ActionKind, Card, Hand, IllegalActionError, Rules
+from ..engine import DECK, Action, ActionKind, Card, Hand, IllegalActionError, Phase, Rules
 from ..engine.game import next_dealer
 from ..engine.scoring import Tally
-from . import openspiel_actions as ids
+from .actions import ACTIONS, OPENSPIEL_NUM_ACTIONS, from_openspiel, ids_of, to_openspiel
 from .openspiel import CARD_IDS, TENSOR_LAYOUT, TENSOR_SIZE, card_of, observation_tensor
 
 SHORT_NAME: Final = "python_ginrummy"
@@ -99,7 +101,7 @@ class GinRummyGame(pyspiel.Game):
         else:
             bound, length = 1.0, MAX_HAND_LENGTH * MAX_GAME_HANDS
         info = pyspiel.GameInfo(
-            num_distinct_actions=ids.NUM_ACTIONS,
+            num_distinct_actions=OPENSPIEL_NUM_ACTIONS,
             max_chance_outcomes=52,
             num_players=2,
             min_utility=-bound,
@@ -205,7 +207,7 @@ class _Table:
     def apply_action(self, action_id: int) -> None:
         hand = self.hand
         assert hand is not None
-        action = ids.action_of(action_id, hand.legal_actions())
+        action = _legal_action(hand, action_id)
         if action.kind is ActionKind.DRAW:
             self.drawing = True
             return
@@ -226,7 +228,7 @@ class _Table:
 
     def legal_actions(self) -> list[int]:
         assert self.hand is not None
-        return list(ids.legal_ids(self.hand.legal_actions()))
+        return sorted(map(to_openspiel, ids_of(self.hand.legal_actions())))
 
     def returns(self) -> list[float]:
         if not self.is_over:
@@ -306,6 +308,14 @@ class _Table:
                 continue
             return other
         return other
+
+
+def _legal_action(hand: Hand, openspiel_id: int) -> Action:
+    """The legal action of OpenSpiel's id; ``ValueError`` when none has it."""
+    action_id = from_openspiel(openspiel_id, laying_off=hand.phase is Phase.LAYOFF)
+    if action_id not in ids_of(hand.legal_actions()):
+        raise ValueError(f"action id {openspiel_id} is not legal now")
+    return ACTIONS[action_id]
 
 
 def _dealt_to(position: int, dealer: int, rules: Rules) -> int | None:
@@ -407,9 +417,8 @@ class GinRummyState(pyspiel.State):
                 return f"seat {action} deals first"
             return f"deal {card_of(action)}"
         hand = self._table.hand
-        legal = hand.legal_actions() if hand is not None else []
         try:
-            return str(ids.action_of(action, legal))
+            return str(_legal_action(hand, action)) if hand is not None else f"action {action}"
         except ValueError:
             return f"action {action}"
 

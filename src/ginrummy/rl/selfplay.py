@@ -1,15 +1,20 @@
 """Self-play data: hands between computer players written as trajectories, one row a decision,
 in columns (Parquet through pyarrow, or numpy's ``.npz``), in parallel on Ray or locally.
 
-The columns, one row per decision, in episode order and within an episode in the order played:
+The rows speak the environments' language (docs/rl.md): the observation is any encoding of
+:mod:`.encodings` by name, computed as the environments compute it, and the actions are the
+environments' ids (:mod:`.actions`), so a policy trained on the file plays in ``ginrummy_v0``,
+the Gymnasium environment or ``VectorEnv`` with the same encoding. The columns, one row per
+decision, in episode order and within an episode in the order played:
 
 =============  ======================  ===================================================
 ``episode``    int64                   the hand's number, 0 .. N-1
 ``step``       int32                   the decision's number within the hand
 ``seat``       int8                    the seat deciding
-``observation``float32 x encoding size the deciding seat's view, encoded (default OpenSpiel's
-                                       644-wide tensor, :func:`.openspiel.observation_tensor`)
-``action_mask``bool x 213              the legal action ids (:mod:`.openspiel_actions`)
+``observation``float32 x encoding size the deciding seat's observation in the run's encoding
+                                       (``default`` unless chosen), flattened;
+                                       :func:`observations_of` gives it its shape again
+``action_mask``bool x 214              the legal action ids (:data:`.actions.NUM_ACTIONS`)
 ``action``     int16                   the action id chosen
 ``reward``     float32                 the points the seat won (negative: lost) in the hand,
                                        on its last decision; 0 elsewhere
@@ -27,7 +32,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing import get_context
@@ -37,45 +41,50 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from ..agents.base import Agent, BaseAgent
 from ..agents.play import play_hand
 from ..agents.registry import get_agent
-from ..engine import Action, PlayerView, Rules
+from ..engine import Action, Hand, Rules
 from ..engine.game import derived_seed
-from . import openspiel_actions as ids
-from .openspiel import TENSOR_SIZE, observation_tensor
+from .actions import NUM_ACTIONS, action_id, ids_of
+from .encodings import get_encoding
+from .knowledge import NoScores
+from .names import NAME
+from .observations import Observations
+from .options import EnvOptions, make_options
 
-Encoder = Callable[[PlayerView], npt.NDArray[np.float32]]
 Columns = dict[str, npt.NDArray[Any]]
 
-#: Observation encodings by name: the function and its width.
-ENCODINGS: Final[dict[str, tuple[Encoder, int]]] = {
-    "openspiel": (observation_tensor, TENSOR_SIZE),
-}
 #: Episodes a task plays (a process's or a Ray task's share, and a Parquet row group).
 CHUNK: Final = 64
 FORMAT: Final = "ginrummy-selfplay"
-VERSION: Final = 1
+#: 2: the environments' action ids and encodings (1 had OpenSpiel's ids and tensor).
+VERSION: Final = 2
 
 
 @dataclass(frozen=True)
 class SelfPlay:
-    """What to generate: ``episodes`` hands of ``agents`` (seat 0's first) under ``rules``."""
+    """What to generate: ``episodes`` hands of ``agents`` (seat 0's first) under ``rules``,
+    observed in the environments' encoding ``encoding``."""
 
     episodes: int
     agents: tuple[str, str] = ("simple", "simple")
     rules: Rules = field(default_factory=Rules)
     seed: int = 0
-    encoding: str = "openspiel"
+    encoding: str = "default"
 
     def __post_init__(self) -> None:
         if self.episodes < 1:
             raise ValueError(f"episodes must be at least 1, not {self.episodes}")
-        if self.encoding not in ENCODINGS:
-            names = ", ".join(ENCODINGS)
-            raise ValueError(f"unknown encoding {self.encoding!r}; encodings are: {names}")
+        get_encoding(self.encoding)  # an unknown name fails here, naming the encodings
         for name in self.agents:
             get_agent(name)  # unknown names fail here, before any worker starts
+
+    def options(self) -> EnvOptions:
+        """The environment options whose observations the rows hold (one hand an episode)."""
+        return make_options(rules=self.rules, encoding=self.encoding)
+
+    def observation_shape(self) -> tuple[int, ...]:
+        return Observations(self.options()).encoders[0].shape
 
     def chunks(self) -> list[tuple[int, int]]:
         """The episodes as ``(first, stop)`` ranges of :data:`CHUNK`."""
@@ -90,33 +99,10 @@ class SelfPlay:
             "rules": self.rules.to_dict(),
             "seed": self.seed,
             "encoding": self.encoding,
-            "actions": "python_ginrummy",
-            "num_actions": ids.NUM_ACTIONS,
+            "observation_shape": list(self.observation_shape()),
+            "actions": NAME,
+            "num_actions": NUM_ACTIONS,
         }
-
-
-class _Recorder(BaseAgent):
-    """Passes an agent's decisions through, noting each (view, action) in ``steps``."""
-
-    def __init__(self, inner: Agent, steps: list[tuple[PlayerView, Action]]) -> None:
-        self.inner = inner
-        self.steps = steps
-        self.name = str(getattr(inner, "name", type(inner).__name__))
-
-    def new_hand(self) -> None:
-        new_hand = getattr(self.inner, "new_hand", None)
-        if callable(new_hand):
-            new_hand()
-
-    def observe(self, view: PlayerView) -> None:
-        observe = getattr(type(self.inner), "observe", None)
-        if callable(observe) and observe is not BaseAgent.observe:
-            observe(self.inner, view)
-
-    def act(self, view: PlayerView, rng: random.Random) -> Action:
-        action = self.inner.act(view, rng)
-        self.steps.append((view, action))
-        return action
 
 
 def episode_seed(seed: int, episode: int) -> int:
@@ -125,34 +111,45 @@ def episode_seed(seed: int, episode: int) -> int:
 
 
 def play_chunk(config: SelfPlay, first: int, stop: int) -> Columns:
-    """Episodes ``first`` .. ``stop - 1`` as columns."""
-    encode, width = ENCODINGS[config.encoding]
+    """Episodes ``first`` .. ``stop - 1`` as columns.
+
+    Each hand is played by the agents, then replayed action by action on a fresh deal of the
+    same deck while both seats observe it as an environment's seats do."""
+    observations = Observations(config.options())
     rows: list[tuple[int, int, int, int, float, bool]] = []
-    observations: list[npt.NDArray[np.float32]] = []
-    masks: list[npt.NDArray[np.bool_]] = []
+    encoded: list[npt.NDArray[np.float32]] = []
+    legal: list[list[int]] = []
     for episode in range(first, stop):
-        steps: list[tuple[PlayerView, Action]] = []
-        agents = [_Recorder(get_agent(name), steps) for name in config.agents]
-        hand = play_hand(config.rules, episode % 2, episode_seed(config.seed, episode), agents)
-        result = hand.result
+        dealer = episode % 2
+        agents = [get_agent(name) for name in config.agents]
+        played = play_hand(config.rules, dealer, episode_seed(config.seed, episode), agents)
+        result = played.result
         assert result is not None
-        last = {view.seat: n for n, (view, _) in enumerate(steps)}
-        for n, (view, action) in enumerate(steps):
-            done = last[view.seat] == n
+        last = {event.seat: n for n, event in enumerate(played.events)}
+        hand = Hand.from_deck(config.rules, dealer, played.deck)
+        observations.deal(hand, NoScores())
+        for n, event in enumerate(played.events):
+            seat = event.seat
+            done = last[seat] == n
             reward = 0.0
             if done and result.winner is not None:
-                reward = float(result.points if result.winner == view.seat else -result.points)
+                reward = float(result.points if result.winner == seat else -result.points)
+            action = event.action
             plain = Action(action.kind, action.card) if action.melds is not None else action
-            rows.append((episode, n, view.seat, ids.action_id(plain), reward, done))
-            observations.append(encode(view))
-            masks.append(ids.action_mask(view.legal_actions))
-    episode_col, step, seat, action_col, reward_col, done_col = zip(*rows, strict=True)
+            rows.append((episode, n, seat, action_id(plain), reward, done))
+            encoded.append(observations.encoded(seat))
+            legal.append(ids_of(hand.legal_actions()))
+            observations.saw(hand.apply(action))
+    episode_col, step, seat_col, action_col, reward_col, done_col = zip(*rows, strict=True)
+    masks = np.zeros((len(rows), NUM_ACTIONS), np.bool_)
+    for row, ids in enumerate(legal):
+        masks[row, ids] = True
     return {
         "episode": np.array(episode_col, np.int64),
         "step": np.array(step, np.int32),
-        "seat": np.array(seat, np.int8),
-        "observation": np.stack(observations).astype(np.float32).reshape(-1, width),
-        "action_mask": np.stack(masks),
+        "seat": np.array(seat_col, np.int8),
+        "observation": np.stack(encoded).reshape(len(rows), -1),
+        "action_mask": masks,
         "action": np.array(action_col, np.int16),
         "reward": np.array(reward_col, np.float32),
         "done": np.array(done_col, np.bool_),
@@ -273,7 +270,14 @@ def load(path: str | Path) -> tuple[Columns, dict[str, Any]]:
                 columns[name] = column.flatten().to_numpy(zero_copy_only=False).reshape(-1, width)
             else:
                 columns[name] = column.to_numpy(zero_copy_only=False)
-        return columns, meta
-    with np.load(path) as data:
-        columns = {name: data[name] for name in data.files if name != "metadata"}
-        return columns, json.loads(str(data["metadata"]))
+    else:
+        with np.load(path) as data:
+            columns = {name: data[name] for name in data.files if name != "metadata"}
+            meta = json.loads(str(data["metadata"]))
+    return columns, meta
+
+
+def observations_of(columns: Columns, metadata: dict[str, Any]) -> npt.NDArray[np.float32]:
+    """The observation column in the encoding's own shape: ``(rows, *observation_shape)``."""
+    shape = tuple(metadata["observation_shape"])
+    return columns["observation"].reshape(len(columns["observation"]), *shape)

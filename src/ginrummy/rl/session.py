@@ -19,10 +19,10 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from ..engine import Action, Event, Game, Hand, HandResult, IllegalActionError, Match
+from ..engine import Action, Game, Hand, HandResult, IllegalActionError, Match
 from .actions import ACTIONS, NUM_ACTIONS, ids_of
-from .encodings import Array, Encoder, make_encoders
-from .knowledge import Knowledge, visible
+from .encodings import Array, Encoder
+from .observations import Observations
 from .options import EnvOptions
 
 _NO_MASK: Final = np.zeros(NUM_ACTIONS, np.int8)
@@ -33,14 +33,14 @@ class Session:
 
     def __init__(self, options: EnvOptions) -> None:
         self.options = options
-        self.encoders: tuple[Encoder, Encoder] = make_encoders(options)
+        #: Each seat's knowledge, encoder and observation of the hand being played.
+        self.observations = Observations(options)
+        self.encoders: tuple[Encoder, Encoder] = self.observations.encoders
         self._rng = random.Random()
         self.game: Game | None = None
         self.match: Match | None = None
-        #: The hand being played (the last one once the episode is over), and what each
-        #: seat knows of it.
+        #: The hand being played (the last one once the episode is over).
         self.hand: Hand
-        self.knowledge: tuple[Knowledge, Knowledge]
         #: Each seat's reward for the last step.
         self.rewards = [0.0, 0.0]
         self.terminated = False
@@ -84,9 +84,7 @@ class Session:
             self.game_scores = self.game.totals
         self.hands += 1
         self._legal = None
-        self.knowledge = (Knowledge(self.hand, 0, self), Knowledge(self.hand, 1, self))
-        for encoder, knowledge in zip(self.encoders, self.knowledge, strict=True):
-            encoder.new_hand(knowledge)
+        self.observations.deal(self.hand, self)
 
     def _end(self, *, truncated: bool = False) -> None:
         """The episode is over: it ended, or was cut short."""
@@ -118,7 +116,8 @@ class Session:
         return mask
 
     def observe(self, seat: int) -> Array:
-        return self.encoders[seat].encode(self.knowledge[seat])
+        """A new array of ``seat``'s observation (encoded once a state, then copied)."""
+        return self.observations.encoded(seat).copy()
 
     def step(self, action_id: int | np.integer[Any]) -> None:
         """Play the current player's action of id ``action_id``; ``rewards``, ``terminated``,
@@ -148,7 +147,7 @@ class Session:
             self._illegal(seat, action if action_id is None else action_id, exc)
             return
         self._begin(seat)
-        self._saw(event)
+        self.observations.saw(event)
         if hand.is_over:
             self._hand_over()
         elif len(hand.events) >= self.options.max_hand_actions:
@@ -164,12 +163,6 @@ class Session:
         self.rewards = [0.0, 0.0]
         if self.info:
             self.info = {}
-
-    def _saw(self, event: Event) -> None:
-        over = self.hand.is_over
-        (encoder_0, encoder_1), (knows_0, knows_1) = self.encoders, self.knowledge
-        encoder_0.see(visible(event, 0, over), knows_0)
-        encoder_1.see(visible(event, 1, over), knows_1)
 
     def _illegal(self, seat: int, action_id: object, exc: Exception) -> None:
         what = f"action {action_id!r}"
@@ -220,6 +213,7 @@ class Session:
             self.game_scores, self.match_scores = self.match.game.totals, self.match.totals
         else:
             self.game_scores = episode.totals
+        self.observations.forget()
         final = episode.final()
         if final.winner is not None:
             self.rewards[final.winner] += 1.0

@@ -105,7 +105,7 @@ class VectorEnv:
         for i, session in enumerate(self.sessions):
             seat = session.current_player
             players.append(seat)
-            observation[i] = session.observe(seat)
+            observation[i] = session.observations.encoded(seat)
             start = i * NUM_ACTIONS
             legal += [start + index for index in session.legal_ids()]
         mask.reshape(-1)[legal] = 1

@@ -1,0 +1,64 @@
+"""Both seats' observations of one hand: each seat's knowledge and encoder, the encoder fed
+every event as its seat saw it, and each observation encoded at most once a state.
+
+The environments (through :class:`~ginrummy.rl.session.Session`) and the self-play generator
+(:mod:`.selfplay`) both observe hands through this class, so a self-play file holds exactly the
+observations an environment gives in the same states, and a policy trained on one plays in the
+other.
+"""
+
+from __future__ import annotations
+
+from ..engine import Event, Hand
+from .encodings import Array, Encoder, make_encoders
+from .knowledge import Knowledge, Scores, visible
+from .options import EnvOptions
+
+
+class Observations:
+    """The two seats' encoders over the hand being played. Call :meth:`deal` for each hand and
+    :meth:`saw` with each event the hand gives; :meth:`encoded` is a seat's observation now."""
+
+    __slots__ = ("_cache", "_hand", "encoders", "knowledge")
+
+    def __init__(self, options: EnvOptions) -> None:
+        self.encoders: tuple[Encoder, Encoder] = make_encoders(options)
+        self.knowledge: tuple[Knowledge, Knowledge]
+        self._hand: Hand | None = None
+        #: Each seat's observation of the present state, once asked for.
+        self._cache: list[Array | None] = [None, None]
+
+    def deal(self, hand: Hand, scores: Scores) -> None:
+        """A new hand, dealt and not yet played; ``scores`` is where the seats read the score."""
+        self._hand = hand
+        self.knowledge = (Knowledge(hand, 0, scores), Knowledge(hand, 1, scores))
+        for encoder, knowledge in zip(self.encoders, self.knowledge, strict=True):
+            encoder.new_hand(knowledge)
+        self._cache = [None, None]
+
+    def saw(self, event: Event) -> None:
+        """The hand's latest event happened: each seat sees it as it may (the opponent's stock
+        draw without its card, a knock card face down until the hand is over)."""
+        hand = self._hand
+        assert hand is not None, "deal a hand first"
+        encoders, knowledge, cache = self.encoders, self.knowledge, self._cache
+        actor = event.seat
+        other = 1 - actor
+        encoders[actor].see(event, knowledge[actor])
+        encoders[other].see(visible(event, other, hand.is_over), knowledge[other])
+        cache[0] = cache[1] = None
+
+    def forget(self) -> None:
+        """Something the encoders read besides the hand's events changed (the score)."""
+        self._cache[0] = self._cache[1] = None
+
+    def encoded(self, seat: int) -> Array:
+        """``seat``'s observation now, encoded on the first call after a change and the same
+        array after that: callers copy it before writing into it."""
+        cached = self._cache[seat]
+        if cached is None:
+            cached = self._cache[seat] = self.encoders[seat].encode(self.knowledge[seat])
+        return cached
+
+
+__all__ = ["Observations"]
