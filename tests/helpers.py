@@ -156,7 +156,7 @@ def quick_snapshot(hand: Hand) -> tuple[Any, ...]:
     action may change, all immutable values), its events and its undo history."""
     events = hand.events
     return (
-        hand._snapshot(),
+        hand._state,
         len(events),
         events[-1] if events else None,
         len(hand._history),

@@ -299,6 +299,29 @@ def test_undo_restores_every_step_exactly() -> None:
     assert hand.events == events
 
 
+def test_the_state_is_one_immutable_value_shared_by_undo_and_copy() -> None:
+    hand = deal(**LAYOFF_DEAL)
+    states = [hand.state]
+    for text in [*LAYOFF_START.split(", "), "layoff 8s"]:
+        hand.apply(text)
+        states.append(hand.state)
+    state = hand.state
+    assert (state.phase, state.turn, state.knocker) == (Phase.LAYOFF, 0, 1)
+    assert state.melds == hand.table_melds and state.layoffs[0][0] == Card.parse("8s")
+    assert not state.hands[0] & mask("8s") and state.hands[0] == hand.hand_mask(0)
+    with pytest.raises(AttributeError):
+        state.phase = Phase.OVER
+    # A copy shares the state; undo goes back to the very state each action started from.
+    assert hand.copy().state is state
+    while hand.events:
+        states.pop()
+        hand.undo()
+        assert hand.state is states[-1]
+    # Equal states are the same position: the same moves again give an equal state.
+    play(hand, [*LAYOFF_START.split(", "), "layoff 8s"])
+    assert hand.state == state and hash(hand.state) == hash(state)
+
+
 def test_copy_is_independent() -> None:
     hand = play(deal(**LAYOFF_DEAL), "pass, take")
     before = snapshot(hand)

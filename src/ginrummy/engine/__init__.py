@@ -4,7 +4,7 @@ from .actions import Action, ActionKind, Event
 from .cards import DECK, Card, Cards, parse_cards
 from .errors import GinRummyError, IllegalActionError, InvalidNotationError, InvalidRulesError
 from .game import Game, GameRecord, HandEntry
-from .hand import Hand, Phase
+from .hand import Hand, HandState, Phase
 from .match import Match, MatchRecord
 from .melds import (
     Arrangement,
@@ -40,6 +40,7 @@ __all__ = [
     "HandEntry",
     "HandRecord",
     "HandResult",
+    "HandState",
     "IllegalActionError",
     "InvalidNotationError",
     "InvalidRulesError",
