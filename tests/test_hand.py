@@ -16,6 +16,7 @@ from ginrummy import (
     Card,
     Hand,
     IllegalActionError,
+    InvalidArgumentError,
     InvalidNotationError,
     Meld,
     Phase,
@@ -69,7 +70,7 @@ def test_a_deck_must_have_52_distinct_cards() -> None:
         Hand.from_deck(Rules(), 0, deck[:51])
     with pytest.raises(InvalidNotationError, match="duplicate"):
         Hand.from_deck(Rules(), 0, [*deck[:51], deck[0]])
-    with pytest.raises(IllegalActionError, match="seat 0 or 1"):
+    with pytest.raises(InvalidArgumentError, match="the dealer must be seat 0 or 1, not 2"):
         Hand.from_deck(Rules(), 2, deck)
 
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from ginrummy.engine.errors import GinRummyError, InvalidNotationError
+from ginrummy.engine.errors import GinRummyError, InvalidArgumentError, InvalidNotationError
 from ginrummy.engine.rulings import (
     FORMS,
     Action,
@@ -77,10 +77,6 @@ def test_wrong_dealer_after_upcard_allows_no_choice(choice: Choice) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        ((2, False), "dealt_by must be seat 0 or 1"),
-        ((-1, False), "dealt_by"),
-        ((True, False), "dealt_by"),
-        (("0", False), "dealt_by"),
         ((0, 1), "upcard_turned must be true or false"),
         ((0, None), "upcard_turned"),
         ((0, False, "stop"), "'redeal' or 'play on'"),
@@ -115,8 +111,6 @@ def test_card_exposed_in_dealing_same_dealer_deals_again(seat: int) -> None:
 
 
 def test_exposed_card_bad_input() -> None:
-    with pytest.raises(IrregularityError, match="dealer must be seat 0 or 1"):
-        exposed_card(3)
     with pytest.raises(IrregularityError, match="in_dealing must be true or false"):
         exposed_card(0, in_dealing="yes")  # type: ignore[arg-type]
 
@@ -203,11 +197,8 @@ def test_play_on_with_a_known_surplus(surplus: int, holds: str, fix: str) -> Non
     [
         ((0, [], False), {}, "at least one seat"),
         ((0, [0, 0], False), {}, "named twice"),
-        ((0, [2], False), {}, "each wrong seat must be seat 0 or 1"),
-        ((0, [True], False), {}, "each wrong seat"),
         ((0, "01", False), {}, "collection of seats"),
         ((0, 1, False), {}, "collection of seats"),
-        ((5, [0], False), {}, "dealer must be seat 0 or 1"),
         ((0, [0], "no"), {}, "first_draw_made must be true or false"),
         ((0, [0], False), {"choice": "redeal"}, "no choice"),
         ((0, [0], False), {"choice": "play on"}, "no choice"),
@@ -226,7 +217,25 @@ def test_irregular_hand_bad_input(
         irregular_hand(*args, **kwargs)
 
 
+@pytest.mark.parametrize("bad", [2, -1, True, "0", 1.0, None])
+def test_a_seat_that_is_not_0_or_1_is_the_engines_invalid_argument(bad: Any) -> None:
+    calls = [
+        ("dealt_by", lambda: wrong_dealer(bad, upcard_turned=False)),
+        ("dealer", lambda: exposed_card(bad)),
+        ("dealer", lambda: irregular_hand(bad, [0], first_draw_made=False)),
+        ("each wrong seat", lambda: irregular_hand(0, [bad], first_draw_made=False)),
+        ("dealer", lambda: parse_irregularity("exposed card", bad)),
+    ]
+    for what, call in calls:
+        with pytest.raises(
+            InvalidArgumentError, match=f"^{what} must be seat 0 or 1, not "
+        ) as info:
+            call()
+        assert type(info.value) is InvalidArgumentError  # the same class as everywhere else
+
+
 def test_errors_are_value_errors() -> None:
+    assert issubclass(IrregularityError, InvalidArgumentError)
     assert issubclass(IrregularityError, GinRummyError)
     assert issubclass(IrregularityError, ValueError)
 
@@ -304,7 +313,6 @@ def test_parse_rejects_unknown_forms(text: str, message: str) -> None:
         ("irregular hand 0 0", 0, "named twice"),
         ("irregular hand both before draw play on", 0, "no choice"),
         ("irregular hand both +1", 0, "only when one hand"),
-        ("exposed card", 2, "dealer must be seat 0 or 1"),
     ],
 )
 def test_parse_passes_on_impossible_facts(text: str, dealer: int, message: str) -> None:

@@ -2,7 +2,13 @@
 
 from .actions import Action, ActionKind, Event
 from .cards import DECK, Card, Cards, parse_cards
-from .errors import GinRummyError, IllegalActionError, InvalidNotationError, InvalidRulesError
+from .errors import (
+    GinRummyError,
+    IllegalActionError,
+    InvalidArgumentError,
+    InvalidNotationError,
+    InvalidRulesError,
+)
 from .game import Game, GameRecord, HandEntry
 from .hand import Hand, HandState, Phase
 from .match import Match, MatchRecord
@@ -42,6 +48,7 @@ __all__ = [
     "HandResult",
     "HandState",
     "IllegalActionError",
+    "InvalidArgumentError",
     "InvalidNotationError",
     "InvalidRulesError",
     "LayoffResult",

@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .cards import DECK, Card, Cards, parse_cards
-from .errors import GinRummyError, IllegalActionError
+from .errors import GinRummyError, IllegalActionError, InvalidNotationError, check_int, check_seat
 from .results import HandResult
 from .rules import Rules
 from .scoring import Column, GameFinal, Tally
-from .serial import result_from_dict, result_to_dict
+from .serial import json_object, result_from_dict, result_to_dict
 
 if TYPE_CHECKING:
     from .hand import Hand
@@ -118,12 +118,14 @@ class Game:
         first_dealer: int | None = None,
     ) -> None:
         self.rules = rules if rules is not None else Rules()
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(1 << 63)
+        self.seed = (
+            check_int(seed, "the seed")
+            if seed is not None
+            else random.SystemRandom().randrange(1 << 63)
+        )
         self.cuts: tuple[Cut, ...] = ()
         if first_dealer is not None:
-            if first_dealer not in (0, 1):
-                raise GinRummyError(f"the first dealer must be seat 0 or 1, not {first_dealer!r}")
-            self.first_dealer = first_dealer
+            self.first_dealer = check_seat(first_dealer, "the first dealer")
         elif self.rules.first_dealer == "cut":
             rng = random.Random(derived_seed(self.seed, "cut"))
             self.first_dealer, self.cuts = cut_for_deal(rng)
@@ -265,22 +267,27 @@ class GameRecord:
     def from_dict(cls, data: dict[str, Any]) -> GameRecord:
         if data.get("format") != RECORD_FORMAT or data.get("version") != RECORD_VERSION:
             raise GinRummyError("not a version 1 game record")
-        cuts = tuple((Card.parse(a), Card.parse(b)) for a, b in data["cuts"])
-        hands = tuple(_entry_from_dict(n, h) for n, h in enumerate(data["hands"], 1))
-        return cls(
-            Rules.from_dict(data["rules"]),
-            int(data["seed"]),
-            int(data["first_dealer"]),
-            cuts,
-            hands,
-        )
+        try:
+            cuts = tuple((Card.parse(a), Card.parse(b)) for a, b in data["cuts"])
+            hands = tuple(_entry_from_dict(n, h) for n, h in enumerate(data["hands"], 1))
+            return cls(
+                Rules.from_dict(data["rules"]),
+                check_int(data["seed"], "the seed"),
+                check_seat(data["first_dealer"], "the first dealer"),
+                cuts,
+                hands,
+            )
+        except GinRummyError:
+            raise
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidNotationError(f"bad game record: {exc!r}") from None
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=1)
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
-        return cls.from_dict(json.loads(text))
+        return cls.from_dict(json_object(text, "game record"))
 
 
 def _play_again(rules: Rules, entry: HandEntry) -> HandResult:
@@ -325,7 +332,7 @@ def _entry_from_dict(number: int, data: dict[str, Any]) -> HandEntry:
     deck = data.get("deck")
     return HandEntry(
         number,
-        int(data["dealer"]),
+        check_seat(data["dealer"], f"the dealer of hand {number}"),
         result_from_dict(data["result"]),
         None if actions is None else tuple(str(a) for a in actions),
         None if deck is None else tuple(parse_cards(deck)),

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from .actions import Action, Event, to_action
 from .cards import DECK, FULL_DECK_MASK, Card, Cards, CardsLike, to_cards
-from .errors import IllegalActionError, InvalidNotationError
+from .errors import IllegalActionError, InvalidNotationError, check_seat
 from .melds import Arrangement, Meld, deadwood_mask, discard_deadwoods_mask
 from .phases import PHASES, STOCK_FLOOR, HandState, Phase
 from .results import HandResult
@@ -59,8 +59,7 @@ class Hand:
         cards = to_cards(deck)
         if len(cards) != 52:
             raise InvalidNotationError(f"a deck has 52 cards, not {len(cards)}")
-        if dealer not in (0, 1):
-            raise IllegalActionError(f"the dealer is seat 0 or 1, not {dealer!r}")
+        dealer = check_seat(dealer, "the dealer")  # a plain int, even from numpy
         self.rules = rules
         self.dealer = dealer
         self.deck: Cards = cards
@@ -164,11 +163,11 @@ class Hand:
 
     def cards(self, seat: int) -> Cards:
         """The cards ``seat`` holds, in card order."""
-        return Cards.from_mask(self._state.hands[seat])
+        return Cards.from_mask(self._state.hands[check_seat(seat)])
 
     def hand_mask(self, seat: int) -> int:
         """The cards ``seat`` holds, as a card mask."""
-        return self._state.hands[seat]
+        return self._state.hands[check_seat(seat)]
 
     @property
     def stock(self) -> Cards:
@@ -240,6 +239,8 @@ class Hand:
     # -- checking ---------------------------------------------------------------------------
 
     def is_legal(self, action: Action | str, seat: int | None = None) -> bool:
+        """Whether ``action`` is legal now (for ``seat``, when given). A ``seat`` that is not 0
+        or 1 is a mistake in the call, not an illegal move: it raises InvalidArgumentError."""
         try:
             self.check(action, seat)
         except (IllegalActionError, InvalidNotationError):
@@ -260,7 +261,7 @@ class Hand:
         rules = PHASES[s.phase]
         if (
             seat is not None
-            and seat != s.turn
+            and check_seat(seat, "the acting player") != s.turn
             and s.phase is not _OVER  # once it is over, that is what a late move is told
         ):
             raise IllegalActionError(f"it is not your turn: seat {s.turn} is to {rules.verb}")

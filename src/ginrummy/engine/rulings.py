@@ -15,11 +15,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .errors import GinRummyError, InvalidNotationError
+from .errors import InvalidArgumentError, InvalidNotationError, check_int, check_seat
 
 
-class IrregularityError(GinRummyError):
-    """An irregularity described with impossible or contradictory facts."""
+class IrregularityError(InvalidArgumentError):
+    """An irregularity described with impossible or contradictory facts. (A seat that is not
+    0 or 1 raises InvalidArgumentError itself, as everywhere in the engine.)"""
 
 
 class Action(StrEnum):
@@ -237,9 +238,7 @@ def _unknown(text: str, word: str | None = None) -> InvalidNotationError:
 
 
 def _seat(value: object, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value not in (0, 1):
-        raise IrregularityError(f"{name} must be seat 0 or 1, not {value!r}")
-    return int(value)
+    return check_seat(value, name)
 
 
 def _flag(value: object, name: str) -> bool:
@@ -273,13 +272,13 @@ def _choice(value: object) -> Choice | None:
 def _surplus(value: object, wrong: int) -> int | None:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value == 0:
-        raise IrregularityError(
-            f"surplus is how many cards too many (or, negative, too few), not {value!r}"
-        )
+    why = "how many cards too many (or, negative, too few)"
+    surplus = check_int(value, f"surplus ({why})", error=IrregularityError)
+    if surplus == 0:
+        raise IrregularityError(f"surplus is {why}, not 0")
     if wrong != 1:
         raise IrregularityError("give a surplus only when one hand is wrong")
-    return int(value)
+    return surplus
 
 
 def _count(surplus: int | None) -> str:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import Action, Event
 from .cards import Card, Cards, parse_cards
-from .errors import InvalidNotationError
+from .errors import GinRummyError, InvalidArgumentError, InvalidNotationError, check_int, check_seat
 from .melds import Meld
 from .results import HandResult
 from .rules import Rules
@@ -111,11 +111,11 @@ class PlayerView:
 
         try:
             return cls(
-                seat=int(data["seat"]),
+                seat=check_seat(data["seat"], "the view's seat"),
                 hand=cards(data["hand"]),
                 phase=str(data["phase"]),
-                current_player=data["current_player"],
-                dealer=int(data["dealer"]),
+                current_player=_opt_seat(data["current_player"], "the player to act"),
+                dealer=check_seat(data["dealer"], "the dealer"),
                 discard_pile=tuple(cards(data["discard_pile"])),
                 opponent_known=cards(data["opponent_known"]),
                 opponent_count=int(data["opponent_count"]),
@@ -126,7 +126,7 @@ class PlayerView:
                 taken_card=card(data["taken_card"]),
                 legal_actions=tuple(Action.parse(a) for a in data["legal_actions"]),
                 history=tuple(event_from_dict(e) for e in data["history"]),
-                knocker=data["knocker"],
+                knocker=_opt_seat(data["knocker"], "the knocker"),
                 table_melds=tuple(Meld.parse(m) for m in data["table_melds"]),
                 knocker_deadwood=cards(data["knocker_deadwood"]),
                 layoffs=tuple((Card.parse(c), Meld.parse(m)) for c, m in data["layoffs"]),
@@ -137,14 +137,16 @@ class PlayerView:
                 rules=Rules.from_dict(data["rules"]),
                 scores=(int(data["scores"][0]), int(data["scores"][1])),
             )
-        except (KeyError, TypeError, IndexError) as exc:
+        except GinRummyError:
+            raise
+        except (KeyError, TypeError, IndexError, ValueError) as exc:
             raise InvalidNotationError(f"bad player view: {exc!r}") from None
 
 
 def view_of(hand: Hand, seat: int, scores: tuple[int, int] = (0, 0)) -> PlayerView:
     """Build ``seat``'s view of ``hand``."""
-    if seat not in (0, 1):
-        raise ValueError(f"seat must be 0 or 1, not {seat!r}")
+    seat = check_seat(seat, "the viewer")
+    scores = _scores(scores)
     other = 1 - seat
     over = hand.is_over
     knock = hand.knock_arrangement
@@ -175,3 +177,14 @@ def view_of(hand: Hand, seat: int, scores: tuple[int, int] = (0, 0)) -> PlayerVi
         rules=hand.rules,
         scores=scores,
     )
+
+
+def _scores(scores: tuple[int, int]) -> tuple[int, int]:
+    """The game score a view carries: two whole numbers, as plain ints."""
+    if not isinstance(scores, tuple | list) or len(scores) != 2:
+        raise InvalidArgumentError(f"the scores are two numbers, one a seat, not {scores!r}")
+    return (check_int(scores[0], "seat 0's score"), check_int(scores[1], "seat 1's score"))
+
+
+def _opt_seat(value: object, what: str) -> int | None:
+    return None if value is None else check_seat(value, what)
