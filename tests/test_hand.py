@@ -417,6 +417,32 @@ def test_events_record_who_did_what_with_which_card() -> None:
     ]
 
 
+def test_a_spectator_sees_public_cards_and_counts_only() -> None:
+    hand = play(deal(**LAYOFF_DEAL), "pass, take, discard Kh, draw")
+    view = hand.public_view()
+    assert view.phase is Phase.DISCARD and view.current_player == 1 and view.dealer == 0
+    assert [str(e.action) for e in view.history] == ["pass", "take", "discard Kh", "draw"]
+    assert view.history[1].card == Card.parse("4s") and view.history[3].card is None  # 2c
+    assert view.known == (cards("4s"), cards("")) and view.counts == (10, 11)
+    assert view.discard_pile == (Card.parse("Kh"),) and view.stock_count == 30
+    assert view.hands is None and view.result is None
+    assert "2c" not in str(view.to_dict()) and view.to_dict()["seat"] is None
+    # The knocker's discard is face down until the hand ends: the history says "knock" alone.
+    play(hand, "knock Kd, layoff 8s")
+    view = hand.public_view()
+    assert [str(e.action) for e in view.history[-2:]] == ["knock", "layoff 8s"]
+    assert view.history[-2].card is None and "Kd" not in str(view.to_dict())
+    assert view.knocker == 1 and view.table_melds == hand.table_melds
+    assert view.knocker_deadwood == cards("Ac") and view.counts == (9, 10)
+    # The end shows both hands, and the discard.
+    play(hand, "done")
+    view = hand.public_view()
+    knock = view.history[-3]
+    assert str(knock.action) == "knock Kd" and knock.card == Card.parse("Kd")
+    assert view.hands == (hand.cards(0), hand.cards(1)) and view.result == hand.result
+    assert view.to_dict()["hands"] == [str(hand.cards(0)), str(hand.cards(1))]
+
+
 def test_views_hide_the_stock_draw_and_the_opponents_cards() -> None:
     hand = play(deal(**LAYOFF_DEAL), "pass, take, discard Kh, draw")
     mine, theirs = hand.view(1), hand.view(0)

@@ -28,7 +28,7 @@ from .results import HandResult, ResultKind
 from .rules import Rules
 from .scoring import GameFinal
 from .sheet import ScoreSheet
-from .views import PlayerView
+from .views import PlayerView, PublicView
 
 __all__ = [
     "DECK",
@@ -57,6 +57,7 @@ __all__ = [
     "Meld",
     "Phase",
     "PlayerView",
+    "PublicView",
     "ResultKind",
     "Rules",
     "ScoreSheet",

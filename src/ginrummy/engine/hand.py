@@ -22,7 +22,7 @@ from .rules import Rules
 
 if TYPE_CHECKING:
     from .records import HandRecord
-    from .views import PlayerView
+    from .views import PlayerView, PublicView
 
 _OVER = Phase.OVER  # read on every action: a plain name is faster than the enum's attribute
 
@@ -302,6 +302,12 @@ class Hand:
         from .views import view_of
 
         return view_of(self, seat, scores)
+
+    def public_view(self) -> PublicView:
+        """What someone who holds no seat may see: public cards and counts only."""
+        from .views import public_view
+
+        return public_view(self)
 
     def record(self) -> HandRecord:
         """The hand's record: rules, dealer, deck and actions; it replays exactly."""
