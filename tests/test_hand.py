@@ -8,6 +8,8 @@ straight gin in test_hand_variants.py.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from ginrummy import (
@@ -20,6 +22,7 @@ from ginrummy import (
     InvalidNotationError,
     Meld,
     Phase,
+    PlayerView,
     Rules,
 )
 from helpers import (
@@ -415,6 +418,21 @@ def test_events_record_who_did_what_with_which_card() -> None:
         "4. seat 1: draw (2c)",
         "5. seat 1: knock Kd",
     ]
+
+
+def test_a_views_phase_is_the_enum_and_travels_as_its_text() -> None:
+    hand = play(deal(**LAYOFF_DEAL), "pass, take")
+    view = hand.view(0)
+    assert view.phase is Phase.DISCARD
+    data = view.to_dict()
+    assert data["phase"] == "discard" and type(data["phase"]) is str
+    assert PlayerView.from_dict(data).phase is Phase.DISCARD
+    # Another referee may build a view with the phase's text: it is read into the enum.
+    assert replace(view, phase="draw").phase is Phase.DRAW
+    with pytest.raises(InvalidNotationError, match="unknown phase 'shuffle'; the phases are: "):
+        PlayerView.from_dict({**data, "phase": "shuffle"})
+    with pytest.raises(InvalidNotationError, match="unknown phase 3"):
+        replace(view, phase=3)
 
 
 def test_a_spectator_sees_public_cards_and_counts_only() -> None:

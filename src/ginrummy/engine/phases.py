@@ -62,6 +62,20 @@ class Phase(StrEnum):
     OVER = "over"
 
 
+def parse_phase(text: object) -> Phase:
+    """The phase named ``text`` (its value, as views write it); InvalidNotationError naming the
+    phases otherwise."""
+    if isinstance(text, Phase):
+        return text
+    if isinstance(text, str):
+        try:
+            return Phase(text)
+        except ValueError:
+            pass
+    names = ", ".join(p.value for p in Phase)
+    raise InvalidNotationError(f"unknown phase {text!r}; the phases are: {names}")
+
+
 STOCK_FLOOR: Final = 2  # the last two cards of the stock are never drawn
 
 
@@ -598,4 +612,4 @@ def _remove(pair: tuple[int, int], seat: int, bits: int) -> tuple[int, int]:
     return (pair[0] & ~bits, pair[1]) if seat == 0 else (pair[0], pair[1] & ~bits)
 
 
-__all__ = ["PHASES", "STOCK_FLOOR", "HandState", "Phase", "PhaseRules"]
+__all__ = ["PHASES", "STOCK_FLOOR", "HandState", "Phase", "PhaseRules", "parse_phase"]

@@ -15,7 +15,7 @@ from .actions import Action, Event
 from .cards import Card, Cards, parse_cards
 from .errors import GinRummyError, InvalidArgumentError, InvalidNotationError, check_int, check_seat
 from .melds import Meld
-from .phases import Phase
+from .phases import Phase, parse_phase
 from .results import HandResult
 from .rules import Rules
 from .serial import event_from_dict, event_to_dict, result_from_dict, result_to_dict
@@ -35,7 +35,8 @@ class PlayerView:
 
     seat: int
     hand: Cards
-    phase: str
+    #: The phase (its text, "discard" and so on, is taken too and read into the enum).
+    phase: Phase
     current_player: int | None
     dealer: int
     discard_pile: tuple[Card, ...] = ()
@@ -56,6 +57,10 @@ class PlayerView:
     result: HandResult | None = None
     rules: Rules = field(default_factory=Rules)
     scores: tuple[int, int] = (0, 0)
+
+    def __post_init__(self) -> None:
+        if type(self.phase) is not Phase:  # a view built by another referee, from text
+            object.__setattr__(self, "phase", parse_phase(self.phase))
 
     @property
     def is_my_turn(self) -> bool:
@@ -81,7 +86,7 @@ class PlayerView:
         return {
             "seat": self.seat,
             "hand": str(self.hand),
-            "phase": self.phase,
+            "phase": self.phase.value,
             "current_player": self.current_player,
             "dealer": self.dealer,
             "discard_pile": " ".join(map(str, self.discard_pile)),
@@ -116,7 +121,7 @@ class PlayerView:
             return cls(
                 seat=check_seat(data["seat"], "the view's seat"),
                 hand=cards(data["hand"]),
-                phase=str(data["phase"]),
+                phase=parse_phase(data["phase"]),
                 current_player=_opt_seat(data["current_player"], "the player to act"),
                 dealer=check_seat(data["dealer"], "the dealer"),
                 discard_pile=tuple(cards(data["discard_pile"])),
@@ -158,7 +163,7 @@ def view_of(hand: Hand, seat: int, scores: tuple[int, int] = (0, 0)) -> PlayerVi
     return PlayerView(
         seat=seat,
         hand=hand.cards(seat),
-        phase=hand.phase.value,
+        phase=hand.phase,
         current_player=turn,
         dealer=hand.dealer,
         discard_pile=hand.discard_pile,
