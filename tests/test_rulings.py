@@ -9,9 +9,9 @@ import pytest
 from ginrummy.engine.errors import GinRummyError, InvalidArgumentError, InvalidNotationError
 from ginrummy.engine.rulings import (
     FORMS,
-    Action,
     Choice,
     IrregularityError,
+    Remedy,
     Ruling,
     exposed_card,
     irregular_hand,
@@ -27,9 +27,9 @@ SEATS = (0, 1)
 @pytest.mark.parametrize("seat", SEATS)
 def test_wrong_dealer_before_upcard_the_right_dealer_chooses(seat: int) -> None:
     r = wrong_dealer(seat, upcard_turned=False)
-    assert r.action is Action.PLAYER_CHOOSES
+    assert r.remedy is Remedy.PLAYER_CHOOSES
     assert r.chooser == 1 - seat and r.dealer is None
-    assert r.options == (Action.REDEAL_RIGHT_DEALER, Action.DEAL_STANDS)
+    assert r.options == (Remedy.REDEAL_RIGHT_DEALER, Remedy.DEAL_STANDS)
     assert not r.redeal
     assert r.explanation == (
         f"Seat {seat} dealt out of turn, found before the upcard was turned: seat {1 - seat}, "
@@ -42,7 +42,7 @@ def test_wrong_dealer_before_upcard_the_right_dealer_chooses(seat: int) -> None:
 def test_wrong_dealer_stopped_the_right_dealer_deals(seat: int, choice: Any) -> None:
     r = wrong_dealer(seat, upcard_turned=False, choice=choice)
     assert r == Ruling(
-        Action.REDEAL_RIGHT_DEALER,
+        Remedy.REDEAL_RIGHT_DEALER,
         f"Seat {seat} dealt out of turn, found before the upcard was turned: "
         f"seat {1 - seat} stops the deal and deals.",
         dealer=1 - seat,
@@ -54,7 +54,7 @@ def test_wrong_dealer_stopped_the_right_dealer_deals(seat: int, choice: Any) -> 
 @pytest.mark.parametrize("choice", [Choice.PLAY_ON, "play on"])
 def test_wrong_dealer_let_stand(seat: int, choice: Any) -> None:
     r = wrong_dealer(seat, upcard_turned=False, choice=choice)
-    assert r.action is Action.DEAL_STANDS and r.dealer == seat and not r.redeal
+    assert r.remedy is Remedy.DEAL_STANDS and r.dealer == seat and not r.redeal
     assert r.explanation.endswith(f"seat {1 - seat} lets the deal stand.")
 
 
@@ -62,7 +62,7 @@ def test_wrong_dealer_let_stand(seat: int, choice: Any) -> None:
 def test_wrong_dealer_after_upcard_the_deal_stands(seat: int) -> None:
     r = wrong_dealer(seat, upcard_turned=True)
     assert r == Ruling(
-        Action.DEAL_STANDS,
+        Remedy.DEAL_STANDS,
         f"Seat {seat} dealt out of turn, found after the upcard was turned: the deal stands.",
         dealer=seat,
     )
@@ -95,7 +95,7 @@ def test_wrong_dealer_bad_input(args: tuple[Any, ...], message: str) -> None:
 def test_exposed_card_in_pack_same_dealer_deals_again(seat: int) -> None:
     r = exposed_card(seat)
     assert r == Ruling(
-        Action.REDEAL_SAME_DEALER,
+        Remedy.REDEAL_SAME_DEALER,
         "A face-up card was found in the pack before the upcard was turned: "
         f"seat {seat} deals again.",
         dealer=seat,
@@ -106,7 +106,7 @@ def test_exposed_card_in_pack_same_dealer_deals_again(seat: int) -> None:
 @pytest.mark.parametrize("seat", SEATS)
 def test_card_exposed_in_dealing_same_dealer_deals_again(seat: int) -> None:
     r = exposed_card(seat, in_dealing=True)
-    assert r.action is Action.REDEAL_SAME_DEALER and r.dealer == seat
+    assert r.remedy is Remedy.REDEAL_SAME_DEALER and r.dealer == seat
     assert r.explanation == f"A card was exposed in dealing: seat {seat} deals again."
 
 
@@ -122,7 +122,7 @@ def test_exposed_card_bad_input() -> None:
 @pytest.mark.parametrize("wrong", [[0], [1], [0, 1], (1, 0), {0, 1}])
 def test_irregular_hand_before_first_draw_new_deal(dealer: int, wrong: Any) -> None:
     r = irregular_hand(dealer, wrong, first_draw_made=False)
-    assert r.action is Action.REDEAL_SAME_DEALER and r.dealer == dealer
+    assert r.remedy is Remedy.REDEAL_SAME_DEALER and r.dealer == dealer
     assert r.chooser is None and r.corrector is None and r.options == ()
     assert "found before the non-dealer's first draw" in r.explanation
     assert r.explanation.endswith(f"new deal by seat {dealer}.")
@@ -132,7 +132,7 @@ def test_irregular_hand_before_first_draw_new_deal(dealer: int, wrong: Any) -> N
 def test_both_hands_wrong_after_first_draw_new_deal(dealer: int) -> None:
     r = irregular_hand(dealer, [0, 1], first_draw_made=True)
     assert r == Ruling(
-        Action.REDEAL_SAME_DEALER,
+        Remedy.REDEAL_SAME_DEALER,
         "Both players hold the wrong number of cards, found after the non-dealer's first draw: "
         f"new deal by seat {dealer}.",
         dealer=dealer,
@@ -143,9 +143,9 @@ def test_both_hands_wrong_after_first_draw_new_deal(dealer: int) -> None:
 @pytest.mark.parametrize("bad", SEATS)
 def test_one_hand_wrong_after_first_draw_the_correct_player_chooses(dealer: int, bad: int) -> None:
     r = irregular_hand(dealer, [bad], first_draw_made=True)
-    assert r.action is Action.PLAYER_CHOOSES and not r.redeal
+    assert r.remedy is Remedy.PLAYER_CHOOSES and not r.redeal
     assert r.chooser == 1 - bad and r.dealer is None and r.corrector is None
-    assert r.options == (Action.REDEAL_SAME_DEALER, Action.PLAY_ON_CORRECT_HAND)
+    assert r.options == (Remedy.REDEAL_SAME_DEALER, Remedy.PLAY_ON_CORRECT_HAND)
     assert r.explanation == (
         f"Seat {bad} holds the wrong number of cards, found after the non-dealer's first draw: "
         f"seat {1 - bad}, whose hand is correct, chooses a new deal by seat {dealer} or to play on."
@@ -156,7 +156,7 @@ def test_one_hand_wrong_after_first_draw_the_correct_player_chooses(dealer: int,
 @pytest.mark.parametrize("bad", SEATS)
 def test_one_hand_wrong_correct_player_calls_new_deal(dealer: int, bad: int) -> None:
     r = irregular_hand(dealer, [bad], first_draw_made=True, choice="redeal")
-    assert r.action is Action.REDEAL_SAME_DEALER and r.dealer == dealer and r.redeal
+    assert r.remedy is Remedy.REDEAL_SAME_DEALER and r.dealer == dealer and r.redeal
     assert r.explanation.endswith(
         f"seat {1 - bad}, whose hand is correct, calls for a new deal by seat {dealer}."
     )
@@ -166,7 +166,7 @@ def test_one_hand_wrong_correct_player_calls_new_deal(dealer: int, bad: int) -> 
 @pytest.mark.parametrize("bad", SEATS)
 def test_one_hand_wrong_play_on_and_correct_it(dealer: int, bad: int) -> None:
     r = irregular_hand(dealer, [bad], first_draw_made=True, choice=Choice.PLAY_ON)
-    assert r.action is Action.PLAY_ON_CORRECT_HAND
+    assert r.remedy is Remedy.PLAY_ON_CORRECT_HAND
     assert r.corrector == bad and r.dealer == dealer and r.chooser is None and not r.redeal
     assert r.explanation.endswith(
         f"seat {1 - bad}, whose hand is correct, plays on; seat {bad} corrects his hand by "

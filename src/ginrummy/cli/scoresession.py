@@ -21,7 +21,7 @@ from ..engine.errors import GinRummyError
 from ..engine.game import Cut, Game, cut_dealer
 from ..engine.match import Match
 from ..engine.rules import Rules
-from ..engine.rulings import Action, parse_irregularity
+from ..engine.rulings import Remedy, parse_irregularity
 from ..engine.serial import result_from_dict
 from ..engine.sheet import MatchSheet, ScoreSheet
 from ..storage import GameInfo, SavedGame, Store
@@ -275,7 +275,7 @@ class ScoreSession:
         dealt_by = 1 - keeper.expected if text.startswith("wrong dealer") else keeper.dealer
         try:
             ruling = parse_irregularity(text, dealt_by)
-            if ruling.action is Action.PLAYER_CHOOSES:
+            if ruling.remedy is Remedy.PLAYER_CHOOSES:
                 self.view.say(keeper.with_names(ruling.explanation), "yellow")
                 chooser = keeper.names[ruling.chooser or 0]
                 choice = self.ask_until(f"{chooser} chooses: redeal or play on? ", _choice)
