@@ -392,7 +392,7 @@ def test_play_hand_calls_new_hand_and_observe_and_times_every_decision() -> None
 def test_play_hand_is_reproducible_from_its_seed() -> None:
     first = play_hand(Rules(), 1, 42, ("simple", "intermediate"))
     second = play_hand(Rules(), 1, 42, ("simple", "intermediate"))
-    assert first.actions == second.actions
+    assert first.action_texts == second.action_texts
     assert first.deck == Hand.deal(Rules(), 1, 42).deck
 
 

@@ -103,7 +103,7 @@ def test_the_same_seed_makes_the_same_decisions() -> None:
     # time never cuts it short), so a seed replays the same hand on any machine.
     settings = Settings(worlds=8, min_worlds=8)
     records = [
-        play(EAAI, [ExpertAgent(settings), get_agent("simple")], 12, (0, 0)).actions
+        play(EAAI, [ExpertAgent(settings), get_agent("simple")], 12, (0, 0)).action_texts
         for _ in range(2)
     ]
     assert records[0] == records[1] and len(records[0]) > 4

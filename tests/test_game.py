@@ -243,11 +243,11 @@ def test_engine_hands_are_dealt_scored_and_replayed() -> None:
         while hand.result is None:
             hand.apply(rng.choice(hand.legal_actions()))
         entry = game.finish_hand(hand)
-        assert entry.actions == tuple(hand.actions) and entry.deck == tuple(hand.deck)
+        assert entry.action_texts == tuple(hand.action_texts) and entry.deck == tuple(hand.deck)
     # Hand n is dealt from the game's seed: the same game deals the same first hand again.
     first = Game(Rules(game_target=60), seed=21).deal_hand()
     assert tuple(first.deck) == game.hands[0].deck
     record = GameRecord.from_json(game.to_record().to_json())
     replayed = record.replay(play=True)
     assert replayed.sheet() == game.sheet()
-    assert [e.actions for e in replayed.hands] == [e.actions for e in game.hands]
+    assert [e.action_texts for e in replayed.hands] == [e.action_texts for e in game.hands]

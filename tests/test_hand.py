@@ -276,7 +276,10 @@ def test_action_text_is_case_insensitive_and_spacing_free() -> None:
     play(hand, ["PASS", "  Pass ", "draw"])
     event = hand.apply("KNOCK   kd")
     assert str(event.action) == "knock Kd"
-    assert hand.actions == ["pass", "pass", "draw", "knock Kd"]
+    assert hand.action_texts == ["pass", "pass", "draw", "knock Kd"]
+    assert [str(a) for a in hand.record().actions] == hand.action_texts
+    with pytest.warns(DeprecationWarning, match="use Hand.action_texts"):
+        assert hand.actions == hand.action_texts  # the older name, kept for old callers
 
 
 # --------------------------------------------------------------------------------------------
@@ -340,8 +343,8 @@ def test_copy_is_independent() -> None:
     assert snapshot(other) == after
     while other.events:
         other.undo()
-    assert hand.actions == ["pass"]
-    assert other.actions == []
+    assert hand.action_texts == ["pass"]
+    assert other.action_texts == []
 
 
 # --------------------------------------------------------------------------------------------

@@ -12,6 +12,10 @@ from .melds import Meld
 
 
 class ActionKind(StrEnum):
+    """What an action does. The value is its first word in the canonical text, which records
+    keep, so it never changes: one word each, hence ``biggin`` for big gin (identifiers say
+    ``big_gin``, a result's kind is ``big_gin`` and prose says "big gin")."""
+
     PASS = "pass"
     TAKE = "take"
     DRAW = "draw"

@@ -89,13 +89,13 @@ def next_dealer(rules: Rules, dealer: int, result: HandResult) -> int:
 
 @dataclass(frozen=True, slots=True)
 class HandEntry:
-    """One hand of a game. Engine hands keep their deck (top first) and canonical actions;
-    results entered by hand have neither."""
+    """One hand of a game. Engine hands keep their deck (top first) and their actions' canonical
+    text; results entered by hand have neither."""
 
     number: int
     dealer: int
     result: HandResult
-    actions: tuple[str, ...] | None = None
+    action_texts: tuple[str, ...] | None = None
     deck: tuple[Card, ...] | None = None
 
 
@@ -208,13 +208,16 @@ class Game:
         """Score a finished engine hand, keeping its deck and actions for the record."""
         if hand.result is None:
             raise IllegalActionError("the hand is not over")
-        return self._add(hand.result, tuple(hand.actions), tuple(hand.deck))
+        return self._add(hand.result, tuple(hand.action_texts), tuple(hand.deck))
 
     def _add(
-        self, result: HandResult, actions: tuple[str, ...] | None, deck: tuple[Card, ...] | None
+        self,
+        result: HandResult,
+        action_texts: tuple[str, ...] | None,
+        deck: tuple[Card, ...] | None,
     ) -> HandEntry:
         tally = self.tally.add(result)
-        entry = HandEntry(self.number, self.dealer, result, actions, deck)
+        entry = HandEntry(self.number, self.dealer, result, action_texts, deck)
         self._tallies.append(tally)
         self._dealers.append(next_dealer(self.rules, self.dealer, result))
         self._entries.append(entry)
@@ -247,9 +250,9 @@ class GameRecord:
             if entry.dealer != game.dealer:
                 raise GinRummyError(f"hand {entry.number}: the record's dealer is not the rules'")
             result = entry.result
-            if play and entry.actions is not None:
+            if play and entry.action_texts is not None:
                 result = _play_again(self.rules, entry)
-            game._add(result, entry.actions, entry.deck)
+            game._add(result, entry.action_texts, entry.deck)
         return game
 
     def to_dict(self) -> dict[str, Any]:
@@ -296,7 +299,7 @@ def _play_again(rules: Rules, entry: HandEntry) -> HandResult:
     if entry.deck is None:
         raise GinRummyError(f"hand {entry.number}: the record has actions but no deck")
     hand = Hand.from_deck(rules, entry.dealer, Cards(entry.deck))
-    for text in entry.actions or ():
+    for text in entry.action_texts or ():
         hand.apply(text)
     if hand.result is None or _scoring_facts(hand.result) != _scoring_facts(entry.result):
         raise GinRummyError(f"hand {entry.number}: replaying the actions gives another result")
@@ -320,8 +323,8 @@ def _scoring_facts(result: HandResult) -> tuple[object, ...]:
 
 def _entry_to_dict(entry: HandEntry) -> dict[str, Any]:
     out: dict[str, Any] = {"dealer": entry.dealer, "result": result_to_dict(entry.result)}
-    if entry.actions is not None:
-        out["actions"] = list(entry.actions)
+    if entry.action_texts is not None:
+        out["actions"] = list(entry.action_texts)
     if entry.deck is not None:
         out["deck"] = " ".join(str(c) for c in entry.deck)
     return out

@@ -10,6 +10,7 @@ in :mod:`.phases`; a :class:`Hand` dispatches to it and keeps the events and the
 from __future__ import annotations
 
 import random
+import warnings
 from typing import TYPE_CHECKING
 
 from .actions import Action, Event, to_action
@@ -215,9 +216,19 @@ class Hand:
         return self._state.taken
 
     @property
-    def actions(self) -> list[str]:
-        """The canonical text of every action applied so far."""
+    def action_texts(self) -> list[str]:
+        """The canonical text of every action applied so far (``record().actions`` has them
+        as :class:`Action` values)."""
         return [str(e.action) for e in self.events]
+
+    @property
+    def actions(self) -> list[str]:
+        """Deprecated: the older name of :attr:`action_texts` (it read like
+        ``record().actions``, which holds Action values), kept for code written before."""
+        warnings.warn(
+            "Hand.actions is deprecated: use Hand.action_texts", DeprecationWarning, stacklevel=2
+        )
+        return self.action_texts
 
     # -- legal actions ----------------------------------------------------------------------
 
