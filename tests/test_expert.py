@@ -25,6 +25,7 @@ from ginrummy.engine import (
     Card,
     Cards,
     Hand,
+    Phase,
     PlayerView,
     Rules,
     best_arrangement,
@@ -237,7 +238,7 @@ def test_defends_with_the_best_layoffs() -> None:
             assert seat is not None
             view = hand.view(seat)
             action = agents[seat].act(view, rng)
-            if seat == 0 and view.phase == "layoff" and len(view.legal_actions) > 2:
+            if seat == 0 and view.phase is Phase.LAYOFF and len(view.legal_actions) > 2:
                 assert action == AUTO
                 defended += 1
             hand.apply(action)
