@@ -38,8 +38,8 @@ node_modules/.installed: package.json package-lock.json
 
 lint: $(BIN)/.installed node_modules/.installed
 	node_modules/.bin/biome check --error-on-warnings src/ginrummy/web/static/js
-	$(BIN)/ruff check src tests benchmarks setup.py conftest.py
-	$(BIN)/ruff format --check src tests benchmarks setup.py conftest.py
+	$(BIN)/ruff check src tests benchmarks examples setup.py conftest.py
+	$(BIN)/ruff format --check src tests benchmarks examples setup.py conftest.py
 	$(BIN)/mypy --strict
 
 bench: $(BIN)/.compiled

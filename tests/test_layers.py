@@ -1,13 +1,18 @@
-"""The package's layers: engine < agents < storage < interfaces (cli, tui, web, rl).
+"""The package's layers, each importing only itself and those to its left:
 
-Each module's imports are read with ``ast`` (function-level and ``TYPE_CHECKING`` imports too)
-and checked against the table below. ``ginrummy.engine`` may import nothing but the standard
-library and itself. Layers that do not exist yet are simply absent.
+    engine  <  agents, storage  <  scorekeeper  <  interfaces (cli, tui, web, rl)
+
+Agents and storage do not import each other, and the scorekeeper imports the engine and storage
+but not the agents. Each module's imports are read with ``ast`` (function-level and
+``TYPE_CHECKING`` imports too) and checked against the table below. ``ginrummy.engine`` may
+import nothing but the standard library and itself. Layers that do not exist yet are simply
+absent.
 """
 
 from __future__ import annotations
 
 import ast
+import graphlib
 import sys
 from pathlib import Path
 
@@ -22,10 +27,12 @@ ALLOWED: dict[str, frozenset[str]] = {
     "engine": frozenset({"engine"}),
     "agents": frozenset({"engine", "agents"}),
     "storage": frozenset({"engine", "storage"}),
+    "scorekeeper": frozenset({"engine", "storage", "scorekeeper"}),
     **{
-        name: frozenset({"engine", "agents", "storage", "root"} | INTERFACES) for name in INTERFACES
+        name: frozenset({"engine", "agents", "storage", "scorekeeper", "root"} | INTERFACES)
+        for name in INTERFACES
     },
-    "root": frozenset({"engine", "agents", "storage", "root"} | INTERFACES),
+    "root": frozenset({"engine", "agents", "storage", "scorekeeper", "root"} | INTERFACES),
 }
 
 
@@ -99,6 +106,33 @@ def test_module_respects_the_layers(path: Path) -> None:
     assert violations(module_name(path), source, path.name == "__init__.py") == []
 
 
+def imported_modules(module: str, path: Path) -> set[str]:
+    """The package's modules that ``module`` imports; a name imported counts as its module."""
+    known = {module_name(p) for p in SOURCES}
+    found = set()
+    for _, target in imports(module, path.read_text(encoding="utf-8"), path.name == "__init__.py"):
+        parts = target.split(".")
+        while parts and ".".join(parts) not in known:
+            parts.pop()
+        if parts and ".".join(parts) != module:
+            found.add(".".join(parts))
+    return found
+
+
+@pytest.mark.parametrize("layer", ["scorekeeper", "cli"])
+def test_a_layer_has_no_import_cycle(layer: str) -> None:
+    # The layers keep imports between layers one way, so a cycle through these modules could
+    # only run inside the layer: two modules that need each other are one concept, or a third
+    # module is missing.
+    paths = {module_name(p): p for p in SOURCES if layer_of(module_name(p)) == layer}
+    graph = {name: imported_modules(name, path) & set(paths) for name, path in paths.items()}
+    assert graph, f"no modules in {layer}"
+    try:
+        graphlib.TopologicalSorter(graph).prepare()
+    except graphlib.CycleError as exc:
+        pytest.fail(f"an import cycle: {' -> '.join(exc.args[1])}")
+
+
 # -- the checker itself --------------------------------------------------------------------------
 
 
@@ -120,6 +154,10 @@ def test_module_respects_the_layers(path: Path) -> None:
         ("ginrummy.storage.x", "from ..agents import greedy", False, "may not import agents"),
         ("ginrummy.storage.x", "from ginrummy.tui import app", False, "may not import tui"),
         ("ginrummy.storage.x", "from ginrummy import Rules", False, "may not import root"),
+        ("ginrummy.storage.x", "from ..scorekeeper import Keeper", False, "import scorekeeper"),
+        ("ginrummy.scorekeeper.x", "from ..agents import expert", False, "may not import agents"),
+        ("ginrummy.scorekeeper.x", "from ..cli import CommandError", False, "may not import cli"),
+        ("ginrummy.scorekeeper", "from .. import Rules", True, "may not import root"),
         ("ginrummy.scores.x", "import json", False, "is in no layer"),
         ("ginrummy.cli.x", "from ginrummy.scores.x import y", False, "which is in no layer"),
     ],
@@ -152,6 +190,12 @@ def test_checker_catches(module: str, source: str, is_package: bool, problem: st
             "from ginrummy.tui import app\nfrom ginrummy.engine import Rules",
             False,
         ),
+        (
+            "ginrummy.scorekeeper.x",
+            "from ..engine.rules import Rules\nfrom ..storage import Store\nfrom . import keeper",
+            False,
+        ),
+        ("ginrummy.cli.x", "from ..scorekeeper import Session", False),
         ("ginrummy.rl", "from ..engine import hand\nfrom ..agents import base", True),
         ("ginrummy", "from .engine import Card\nfrom .cli import main", True),
     ],

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ginrummy.engine.cards import Card
-from ginrummy.engine.errors import GinRummyError, InvalidRulesError
+from ginrummy.engine.errors import GinRummyError, InvalidRulesError, RulesWordError
 from ginrummy.engine.rules import Rules
 
 FIELDS = (
@@ -321,6 +321,82 @@ def test_from_dict_rejects_unknown_keys_and_non_mappings() -> None:
 def test_to_dict_stake_is_a_string() -> None:
     assert Rules().replace(stake="0.25").to_dict()["stake"] == "0.25"
     assert Rules().to_dict()["stake"] == "0"
+
+
+# -- from words ----------------------------------------------------------------------------------
+
+
+def as_words(rules: Rules) -> str:
+    """Every option as ``OPTION=VALUE``, the way a person types them."""
+    return " ".join(
+        f"{name}={str(value).lower() if isinstance(value, bool) else value}"
+        for name, value in rules.to_dict().items()
+    )
+
+
+@given(valid_rules())
+def test_any_valid_rules_read_back_from_words(rules: Rules) -> None:
+    assert Rules.from_words(as_words(rules)) == rules
+    assert Rules.from_words(f"classic {as_words(rules)}") == rules
+
+
+@pytest.mark.parametrize("name", Rules.presets())
+def test_a_preset_alone_in_any_case(name: str) -> None:
+    assert Rules.from_words(f"  {name.upper()} ") == Rules.preset(name)
+
+
+def test_words_are_read_as_the_options_types() -> None:
+    rules = Rules.from_words("modern Big-Gin=on must_gin=0 KNOCK_LIMIT=7 shutout=none stake=0.25")
+    assert rules == Rules.preset(
+        "modern", big_gin=True, must_gin=False, knock_limit=7, shutout="none", stake="0.25"
+    )
+    assert Rules.from_words("gin_bonus=20") == Rules(gin_bonus=20)  # no preset: the standard game
+    assert Rules.from_words("gin_bonus=20 gin_bonus=30").gin_bonus == 30  # the last one wins
+    assert Rules.from_words("") == Rules()
+
+
+def test_changes_come_as_a_command_line_gives_them() -> None:
+    rules = Rules.from_changes(" Classic ", ["gin_bonus = 30", "stake=0.10", "big_gin=yes"])
+    assert rules == Rules.preset("classic", gin_bonus=30, stake="0.10", big_gin=True)
+
+
+@pytest.mark.parametrize(
+    ("text", "word", "message"),
+    [
+        ("texas", "texas", "unknown preset 'texas'; the presets are: standard, modern, classic"),
+        ("classic 20", "20", "after the preset, give changes as OPTION=VALUE, not '20'"),
+        ("classic =20", "=20", "a rule change is OPTION=VALUE, e.g. gin_bonus=20; not '=20'"),
+        ("oklahoma knock=8", "knock=8", "unknown rule option 'knock'; the options are: big_gin,"),
+        ("big_gin=maybe", "big_gin=maybe", "big_gin is true or false, not 'maybe'"),
+        ("gin_bonus=lots", "gin_bonus=lots", "gin_bonus is a whole number, not 'lots'"),
+        ("gin_bonus=-5", "gin_bonus=-5", "gin_bonus must be at least 0, not -5"),
+        ("shutout=triple", "shutout=triple", "shutout must be one of bonus, double, none"),
+        ("stake=abc", "stake=abc", "stake is not a decimal number: 'abc'"),
+    ],
+)
+def test_a_bad_word_is_named(text: str, word: str, message: str) -> None:
+    with pytest.raises(RulesWordError) as caught:
+        Rules.from_words(text)
+    assert caught.value.word == word
+    assert message in str(caught.value)
+    assert isinstance(caught.value, InvalidRulesError)
+
+
+def test_the_first_bad_word_is_the_one_reported() -> None:
+    # Every change is read before the preset is looked up, then checked in the options' order.
+    with pytest.raises(RulesWordError, match="gin_bonus is a whole number"):
+        Rules.from_words("texas gin_bonus=x")
+    with pytest.raises(RulesWordError, match="unknown preset"):
+        Rules.from_words("texas gin_bonus=-1")
+    with pytest.raises(RulesWordError) as caught:
+        Rules.from_words("gin_bonus=-1 knock_limit=11")
+    assert caught.value.word == "knock_limit=11"
+
+
+def test_options_that_clash_only_together_are_invalid_rules() -> None:
+    with pytest.raises(InvalidRulesError, match="match_target 50 is below game_target") as caught:
+        Rules.from_words("match_target=50")
+    assert not isinstance(caught.value, RulesWordError)
 
 
 # -- describe ------------------------------------------------------------------------------------

@@ -16,11 +16,18 @@ from pathlib import Path
 import pexpect  # type: ignore[import-untyped]
 import pytest
 
-from ginrummy.cli.entries import EntryError, IrregularityEntry, ResultEntry, parse_entry
-from ginrummy.cli.keeper import Keeper, Setup
 from ginrummy.cli.main import main
 from ginrummy.engine.results import ResultKind
 from ginrummy.engine.rules import Rules
+from ginrummy.scorekeeper import (
+    EntryError,
+    IrregularityEntry,
+    Keeper,
+    ResultEntry,
+    Setup,
+    keeper_of,
+    parse_entry,
+)
 from ginrummy.storage import Store
 
 SCRIPT = Path(sys.executable).with_name("ginrummy")
@@ -371,8 +378,6 @@ def test_plain_sheet_underlines_boxes(
 
 
 def _first_sheet(db: str) -> str:
-    from ginrummy.cli.scoresession import keeper_of
-
     with Store(db) as store:
         saved = store.load_game(store.list_games()[0].id)
         assert saved is not None

@@ -67,6 +67,25 @@ def test_sheet_text_in_progress_and_default_names() -> None:
     assert "Game in progress" in text and "Net" not in text
 
 
+def test_result_text_says_each_hand_in_words() -> None:
+    sheet = finished_game().sheet(NAMES)
+    assert [sheet.result_text(line) for line in sheet.lines] == [
+        "Alice knock +24",
+        "dead hand",
+        "Bob undercut +27",
+        "Bob gin +55",
+        "Alice gin +85, game over",
+    ]
+    rules = Rules(undercut_on_tie=False)
+    game = Game(rules, seed=1, first_dealer=0)
+    game.record(HandResult.knock(rules, 0, 5, 5))
+    game.record(HandResult.gin(rules, 1, 10, 2))
+    sheet = game.sheet(NAMES)
+    tie, doubled = sheet.lines
+    assert sheet.result_text(tie) == "tie, no score"
+    assert sheet.result_text(doubled) == "Bob gin +70 (x2)"
+
+
 def test_sheet_csv() -> None:
     rows = list(csv.reader(io.StringIO(finished_game().sheet(NAMES).to_csv())))
     assert rows[0] == ["hand", "dealer", "winner", "how", "points", "multiplier", "Alice", "Bob"]
@@ -95,6 +114,7 @@ def test_hollywood_sheet_has_three_games() -> None:
     assert sheet.column_count == 3
     text = sheet.to_text()
     assert "Game 1" in text and "Game 3" in text
+    assert sheet.result_text(sheet.lines[0]) == "Alice knock +30"
     third = next(line for line in text.splitlines() if line.startswith("   3 "))
     assert third.split()[-3:] == ["90", "60", "30"]
     assert json.loads(sheet.to_json())["hands"][2]["columns"] == [1, 2, 3]

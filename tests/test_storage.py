@@ -7,6 +7,7 @@ import hashlib
 import sqlite3
 import threading
 from datetime import UTC
+from inspect import signature
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from ginrummy.storage import (
     ConflictError,
     NotFoundError,
     Store,
+    Writer,
     default_path,
     resolve_url,
 )
@@ -475,6 +477,25 @@ def test_transaction_commits_together(store: Store) -> None:
     saved = store.load_game(game_id)
     assert saved is not None and saved.game.status == "finished"
     assert saved.hands[0].hand_result == HandResult.dead()
+
+
+def test_the_store_has_every_write_as_a_transaction_of_its_own(store: Store) -> None:
+    """The write interface is Writer's: each of its methods is the Store's too, with the same
+    signature and documentation, and commits (or rolls back) on its own."""
+    writes = {name for name in vars(Writer) if not name.startswith("_")}
+    assert writes >= {"add_player", "create_game", "add_action", "claim_seat", "rename_seat"}
+    for name in writes:
+        method = getattr(Store, name)
+        assert signature(method) == signature(getattr(Writer, name)), name
+        assert method.__doc__ == getattr(Writer, name).__doc__, name
+    game_id = store.create_game("online", RULES, ["Ann", "Friend"], seats=[(0, "0" * 64)])
+    store.rename_seat(game_id, 1, "Bob")
+    assert store.claim_seat(game_id, 0, "a" * 64) is True
+    with pytest.raises(ValueError):
+        store.rename_seat(game_id, 2, "Cy")
+    saved = store.load_game(game_id)
+    assert saved is not None and saved.game.names == ("Ann", "Bob")
+    assert [g.id for g in store.owned_games("a" * 64)] == [game_id]
 
 
 def test_game_with_a_bad_seat_is_not_half_created(store: Store) -> None:

@@ -137,11 +137,15 @@ def test_history_is_paged_and_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_reads_of_saved_games_are_limited_per_address() -> None:
     """An address that polls the lists of games is slowed to a couple of reads a second."""
     with app_client() as client:
+        now = [0.0]  # the limit's clock stands still unless the test moves it
+        readers = client.app.state.context.readers  # type: ignore[attr-defined]
+        readers.clock = lambda: now[0]
         body = {"tables": [{"id": "x", "token": "y"}]}
         codes = [client.post("/api/history", json=body).status_code for _ in range(20)]
         assert codes == [200] * 20
         # the 21st read, of any kind, is refused (once the address may read again)
         assert client.get("/api/replay/nothere").status_code == 429
+        now[0] += 0.5  # half a second on: one more read
         assert client.post("/api/stats", json=body).status_code == 200
         refused = client.post("/api/history", json=body)
         assert refused.status_code == 429 and "too many requests" in refused.json()["message"]
@@ -168,7 +172,7 @@ def test_history_and_statistics_follow_the_player_not_the_name(
 ) -> None:
     """Each browser gets an anonymous player id (a cookie); a seat becomes the player's when it
     is taken, and the lists and statistics are that player's games, whatever the names."""
-    from ginrummy.web.app import PLAYER_COOKIE
+    from ginrummy.web.security import PLAYER_COOKIE
 
     unlimited_rate(monkeypatch)
     with app_client() as client:

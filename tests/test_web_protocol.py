@@ -670,14 +670,22 @@ def test_an_idle_table_is_let_go_and_comes_back_as_it_was() -> None:
 
 def test_hints_on_your_turn() -> None:
     with app_client(seed=2) as client:
-        created = new_table(client, mode="friend", hints=True)
-        with client.websocket_connect(f"/ws/{created['id']}?token={created['token']}") as ws:
+        fixed = {"first_dealer": "fixed", "first_dealer_seat": 1}  # seat 0 moves first
+        created = new_table(client, mode="friend", hints=True, options=fixed)
+        client.cookies.clear()
+        tid = created["id"]
+        with (
+            client.websocket_connect(f"/ws/{tid}?token={created['token']}") as ws,
+            client.websocket_connect(f"/ws/{tid}?token={invite_token(created)}") as other,
+        ):
             msg = recv(ws)
             assert msg["table"]["fair_play"]["hints"] is True
-            if msg["view"]["current_player"] != 0:
-                ws.send_json({"type": "hint"})
-                assert recv(ws)["type"] == "error"
-                return
+            assert msg["view"]["current_player"] == 0
+            waiting = recv(other)
+            other.send_json({"type": "hint"})  # not seat 1's turn
+            refused = recv(other)
+            assert refused["type"] == "error" and "your turn" in refused["message"], refused
+            assert state_of(other)["version"] == waiting["version"]
             ws.send_json({"type": "hint"})
             reply = recv(ws)
             assert reply["type"] == "hints" and isinstance(reply["hints"], list)

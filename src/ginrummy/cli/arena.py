@@ -24,10 +24,12 @@ EXAMPLES = """\
 examples:
   ginrummy arena simple random --games 100 --rules eaai --seed 1
   ginrummy arena intermediate simple --games 300 --jobs 0 --json
+  ginrummy arena expert simple --games 1000 --ray auto
 
 Each of the N deals is played twice, A in seat 0 and then B in seat 0, so 2N games are played.
 A's win rate comes with a 95% confidence interval that treats each mirrored pair as one
-observation (A's wins in the pair / 2)."""
+observation (A's wins in the pair / 2). Every pair's games are the same for a seed however
+they are run: in one process, in --jobs worker processes or as Ray tasks (--ray)."""
 
 
 def add_parser(subparsers: Subparsers) -> None:
@@ -63,9 +65,19 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument(
         "--jobs",
         type=int,
-        default=1,
+        default=None,
         metavar="J",
-        help="worker processes (default 1; 0 = one per CPU core)",
+        help="worker processes (default 1; 0 = one per CPU core); with --ray and no address, "
+        "the CPUs of the local Ray (default all)",
+    )
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="play the pairs as Ray tasks: on a local Ray, or on the cluster at ADDRESS "
+        "(auto, ray://host:10001); needs pip install 'ginrummy[ray]'",
     )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
 
@@ -77,8 +89,10 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(f"unknown player {name!r}; players are: {', '.join(known)}")
     if args.games < 1:
         raise CommandError(f"--games must be at least 1, not {args.games}")
-    if args.jobs < 0:
+    if args.jobs is not None and args.jobs < 0:
         raise CommandError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
+    if args.ray and args.jobs is not None:
+        raise CommandError("--jobs sets a local Ray's CPUs: it cannot go with a Ray address")
     if args.rules not in Rules.presets():
         presets = ", ".join(Rules.presets())
         raise CommandError(f"unknown rules preset {args.rules!r}; presets are: {presets}")
@@ -104,16 +118,39 @@ def _terminate(signum: int, frame: object) -> None:
 
 def _run(args: argparse.Namespace, rules: Rules, seed: int) -> ArenaSummary:
     with _progress(args.games, f"{args.a} vs {args.b}") as advance:
+        if args.ray is not None:
+            return _run_on_ray(args, rules, seed, advance)
         summary = run_arena(
             args.a,
             args.b,
             pairs=args.games,
             rules=rules,
             seed=seed,
-            jobs=args.jobs,
+            jobs=1 if args.jobs is None else args.jobs,
             on_pair=advance,
         )
     return summary
+
+
+def _run_on_ray(
+    args: argparse.Namespace, rules: Rules, seed: int, advance: Callable[[PairResult], None]
+) -> ArenaSummary:
+    from ..rl.ray_arena import import_ray, run_arena_on_ray
+
+    try:
+        import_ray()
+    except ImportError as exc:
+        raise CommandError(f"--ray: {exc}") from None
+    return run_arena_on_ray(
+        args.a,
+        args.b,
+        pairs=args.games,
+        rules=rules,
+        seed=seed,
+        address=args.ray or None,
+        num_cpus=args.jobs or None,
+        on_pair=advance,
+    )
 
 
 class _Tally:

@@ -35,10 +35,12 @@ PROG = "ginrummy"
 #: (subcommand, module) in the order ``ginrummy --help`` lists them.
 SUBCOMMANDS: list[tuple[str, str]] = [
     ("serve", "ginrummy.cli.serve"),
+    ("play", "ginrummy.cli.play"),
     ("analyze", "ginrummy.cli.analyze"),
     ("score", "ginrummy.cli.score"),
     ("arena", "ginrummy.cli.arena"),
     ("bot", "ginrummy.cli.bot"),
+    ("selfplay", "ginrummy.cli.selfplay"),
 ]
 
 if TYPE_CHECKING:

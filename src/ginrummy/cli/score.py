@@ -5,19 +5,22 @@ as it ends: ``ann knock 7 bob 23``, ``bob gin 41``, ``dead``... (``help`` lists 
 entry is saved as soon as it is accepted, so quitting (or a crash) loses nothing: run
 ``ginrummy score`` again to go on with the unfinished game. ``--list`` lists saved games and
 ``--export FILE`` writes a game's sheet as JSON or CSV.
+
+This module is the command's options; :mod:`.scoreprompt` holds the conversation and
+:mod:`.scoreview` and :mod:`.scorerich` the printing. The score itself is kept by
+:mod:`ginrummy.scorekeeper`, and rules are read from words by the engine (``Rules.from_words``).
 """
 
 from __future__ import annotations
 
 import argparse
-import dataclasses
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TextIO
 
 from . import CommandError
 
 if TYPE_CHECKING:
-    from ..engine.rules import Rules
     from .main import Subparsers
+    from .scoreview import View
 
 EXAMPLES = """\
 examples:
@@ -28,9 +31,6 @@ examples:
   ginrummy score --export sheet.csv --game Xy3_k9Qa
 
 At the prompt: "ann knock 7 bob 23", "bob gin 41", "dead", "wrong dealer", "undo", "help"."""
-
-_TRUE = {"true", "yes", "on", "1", "y"}
-_FALSE = {"false", "no", "off", "0", "n"}
 
 
 def add_parser(subparsers: Subparsers) -> None:
@@ -108,8 +108,8 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     from sqlalchemy.exc import SQLAlchemyError
 
-    from .scoresession import ScoreSession, export_game, list_games
-    from .scoreview import make_view
+    from ..scorekeeper.errors import ScorekeeperError
+    from .scoreprompt import ScorePrompt, export_game, list_games
 
     view = make_view(args.plain)
     if args.game and (args.list or _new_game_options(args)):
@@ -124,9 +124,25 @@ def run(args: argparse.Namespace) -> int:
                 return list_games(store, view)
             if args.export:
                 return export_game(store, view, args.export, args.game)
-            return ScoreSession(store, view).start(args, new=_new_game_options(args))
+            return ScorePrompt(store, view).start(args, new=_new_game_options(args))
     except (SQLAlchemyError, StorageError) as exc:
         raise CommandError(f"database error: {_first_line(exc)}") from None
+    except ScorekeeperError as exc:
+        raise CommandError(str(exc)) from None
+
+
+def make_view(plain: bool = False, out: TextIO | None = None) -> View:
+    """The Rich view unless ``plain`` or Rich is missing."""
+    from .scoreview import PlainView
+
+    if not plain:
+        try:
+            from .scorerich import RichView
+        except ImportError:
+            pass
+        else:
+            return RichView(out)
+    return PlainView(out)
 
 
 def _new_game_options(args: argparse.Namespace) -> bool:
@@ -144,64 +160,3 @@ def _new_game_options(args: argparse.Namespace) -> bool:
 
 def _first_line(exc: BaseException) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-
-
-# -- rules from words -----------------------------------------------------------------------------
-
-
-def rule_value(key: str, value: str) -> tuple[str, Any]:
-    """A ``--set`` option: the name and its value, typed like the option's default."""
-    from ..engine.rules import Rules
-
-    name = key.strip().lower().replace("-", "_")
-    fields = {f.name for f in dataclasses.fields(Rules)}
-    if name not in fields:
-        raise CommandError(
-            f"unknown rule option {key.strip()!r}; the options are: {', '.join(sorted(fields))}"
-        )
-    default = getattr(Rules(), name)
-    text = value.strip()
-    if isinstance(default, bool):
-        if text.lower() in _TRUE:
-            return name, True
-        if text.lower() in _FALSE:
-            return name, False
-        raise CommandError(f"{name} is true or false, not {text!r}")
-    if isinstance(default, int):
-        try:
-            return name, int(text)
-        except ValueError:
-            raise CommandError(f"{name} is a whole number, not {text!r}") from None
-    return name, text
-
-
-def build_rules(preset: str | None, settings: list[str], stake: str | None = None) -> Rules:
-    """Rules from a preset name, ``OPTION=VALUE`` settings and a stake; raises CommandError."""
-    from ..engine.errors import GinRummyError
-    from ..engine.rules import Rules
-
-    changes: dict[str, Any] = {}
-    for setting in settings:
-        key, sep, value = setting.partition("=")
-        if not sep or not key.strip():
-            raise CommandError(f"a rule change is OPTION=VALUE, e.g. gin_bonus=20; not {setting!r}")
-        name, typed = rule_value(key, value)
-        changes[name] = typed
-    if stake is not None:
-        changes["stake"] = stake.strip()
-    try:
-        return Rules.preset((preset or "standard").strip().lower(), **changes)
-    except GinRummyError as exc:
-        raise CommandError(str(exc)) from None
-
-
-def rules_from_words(text: str) -> Rules:
-    """``"classic gin_bonus=20 big_gin=true"``: a preset (optional) and changes."""
-    words = text.split()
-    preset = None
-    if words and "=" not in words[0]:
-        preset, words = words[0], words[1:]
-    for word in words:
-        if "=" not in word:
-            raise CommandError(f"after the preset, give changes as OPTION=VALUE, not {word!r}")
-    return build_rules(preset, words)

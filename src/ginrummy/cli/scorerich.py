@@ -19,16 +19,16 @@ from rich.text import Text
 from ..engine.rules import Rules
 from ..engine.scoring import GameFinal
 from ..engine.sheet import ScoreSheet
-from .keeper import Keeper
-from .scoreview import (
-    GameRow,
+from ..scorekeeper.keeper import Keeper
+from ..scorekeeper.report import (
     boxes_so_far,
     final_lines,
-    line_result,
     match_lines,
     ruling_lines,
     sheet_title,
 )
+from ..scorekeeper.saved import ListedGame
+from .scoreview import listed_cells
 
 PIPE_WIDTH = 120
 _FINAL_ROWS = (
@@ -77,8 +77,8 @@ class RichView:
         for line in rules.describe().splitlines():
             self.console.print(Text(f"  {line}"))
 
-    def games(self, rows: Sequence[GameRow]) -> None:
-        if not rows:
+    def games(self, games: Sequence[ListedGame]) -> None:
+        if not games:
             self.console.print("No saved games.")
             return
         table = Table(box=box.SIMPLE_HEAD, title="Saved games", title_justify="left")
@@ -86,9 +86,9 @@ class RichView:
             table.add_column(header, no_wrap=True)
         table.add_column("Hands", justify="right")
         table.add_column("Result", no_wrap=True)
-        for r in rows:
-            style = "green" if r.status.startswith("open") else ""
-            table.add_row(r.id, r.updated, r.players, r.mode, str(r.hands), r.status, style=style)
+        for game in games:
+            style = "green" if game.status.startswith("open") else ""
+            table.add_row(*listed_cells(game), style=style)
         self.console.print(table)
 
 
@@ -116,7 +116,7 @@ def _table(keeper: Keeper, sheet: ScoreSheet, number: int) -> Table:
                 total = line.totals[column][seat]
                 boxed = seat == line.winner and column + 1 in line.columns
                 cells.append(Text(str(total), style="bold underline" if boxed else "dim"))
-        result = line_result(sheet, line)
+        result = sheet.result_text(line)
         style = "" if line.winner is None else ("green" if line.winner == 0 else "magenta")
         table.add_row(str(line.number), names[line.dealer], Text(result, style=style), *cells)
     table.add_section()

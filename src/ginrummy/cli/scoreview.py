@@ -1,32 +1,20 @@
-"""How the scorekeeper shows things: Rich tables when Rich is installed, plain text otherwise.
+"""How ``ginrummy score`` shows things: the :class:`View` it talks to, and the plain-text one.
 
-:func:`make_view` picks one. Both views print to standard output, messages and errors alike,
-so a transcript of a piped session reads in order.
+The Rich one (tables, colour) is in :mod:`.scorerich`; ``score.make_view`` picks it when Rich
+is installed. Both views print to standard output, messages and errors alike, so a transcript
+of a piped session reads in order. What they say comes from ``ginrummy.scorekeeper.report``.
 """
 
 from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
-from decimal import Decimal
 from typing import Protocol, TextIO
 
 from ..engine.rules import Rules
-from ..engine.sheet import ScoreSheet, SheetLine
-from .keeper import Keeper, Ruled, settlement_text
-
-
-@dataclass(frozen=True, slots=True)
-class GameRow:
-    """One line of ``ginrummy score --list``."""
-
-    id: str
-    updated: str
-    players: str
-    mode: str
-    hands: int
-    status: str
+from ..scorekeeper.keeper import Keeper
+from ..scorekeeper.report import boxes_so_far, match_lines, ruling_lines
+from ..scorekeeper.saved import ListedGame
 
 
 class View(Protocol):
@@ -40,108 +28,18 @@ class View(Protocol):
 
     def rules(self, rules: Rules) -> None: ...
 
-    def games(self, rows: Sequence[GameRow]) -> None: ...
+    def games(self, games: Sequence[ListedGame]) -> None: ...
 
 
-def make_view(plain: bool = False, out: TextIO | None = None) -> View:
-    """The Rich view unless ``plain`` or Rich is missing."""
-    if not plain:
-        try:
-            from .scorerich import RichView
-        except ImportError:
-            pass
-        else:
-            return RichView(out)
-    return PlainView(out)
+# -- what both views show -----------------------------------------------------------------------
 
 
-# -- words shared by both views ----------------------------------------------------------------
-
-
-def line_result(sheet: ScoreSheet, line: SheetLine) -> str:
-    """``"Ann knock +24"``, ``"Bob gin +45 (x2), game over"``, ``"dead hand"``..."""
-    if line.winner is None:
-        return "dead hand" if line.how == "dead hand" else "tie, no score"
-    text = f"{sheet.names[line.winner]} {line.how} +{line.points}"
-    if line.multiplier != 1:
-        text += f" (x{line.multiplier})"
-    for number in line.closed:
-        text += ", game over" if sheet.column_count == 1 else f", game {number} over"
-    return text
-
-
-def boxes_so_far(sheet: ScoreSheet) -> list[tuple[int, int]]:
-    """Hands won so far in each column, per seat."""
-    wins = [[0, 0] for _ in range(sheet.column_count)]
-    for line in sheet.lines:
-        if line.winner is not None:
-            for column in line.columns:
-                wins[column - 1][line.winner] += 1
-    return [(a, b) for a, b in wins]
-
-
-def game_rulings(keeper: Keeper, number: int) -> list[Ruled]:
-    return [r for r in keeper.rulings if r.game == number]
-
-
-def ruling_lines(keeper: Keeper, number: int) -> list[str]:
-    return [
-        f"Hand {r.hand}: {keeper.with_names(r.explanation)}" for r in game_rulings(keeper, number)
-    ]
-
-
-def sheet_title(keeper: Keeper, number: int) -> str:
-    names = keeper.names
-    title = f"{names[0]} v {names[1]}"
-    if keeper.match is not None:
-        title = f"Game {number} of the match: {title}"
-    hollywood = " (Hollywood: three games at once)" if keeper.rules.hollywood else ""
-    return f"{title}, game to {keeper.rules.game_target}{hollywood}"
-
-
-def final_lines(keeper: Keeper, sheet: ScoreSheet) -> list[str]:
-    """The net and, for a single game, the settlement; in progress, who needs what."""
-    final = sheet.final
-    if final is None:
-        totals = sheet.lines[-1].totals if sheet.lines else ((0, 0),) * sheet.column_count
-        text = ", ".join(f"{keeper.names[s]} {totals[0][s]}" for s in (0, 1))
-        if sheet.column_count > 1:
-            text = "; ".join(
-                f"game {c + 1}: " + ", ".join(f"{keeper.names[s]} {t[s]}" for s in (0, 1))
-                for c, t in enumerate(totals)
-            )
-        return [f"Running totals: {text} (first to {sheet.game_target})."]
-    stake = final.stake if sheet.settles else Decimal(0)
-    return [settlement_text(keeper.names, final.winner, final.net, stake)]
-
-
-def match_lines(keeper: Keeper) -> list[str]:
-    sheet = keeper.match_sheet()
-    if sheet is None:
-        return []
-    names = keeper.names
-    out = []
-    for line in sheet.lines:
-        who = "even" if line.winner is None else f"{names[line.winner]} +{line.net}"
-        out.append(
-            f"Game {line.number}: {who}; match points {names[0]} {line.totals[0]}, "
-            f"{names[1]} {line.totals[1]}"
-        )
-    if sheet.final is None:
-        zero, one = keeper.match_totals()
-        out.append(
-            f"Match to {sheet.match_target}: {names[0]} {zero}, {names[1]} {one} after "
-            f"{len(sheet.lines)} game{'s' if len(sheet.lines) != 1 else ''}."
-        )
-    else:
-        final = sheet.final
-        out.append(f"{names[final.winner]} wins the match by {final.net}.")
-        if final.stake:
-            out.append(
-                f"At {final.stake} a point, {names[final.loser]} pays {names[final.winner]} "
-                f"{final.settlement}."
-            )
-    return out
+def listed_cells(game: ListedGame) -> tuple[str, str, str, str, str, str]:
+    """A saved game's cells in the list: id, when it changed (local time), players, mode,
+    hands and result."""
+    updated = game.updated.astimezone().strftime("%Y-%m-%d %H:%M")
+    players = f"{game.names[0]} v {game.names[1]}"
+    return (game.id, updated, players, game.mode, str(game.hands), game.status)
 
 
 # -- plain text --------------------------------------------------------------------------------
@@ -194,15 +92,12 @@ class PlainView:
         for line in rules.describe().splitlines():
             self._print(f"  {line}")
 
-    def games(self, rows: Sequence[GameRow]) -> None:
-        if not rows:
+    def games(self, games: Sequence[ListedGame]) -> None:
+        if not games:
             self._print("No saved games.")
             return
         headers = ("ID", "Updated", "Players", "Mode", "Hands", "Result")
-        table = [
-            headers,
-            *((r.id, r.updated, r.players, r.mode, str(r.hands), r.status) for r in rows),
-        ]
+        table = [headers, *(listed_cells(game) for game in games)]
         widths = [max(len(row[i]) for row in table) for i in range(len(headers))]
         for row in table:
             self._print(

@@ -8,6 +8,7 @@ from .errors import (
     InvalidArgumentError,
     InvalidNotationError,
     InvalidRulesError,
+    RulesWordError,
 )
 from .game import Game, GameRecord, HandEntry
 from .hand import Hand, HandState, Phase
@@ -60,6 +61,7 @@ __all__ = [
     "PublicView",
     "ResultKind",
     "Rules",
+    "RulesWordError",
     "ScoreSheet",
     "best_arrangement",
     "best_arrangements",

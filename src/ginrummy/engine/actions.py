@@ -122,6 +122,30 @@ _DRAW_KIND: Final = ActionKind.DRAW  # read on every event of every view: a plai
 _KNOCK_KIND: Final = ActionKind.KNOCK
 
 
+def discard(card: Card | str) -> Action:
+    """``discard <card>`` (the shared instance), from a card or its text."""
+    return DISCARDS[_card(card).index]
+
+
+def knock(card: Card | str, melds: tuple[Meld, ...] | None = None) -> Action:
+    """``knock <card>``, laying down ``melds`` when given (else the default arrangement)."""
+    return (
+        KNOCKS[_card(card).index] if melds is None else Action(ActionKind.KNOCK, _card(card), melds)
+    )
+
+
+def gin(card: Card | str) -> Action:
+    return GINS[_card(card).index]
+
+
+def lay_off(card: Card | str) -> Action:
+    return LAYOFFS[_card(card).index]
+
+
+def _card(card: Card | str) -> Card:
+    return card if isinstance(card, Card) else Card.parse(card)
+
+
 def to_action(action: Action | str) -> Action:
     return action if isinstance(action, Action) else Action.parse(action)
 

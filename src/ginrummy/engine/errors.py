@@ -51,6 +51,16 @@ class InvalidRulesError(InvalidArgumentError):
     """A rule option with an impossible value."""
 
 
+class RulesWordError(InvalidRulesError):
+    """A word of rules written as text (``"classic gin_bonus=20"``) that names no preset or
+    option, or gives an option a value it cannot take. ``word`` is that word as written, so an
+    interface can point at it; the message names it too."""
+
+    def __init__(self, message: str, word: str = "") -> None:
+        super().__init__(message)
+        self.word = word
+
+
 def check_seat(value: object, what: str = "the player") -> int:
     """``value`` as a plain ``int`` seat, 0 or 1; :class:`InvalidArgumentError` naming ``what``
     otherwise (see the module's notes on which values are whole numbers)."""

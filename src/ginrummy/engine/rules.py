@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any, Final, Literal, get_args
 
 from .cards import Card
-from .errors import GinRummyError, InvalidRulesError, check_int
+from .errors import GinRummyError, InvalidRulesError, RulesWordError, check_int
 
 DealKind = Literal["standard", "eleven"]
 FirstDealer = Literal["cut", "fixed"]
@@ -124,6 +124,68 @@ class Rules:
             raise InvalidRulesError(f"rules must be a mapping, not {type(data).__name__}")
         return cls().replace(**{str(key): value for key, value in data.items()})
 
+    # -- from words ----------------------------------------------------------------------------
+
+    @classmethod
+    def from_words(cls, text: str) -> Rules:
+        """Rules as people type them: a preset (optional, first) and ``OPTION=VALUE`` changes.
+
+        Values are read as the option's type: whole numbers, true/false (also yes/no, on/off,
+        1/0), the choices' names, the stake as a decimal. Dashes may stand for underscores and
+        case does not matter in names. A bad word raises :class:`RulesWordError` naming it.
+
+        >>> Rules.from_words("classic gin_bonus=25 big-gin=yes").big_gin
+        True
+        >>> Rules.from_words("") == Rules() and Rules.from_words("Oklahoma").oklahoma
+        True
+        >>> Rules.from_words("oklahoma knock=8")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+          ...
+        ginrummy.engine.errors.RulesWordError: unknown rule option 'knock'; the options are: ...
+        >>> Rules.from_words("classic knock_limit=11")  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+          ...
+        ginrummy.engine.errors.RulesWordError: knock_limit must be between 0 and 10, not 11 ...
+        """
+        words = text.split()
+        preset = "standard"
+        if words and "=" not in words[0]:
+            preset, words = words[0], words[1:]
+        for word in words:
+            if "=" not in word:
+                raise RulesWordError(
+                    f"after the preset, give changes as OPTION=VALUE, not {word!r}", word
+                )
+        return cls.from_changes(preset, words)
+
+    @classmethod
+    def from_changes(cls, preset: str, changes: Iterable[str]) -> Rules:
+        """A preset by name (any case) with ``OPTION=VALUE`` changes given as text, the way a
+        command line's options arrive; a later change of an option wins. Every change is read
+        before the preset is looked up, so the first bad word is the one reported.
+
+        >>> Rules.from_changes("Classic", ["gin_bonus = 25", "stake=0.10"]).stake
+        Decimal('0.10')
+        """
+        typed: dict[str, Any] = {}
+        written: dict[str, str] = {}
+        for change in changes:
+            name, value = _typed_change(change)
+            typed[name], written[name] = value, change
+        name = preset.strip().lower()
+        if name not in _PRESETS:
+            raise RulesWordError(
+                f"unknown preset {name!r}; the presets are: {', '.join(_PRESETS)}", preset
+            )
+        # Check each change as the dataclass would (in field order), to name the word at fault.
+        for option, check in _CHECKS.items():
+            if option in typed:
+                try:
+                    check(option, typed[option])
+                except InvalidRulesError as exc:
+                    raise RulesWordError(str(exc), written[option]) from None
+        return cls.preset(name, **typed)
+
     # -- per-hand rules ------------------------------------------------------------------------
 
     def knock_limit_for(self, upcard: Card | None) -> int:
@@ -157,6 +219,41 @@ def _need_upcard(upcard: Card | None) -> Card:
     if not isinstance(upcard, Card):
         raise GinRummyError(f"Oklahoma needs the hand's first upcard, not {upcard!r}")
     return upcard
+
+
+# -- words ---------------------------------------------------------------------------------------
+
+_TRUE: Final = frozenset({"true", "yes", "on", "1", "y"})
+_FALSE: Final = frozenset({"false", "no", "off", "0", "n"})
+
+
+def _typed_change(change: str) -> tuple[str, Any]:
+    """``"gin_bonus=20"``: the option's name and the value typed like the option's default."""
+    key, sep, text = change.partition("=")
+    if not sep or not key.strip():
+        raise RulesWordError(
+            f"a rule change is OPTION=VALUE, e.g. gin_bonus=20; not {change!r}", change
+        )
+    name = key.strip().lower().replace("-", "_")
+    if name not in _CHECKS:
+        raise RulesWordError(
+            f"unknown rule option {key.strip()!r}; the options are: {', '.join(sorted(_CHECKS))}",
+            change,
+        )
+    default = getattr(Rules(), name)
+    text = text.strip()
+    if isinstance(default, bool):
+        if text.lower() in _TRUE:
+            return name, True
+        if text.lower() in _FALSE:
+            return name, False
+        raise RulesWordError(f"{name} is true or false, not {text!r}", change)
+    if isinstance(default, int):
+        try:
+            return name, int(text)
+        except ValueError:
+            raise RulesWordError(f"{name} is a whole number, not {text!r}", change) from None
+    return name, text
 
 
 # -- validation ----------------------------------------------------------------------------------

@@ -104,6 +104,18 @@ class ScoreSheet:
     def to_text(self) -> str:
         return _game_text(self)
 
+    def result_text(self, line: SheetLine) -> str:
+        """A hand's result in the words of the text form's Result column: ``"Ann knock +24"``,
+        ``"Bob gin +45 (x2), game over"``, ``"dead hand"``, ``"tie, no score"``."""
+        if line.winner is None:
+            return "dead hand" if line.how == "dead hand" else "tie, no score"
+        text = f"{self.names[line.winner]} {line.how} +{line.points}"
+        if line.multiplier != 1:
+            text += f" (x{line.multiplier})"
+        for number in line.closed:
+            text += ", game over" if self.column_count == 1 else f", game {number} over"
+        return text
+
     def __str__(self) -> str:
         return self.to_text()
 
@@ -154,21 +166,10 @@ def _check_names(names: Sequence[str]) -> Names:
 # -- text ------------------------------------------------------------------------------------
 
 
-def _result_text(sheet: ScoreSheet, line: SheetLine) -> str:
-    if line.winner is None:
-        return "dead hand" if line.how == "dead hand" else "tie, no score"
-    text = f"{sheet.names[line.winner]} {line.how} +{line.points}"
-    if line.multiplier != 1:
-        text += f" (x{line.multiplier})"
-    for number in line.closed:
-        text += ", game over" if sheet.column_count == 1 else f", game {number} over"
-    return text
-
-
 def _game_text(sheet: ScoreSheet) -> str:
     names, count = sheet.names, sheet.column_count
     width = max(7, *(len(n) for n in names))
-    results = [_result_text(sheet, line) for line in sheet.lines]
+    results = [sheet.result_text(line) for line in sheet.lines]
     rw = max([len("Result"), *(len(r) for r in results)])
     dw = max(len("Dealer"), width)
     left = 4 + 2 + dw + 2 + rw

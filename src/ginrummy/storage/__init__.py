@@ -1,13 +1,13 @@
 """Saved games: players, games of both kinds, online hands with every action, and the
 scorekeeper's entries, in SQLite by default or any database SQLAlchemy reaches.
 
-Use :class:`Store`; it hands out the frozen records of :mod:`.records`. The schema is kept
+Use :class:`Store`; it hands out the frozen records of :mod:`.saved`. The schema is kept
 by the Alembic migrations shipped in ``migrations/`` and brought up to date on opening.
 """
 
 from .database import ENV_VAR, default_path, resolve_url
 from .errors import ConflictError, NotFoundError, StorageError
-from .records import (
+from .saved import (
     ActionInfo,
     EntryInfo,
     GameInfo,
@@ -15,6 +15,7 @@ from .records import (
     PlayerInfo,
     PlayerStats,
     SavedGame,
+    SeatedGame,
     SeatInfo,
 )
 from .store import Store
@@ -33,6 +34,7 @@ __all__ = [
     "PlayerStats",
     "SavedGame",
     "SeatInfo",
+    "SeatedGame",
     "StorageError",
     "Store",
     "Writer",

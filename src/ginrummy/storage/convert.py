@@ -10,7 +10,7 @@ from ..engine.errors import GinRummyError
 from ..engine.rules import Rules
 from .errors import StorageError
 from .models import EntryRow, GameRow, HandRow, Player, SeatRow
-from .records import ActionInfo, EntryInfo, GameInfo, HandInfo, PlayerInfo, SeatInfo
+from .saved import ActionInfo, EntryInfo, GameInfo, HandInfo, PlayerInfo, SeatInfo
 
 
 def _copy(data: Mapping[str, Any] | None) -> dict[str, Any] | None:

@@ -1,7 +1,7 @@
 """The database schema as SQLAlchemy 2 typed ORM classes.
 
 These classes never leave the storage layer: :class:`~ginrummy.storage.store.Store` turns rows
-into the frozen records of :mod:`.records`. The schema itself is created and changed only by the
+into the frozen records of :mod:`.saved`. The schema itself is created and changed only by the
 Alembic migrations in ``migrations/versions``; a test checks that the two agree.
 
 Tables:

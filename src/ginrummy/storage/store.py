@@ -9,16 +9,16 @@
 ('Ann', 'Bob')
 >>> store.close()
 
-Each write method is one transaction: it all happens or, on any error, none of it does. To make
-several writes one transaction, use :meth:`Store.transaction`, whose :class:`.Writer` has the
-same write methods::
+The write methods are declared once, in :class:`.Writer`; a Store has each of them as a
+transaction of its own: it all happens or, on any error, none of it does. To make several writes
+one transaction, use :meth:`Store.transaction`, which yields the :class:`.Writer` itself::
 
     with store.transaction() as tx:
         tx.add_action(game_id, 3, 41, 0, "knock Kd")
         tx.finish_hand(game_id, 3, result)
         tx.finish_game(game_id, final)
 
-Reads return plain frozen records (:mod:`.records`), or None for a game that does not exist;
+Reads return plain frozen records (:mod:`.saved`), or None for a game that does not exist;
 writes to a missing game or hand raise :class:`.NotFoundError`, and writes that clash with what
 is stored (a second action with the same ``seq``, a hand started twice) raise
 :class:`.ConflictError`. Bad arguments raise ``ValueError`` before anything is written.
@@ -26,24 +26,39 @@ is stored (a second action with the same ``seq``, a hand started twice) raise
 
 from __future__ import annotations
 
+import functools
 import threading
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
-from datetime import datetime
 from types import TracebackType
-from typing import Any
+from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import ColumnElement, Engine, and_, false, or_, select
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
-from ..engine.cards import Card, Cards
-from ..engine.results import HandResult, ResultKind
-from ..engine.rules import Rules
+from ..engine.results import ResultKind
 from .convert import entry_info, game_info, hand_info, player_info, seat_info
 from .database import WRITE, is_memory, make_engine, migrate, resolve_url
 from .models import GAME_KINDS, GAME_STATUSES, GameRow, HandRow, Player, SeatRow
-from .records import EntryInfo, GameInfo, PlayerInfo, PlayerStats, SavedGame, SeatedGame
+from .saved import GameInfo, PlayerInfo, PlayerStats, SavedGame, SeatedGame
 from .writer import Writer
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _own_transaction(
+    write: Callable[Concatenate[Writer, P], R],
+) -> Callable[Concatenate[Store, P], R]:
+    """``Writer``'s method ``write`` as a method of :class:`Store` that runs it in a transaction
+    of its own: the write interface is declared once, in :class:`.Writer`."""
+
+    @functools.wraps(write)
+    def method(store: Store, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        with store.transaction() as tx:
+            return write(tx, *args, **kwargs)
+
+    return method
 
 
 class Store:
@@ -100,106 +115,26 @@ class Store:
             yield session
 
     # -- writes (one transaction each) ---------------------------------------------------
+    # Writer's methods, each run in a transaction of its own: their signatures and documentation
+    # are Writer's, declared there once.
 
-    def add_player(self, name: str) -> PlayerInfo:
-        with self.transaction() as tx:
-            return tx.add_player(name)
-
-    def ensure_player(self, name: str) -> PlayerInfo:
-        with self.transaction() as tx:
-            return tx.ensure_player(name)
-
-    def create_game(
-        self,
-        kind: str,
-        rules: Rules,
-        names: Sequence[str],
-        *,
-        seed: int | None = None,
-        player_ids: Sequence[int | None] = (None, None),
-        options: Mapping[str, Any] | None = None,
-        seats: Iterable[tuple[int, str]] = (),
-        game_id: str | None = None,
-    ) -> str:
-        with self.transaction() as tx:
-            return tx.create_game(
-                kind,
-                rules,
-                names,
-                seed=seed,
-                player_ids=player_ids,
-                options=options,
-                seats=seats,
-                game_id=game_id,
-            )
-
-    def update_options(self, game_id: str, changes: Mapping[str, Any]) -> dict[str, Any]:
-        with self.transaction() as tx:
-            return tx.update_options(game_id, changes)
-
-    def finish_game(
-        self, game_id: str, final: Mapping[str, Any], *, winner: int | None = None
-    ) -> None:
-        with self.transaction() as tx:
-            tx.finish_game(game_id, final, winner=winner)
-
-    def abandon_game(self, game_id: str) -> None:
-        with self.transaction() as tx:
-            tx.abandon_game(game_id)
-
-    def abandon_stale(self, kind: str, before: datetime) -> list[str]:
-        """Close as abandoned the open games of ``kind`` last changed before ``before``;
-        returns their ids."""
-        with self.transaction() as tx:
-            return tx.abandon_stale(kind, before)
-
-    def reopen_game(self, game_id: str) -> None:
-        with self.transaction() as tx:
-            tx.reopen_game(game_id)
-
-    def set_seat(
-        self, game_id: str, seat: int, token_hash: str, player_id: int | None = None
-    ) -> None:
-        with self.transaction() as tx:
-            tx.set_seat(game_id, seat, token_hash, player_id)
-
-    def start_hand(
-        self,
-        game_id: str,
-        number: int,
-        dealer: int,
-        deck: Cards | Iterable[Card] | str,
-        salt: str,
-        commitment: str,
-        *,
-        game_number: int = 1,
-    ) -> None:
-        with self.transaction() as tx:
-            tx.start_hand(game_id, number, dealer, deck, salt, commitment, game_number=game_number)
-
-    def add_action(
-        self, game_id: str, hand_number: int, seq: int, seat: int | None, text: str
-    ) -> None:
-        with self.transaction() as tx:
-            tx.add_action(game_id, hand_number, seq, seat, text)
-
-    def remove_actions(self, game_id: str, hand_number: int, *, keep: int) -> int:
-        with self.transaction() as tx:
-            return tx.remove_actions(game_id, hand_number, keep=keep)
-
-    def finish_hand(
-        self, game_id: str, number: int, result: HandResult | Mapping[str, Any]
-    ) -> None:
-        with self.transaction() as tx:
-            tx.finish_hand(game_id, number, result)
-
-    def add_entry(self, game_id: str, kind: str, data: Mapping[str, Any]) -> int:
-        with self.transaction() as tx:
-            return tx.add_entry(game_id, kind, data)
-
-    def remove_last_entry(self, game_id: str) -> EntryInfo | None:
-        with self.transaction() as tx:
-            return tx.remove_last_entry(game_id)
+    add_player = _own_transaction(Writer.add_player)
+    ensure_player = _own_transaction(Writer.ensure_player)
+    create_game = _own_transaction(Writer.create_game)
+    update_options = _own_transaction(Writer.update_options)
+    rename_seat = _own_transaction(Writer.rename_seat)
+    finish_game = _own_transaction(Writer.finish_game)
+    abandon_game = _own_transaction(Writer.abandon_game)
+    abandon_stale = _own_transaction(Writer.abandon_stale)
+    reopen_game = _own_transaction(Writer.reopen_game)
+    set_seat = _own_transaction(Writer.set_seat)
+    claim_seat = _own_transaction(Writer.claim_seat)
+    start_hand = _own_transaction(Writer.start_hand)
+    add_action = _own_transaction(Writer.add_action)
+    remove_actions = _own_transaction(Writer.remove_actions)
+    finish_hand = _own_transaction(Writer.finish_hand)
+    add_entry = _own_transaction(Writer.add_entry)
+    remove_last_entry = _own_transaction(Writer.remove_last_entry)
 
     # -- reads ---------------------------------------------------------------------------
 

@@ -1,8 +1,10 @@
-"""The write operations, all inside the one transaction they are given.
+"""The write operations, all inside the one transaction they are given: the one place the
+write interface is declared.
 
-:class:`~ginrummy.storage.store.Store` runs each of its write methods in a new transaction; a
-caller that needs several writes to happen together uses ``Store.transaction()``, which yields
-a :class:`Writer` on one transaction.
+:class:`~ginrummy.storage.store.Store` has each of these methods as a transaction of its own
+(``store.add_player(name)``); a caller that needs several writes to happen together uses
+``Store.transaction()``, which yields a :class:`Writer` on one transaction. Code that only
+writes (the web's tables) takes a ``Writer``.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ from .models import (
     UTCDateTime,
     utcnow,
 )
-from .records import EntryInfo, PlayerInfo
+from .saved import EntryInfo, PlayerInfo
 
 ENTRY_KINDS = ("result", "irregularity", "note")
 _HEX64 = re.compile(r"[0-9a-f]{64}")

@@ -1,1 +1,15 @@
-"""Play in the browser: a Starlette app serving the table and one WebSocket per seat."""
+"""Play in the browser: a Starlette app serving the table and one WebSocket per seat.
+
+Where things are, from the outside in:
+
+- :mod:`.server`: uvicorn, hardened against floods of connections (``ginrummy serve``);
+- :mod:`.app`: :func:`~.app.create_app` puts the app together;
+- :mod:`.routes`: the pages, the lobby's API, a browser's saved games, the socket;
+- :mod:`.context`: what the routes share (store, manager, settings, per-address limits);
+- :mod:`.security`: security headers, same-site posts and sockets, body and rate limits, the
+  anonymous player cookie;
+- :mod:`.protocol`: the messages a socket may send, validated;
+- :mod:`.manager`: the tables in memory, the seats' messages, the computer's turns (no HTTP);
+- :mod:`.tables`: one table's hands and what each seat may see (no network);
+- :mod:`.dealing`: shuffles the players can check; :mod:`.limits`: token buckets.
+"""

@@ -10,17 +10,26 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 
 
 class Buckets:
     """``rate`` tokens a second up to ``burst`` for each key; a full bucket costs no memory:
-    when more than ``max_keys`` are held, those that have refilled are forgotten."""
+    when more than ``max_keys`` are held, those that have refilled are forgotten. ``clock``
+    (seconds, only differences count) tells the time when a call gives none."""
 
-    def __init__(self, rate: float, burst: float, *, max_keys: int = 50_000) -> None:
+    def __init__(
+        self,
+        rate: float,
+        burst: float,
+        *,
+        max_keys: int = 50_000,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.rate = rate
         self.burst = burst
         self.max_keys = max_keys
+        self.clock = clock
         self._buckets: dict[Hashable, list[float]] = {}
 
     def _level(self, key: Hashable, now: float) -> list[float]:
@@ -35,12 +44,12 @@ class Buckets:
 
     def peek(self, key: Hashable, now: float | None = None) -> bool:
         """Whether ``take`` would succeed now (takes nothing)."""
-        now = time.monotonic() if now is None else now
+        now = self.clock() if now is None else now
         return self._level(key, now)[0] >= 1
 
     def take(self, key: Hashable, now: float | None = None) -> bool:
         """Take one token for ``key``; False (and nothing taken) when there is none."""
-        now = time.monotonic() if now is None else now
+        now = self.clock() if now is None else now
         bucket = self._level(key, now)
         if bucket[0] < 1:
             return False
@@ -54,7 +63,7 @@ class Buckets:
         >>> buckets.take("a", now=0.0), buckets.wait("a", now=0.0), buckets.wait("a", now=0.5)
         (True, 0.5, 0.0)
         """
-        now = time.monotonic() if now is None else now
+        now = self.clock() if now is None else now
         level = self._level(key, now)[0]
         if level >= 1:
             return 0.0

@@ -25,6 +25,7 @@ from ..agents.review import review_hand
 from ..engine import GinRummyError, IllegalActionError, Rules, parse_cards
 from ..engine.game import Game
 from ..engine.match import Match
+from ..storage import Store
 from ..storage.models import utcnow
 from .dealing import Deal
 from .limits import Buckets
@@ -92,7 +93,7 @@ UNLIMITED = Limits(1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 1_000_000, 1_000_000, 1_000_000
 class Manager:
     def __init__(
         self,
-        store: Any,
+        store: Store,
         *,
         computer_delay: float = 0.4,
         seed: int | None = None,
@@ -125,7 +126,10 @@ class Manager:
         self._address_sockets: dict[str, int] = {}
 
     def close(self) -> None:
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        """Stop the database threads: writes not yet started are dropped (nobody was told of
+        them), the one running finishes, so the store may be closed after this returns (closing
+        it under a running write crashes SQLite's driver)."""
+        self._pool.shutdown(wait=True, cancel_futures=True)
 
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a store call in the database threads, never in the event loop."""

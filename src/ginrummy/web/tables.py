@@ -14,7 +14,7 @@ import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from ..agents import get_agent
 from ..engine import (
@@ -35,27 +35,11 @@ from ..engine.match import Match
 from ..engine.melds import Arrangement, discard_deadwoods_mask
 from ..engine.serial import event_to_dict, result_to_dict
 from ..engine.views import PlayerView
+from ..storage import Store, Writer
 from .dealing import Deal, commitment, deck_text, shuffle
 
 LEVELS = ("beginner", "intermediate", "expert")
 COMPUTER_SEAT = 1
-
-
-class TableWriter(Protocol):
-    """The writes a table makes, all inside one transaction (``Store.transaction()``)."""
-
-    def start_hand(
-        self, game_id: str, number: int, dealer: int, deck: str, salt: str, commitment: str
-    ) -> None: ...
-    def add_action(
-        self, game_id: str, hand_number: int, seq: int, seat: int, text: str
-    ) -> None: ...
-    def remove_actions(self, game_id: str, hand_number: int, *, keep: int) -> int: ...
-    def finish_hand(self, game_id: str, number: int, result: dict[str, Any]) -> None: ...
-    def finish_game(
-        self, game_id: str, final: dict[str, Any], *, winner: int | None = None
-    ) -> None: ...
-    def update_options(self, game_id: str, changes: dict[str, Any]) -> dict[str, Any]: ...
 
 
 def token_hash(token: str) -> str:
@@ -189,7 +173,7 @@ class Table:
             raise IllegalActionError("the hand is still being played")
         return shuffle(rng)
 
-    def write_deal(self, tx: TableWriter, deal: Deal) -> None:
+    def write_deal(self, tx: Writer, deal: Deal) -> None:
         tx.start_hand(
             self.id,
             self.hand_number + 1,
@@ -227,7 +211,7 @@ class Table:
                 self.scoring.undo()
         return Step(self.version, seat, after, event, final, winner)
 
-    def write(self, tx: TableWriter, step: Step) -> None:
+    def write(self, tx: Writer, step: Step) -> None:
         """Store ``step``: its action, and the hand's result and the game's end with it."""
         tx.add_action(
             self.id, self.hand_number, step.event.number, step.seat, str(step.event.action)
@@ -247,7 +231,7 @@ class Table:
             self.finished = self.scoring.is_over
         self.touch()
 
-    def act(self, store: Any, seat: int, text: str) -> None:
+    def act(self, store: Store, seat: int, text: str) -> None:
         """Plan, store and commit ``seat``'s action in this thread (tests, tools)."""
         step = self.plan(seat, text)
         with store.transaction() as tx:

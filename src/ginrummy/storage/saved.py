@@ -1,4 +1,4 @@
-"""What the store hands out: plain frozen records, never ORM objects.
+"""Saved games as the store hands them out: plain frozen records, never ORM objects.
 
 JSON fields (``options``, ``final``, hand results, entry data) are fresh copies owned by the
 caller.

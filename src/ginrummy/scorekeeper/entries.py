@@ -22,6 +22,7 @@ from ..engine.cards import Card
 from ..engine.errors import GinRummyError
 from ..engine.results import HandResult, ResultKind
 from ..engine.rulings import FORMS
+from .errors import EntryError
 from .keeper import Keeper
 
 COMMANDS = {
@@ -100,10 +101,6 @@ Other commands:
 
 def help_text() -> str:
     return HELP.format(forms="\n  ".join(FORMS))
-
-
-class EntryError(ValueError):
-    """A line that is not a valid entry; the message says why in one line."""
 
 
 @dataclass(frozen=True, slots=True)

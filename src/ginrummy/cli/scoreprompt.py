@@ -1,8 +1,8 @@
-"""The scorekeeper's conversation: setting a game up, the hand prompt, and the end of a game.
+"""``ginrummy score``'s conversation: setting a game up, the hand prompt, and the end of a game.
 
-Every accepted entry is written to the store in one transaction (with the game's final
-summary, when it ends the game) before the screen says it was taken; the state shown is then
-rebuilt from the stored entries, so the screen and the database never disagree.
+The scorekeeper (:mod:`ginrummy.scorekeeper`) reads the answers and keeps the game; this module
+asks the questions, says what happened, and shows the sheet through a :class:`View`. Each entry
+is stored by the :class:`~ginrummy.scorekeeper.Session` before the screen says it was taken.
 
 Input comes from :class:`Reader`: ``input()`` on a terminal, or lines read from a pipe, which are
 echoed after their prompt so that the transcript reads like a session.
@@ -14,34 +14,34 @@ import argparse
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TextIO, TypeVar
+from typing import TextIO, TypeVar
 
-from ..engine.cards import parse_cards
 from ..engine.errors import GinRummyError
-from ..engine.game import Cut, Game, cut_dealer
-from ..engine.match import Match
+from ..engine.game import Cut
 from ..engine.rules import Rules
 from ..engine.rulings import Remedy, parse_irregularity
-from ..engine.serial import result_from_dict
-from ..engine.sheet import MatchSheet, ScoreSheet
-from ..storage import GameInfo, SavedGame, Store
-from . import CommandError
-from .entries import (
-    RESERVED,
+from ..scorekeeper import (
+    EXPORT_FORMATS,
     Command,
     EntryError,
     IrregularityEntry,
+    Keeper,
     ResultEntry,
+    Session,
+    Setup,
+    export_text,
+    find_game,
     help_text,
+    latest_open_game,
+    listed_games,
+    newgame,
     parse_entry,
-    resolve_name,
 )
-from .keeper import Keeper, KeeperError, Setup
-from .score import build_rules, rules_from_words
-from .scoreview import GameRow, View
+from ..storage import Store
+from . import CommandError
+from .scoreview import View
 
 T = TypeVar("T")
-MAX_NAME = 20
 _YES = {"y", "yes", ""}
 _NO = {"n", "no", "q", "quit", "exit"}
 
@@ -76,7 +76,7 @@ class Quit(Exception):
     """The input ended, or the user asked to stop, while a question was open."""
 
 
-class ScoreSession:
+class ScorePrompt:
     def __init__(self, store: Store, view: View, reader: Reader | None = None) -> None:
         self.store = store
         self.view = view
@@ -103,9 +103,9 @@ class ScoreSession:
 
     def start(self, args: argparse.Namespace, *, new: bool) -> int:
         try:
-            game_id = self._choose(args, new)
-            while game_id is not None:
-                game_id = self.play(game_id)
+            session = self._choose(args, new)
+            while session is not None:
+                session = self.play(session)
         except Quit:
             self.view.say("Stopped; everything entered is saved.")
         except KeyboardInterrupt:
@@ -113,30 +113,28 @@ class ScoreSession:
             return 130
         return 0
 
-    def _choose(self, args: argparse.Namespace, new: bool) -> str | None:
+    def _choose(self, args: argparse.Namespace, new: bool) -> Session | None:
         if args.game:
-            game = self.store.get_game(args.game)
-            if game is None or game.kind != "scorekeeper":
+            game = find_game(self.store, args.game)
+            if game is None:
                 raise CommandError(f"there is no scorekeeper game {args.game!r} (see --list)")
             if game.status != "open":
                 self.view.say(f"Game {game.id} is {game.status}; here is its sheet.")
-                keeper = self._keeper(game.id)
-                self._show_all(keeper)
+                self._show_all(Session(self.store, game.id).keeper)
                 return None
-            return game.id
+            return Session(self.store, game.id)
         if not new:
-            open_games = self.store.list_games("scorekeeper", "open", limit=1)
-            if open_games:
-                game = open_games[0]
+            game = latest_open_game(self.store)
+            if game is not None:
                 self.view.say(
                     f"Resuming game {game.id}: {game.names[0]} v {game.names[1]} "
                     "('ginrummy score --new' starts another)."
                 )
-                return game.id
-        setup = self._setup(args, asked_all=not new)
-        return self._create(setup)
+                return Session(self.store, game.id)
+        return self._started(Session.create(self.store, self._setup(args, asked_all=not new)))
 
     def _setup(self, args: argparse.Namespace, *, asked_all: bool) -> Setup:
+        check_name = newgame.check_name
         if args.players:
             names = (check_name(args.players[0]), check_name(args.players[1], args.players[0]))
         else:
@@ -146,18 +144,20 @@ class ScoreSession:
         if asked_all:
             rules = self.ask_until(
                 f"Rules [standard] ({', '.join(Rules.presets())}; add changes like gin_bonus=20): ",
-                rules_from_words,
+                Rules.from_words,
             )
         else:
-            rules = build_rules(args.rules, args.set, args.stake)
+            rules = rules_from_options(args.rules, args.set, args.stake)
         mode = args.mode or "game"
         if asked_all:
             mode = self.ask_until(
                 f"A single game, or a match to {rules.match_target or 'a target'}? [game]: ",
-                lambda a: _mode(a, rules),
+                lambda a: newgame.game_mode(a, rules),
             )
             if not rules.stake:
-                rules = self.ask_until("Stake per point [none]: ", lambda a: _stake(rules, a))
+                rules = self.ask_until(
+                    "Stake per point [none]: ", lambda a: newgame.with_stake(rules, a)
+                )
         elif mode == "match" and not rules.match_target:
             raise CommandError("these rules play no match: add --set match_target=500")
         self.view.rules(rules)
@@ -168,9 +168,9 @@ class ScoreSession:
         if args.dealer and args.cut:
             raise CommandError("give --dealer or --cut, not both")
         if args.dealer:
-            dealer = _dealer(args.dealer, names)
+            dealer = newgame.first_dealer(args.dealer, names)
         elif args.cut:
-            low, cut = _cut(args.cut, names)
+            low, cut = newgame.cut(args.cut, names)
             if low is None:
                 raise CommandError(f"{cut[0]} and {cut[1]} are the same rank: cut again")
             dealer = low
@@ -181,7 +181,7 @@ class ScoreSession:
                 f"{names[0]}'s card then {names[1]}'s (low card deals): "
             )
             while True:
-                answer = self.ask_until(question, lambda a: _dealer_or_cut(a, names))
+                answer = self.ask_until(question, lambda a: newgame.dealer_or_cut(a, names))
                 if isinstance(answer, int):
                     dealer = answer
                     break
@@ -193,40 +193,30 @@ class ScoreSession:
                 self.view.say("The same rank: cut again.")
         return Setup(names, rules, mode, dealer, tuple(cuts))
 
-    def _create(self, setup: Setup) -> str:
-        with self.store.transaction() as tx:
-            ids = [tx.ensure_player(name).id for name in setup.names]
-            game_id = tx.create_game(
-                "scorekeeper", setup.rules, setup.names, player_ids=ids, options=setup.options()
-            )
+    def _started(self, session: Session) -> Session:
+        setup = session.keeper.setup
         what = "match" if setup.mode == "match" else "game"
-        self.view.say(f"Started {what} {game_id}: {setup.names[0]} v {setup.names[1]}.")
-        return game_id
+        self.view.say(f"Started {what} {session.id}: {setup.names[0]} v {setup.names[1]}.")
+        return session
 
     # -- playing -------------------------------------------------------------------------
 
-    def _keeper(self, game_id: str) -> Keeper:
-        saved = self.store.load_game(game_id)
-        if saved is None:
-            raise CommandError(f"game {game_id} has gone from the database")
-        return keeper_of(saved)
-
-    def play(self, game_id: str) -> str | None:
-        """Score game ``game_id`` until the user stops (None) or starts another (its id)."""
-        keeper = self._keeper(game_id)
+    def play(self, session: Session) -> Session | None:
+        """Score ``session``'s game until the user stops (None) or starts another (its
+        session)."""
+        keeper = session.keeper
         if keeper.hands_played:
             self._show(keeper)
         self._next(keeper)
         while True:
+            keeper = session.keeper
             if keeper.is_over:
                 answer = self._after_end(keeper)
                 if answer == "undo":
-                    keeper = self._undo(game_id, keeper)
+                    self._undo(session)
                     continue
                 if answer == "again":
-                    return self._create(
-                        Setup(keeper.names, keeper.rules, keeper.setup.mode, keeper.expected)
-                    )
+                    return self._started(session.again())
                 return None
             line = self.ask(_prompt(keeper))
             try:
@@ -236,31 +226,29 @@ class ScoreSession:
                 continue
             if isinstance(entry, Command):
                 if entry.name == "quit":
-                    self.view.say(f"Saved. Run 'ginrummy score' to go on with game {game_id}.")
+                    self.view.say(f"Saved. Run 'ginrummy score' to go on with game {session.id}.")
                     return None
-                keeper = self._command(entry.name, game_id, keeper)
+                self._command(entry.name, session)
             elif isinstance(entry, ResultEntry):
-                keeper = self._result(game_id, keeper, entry, line)
+                self._result(session, entry, line)
             else:
-                keeper = self._irregularity(game_id, keeper, entry)
+                self._irregularity(session, entry)
 
-    def _command(self, name: str, game_id: str, keeper: Keeper) -> Keeper:
+    def _command(self, name: str, session: Session) -> None:
         if name == "help":
             self.view.say(help_text())
         elif name == "sheet":
-            self._show(keeper)
+            self._show(session.keeper)
         elif name == "rules":
-            self.view.rules(keeper.rules)
+            self.view.rules(session.keeper.rules)
         elif name == "undo":
-            keeper = self._undo(game_id, keeper)
-        return keeper
+            self._undo(session)
 
-    def _result(self, game_id: str, keeper: Keeper, entry: ResultEntry, line: str) -> Keeper:
-        data = keeper.result_data(entry.result, line)
-        games_before = keeper.finished_games
-        after = self._store_entry(game_id, keeper, "result", data)
-        self.view.say(f"Hand {keeper.hand_number}: {entry.summary}", "bold")
-        if after.finished_games > games_before and not after.is_over:
+    def _result(self, session: Session, entry: ResultEntry, line: str) -> None:
+        before = session.keeper
+        after = session.enter_result(entry.result, line)
+        self.view.say(f"Hand {before.hand_number}: {entry.summary}", "bold")
+        if after.finished_games > before.finished_games and not after.is_over:
             self.view.sheet(after, after.finished_games)
             self.view.match(after)
             if not self._offer_next_game(after):
@@ -268,9 +256,9 @@ class ScoreSession:
         else:
             self._show(after)
         self._next(after)
-        return after
 
-    def _irregularity(self, game_id: str, keeper: Keeper, entry: IrregularityEntry) -> Keeper:
+    def _irregularity(self, session: Session, entry: IrregularityEntry) -> None:
+        keeper = session.keeper
         text = entry.text
         dealt_by = 1 - keeper.expected if text.startswith("wrong dealer") else keeper.dealer
         try:
@@ -283,40 +271,19 @@ class ScoreSession:
                 ruling = parse_irregularity(text, dealt_by)
         except GinRummyError as exc:
             self.view.error(str(exc))
-            return keeper
-        data = keeper.ruling_data(ruling, text, dealt_by)
-        after = self._store_entry(game_id, keeper, "irregularity", data)
+            return
+        after = session.enter_ruling(ruling, text, dealt_by)
         self.view.say(f"Ruling: {keeper.with_names(ruling.explanation)}", "yellow")
         self._next(after)
-        return after
 
-    def _store_entry(self, game_id: str, keeper: Keeper, kind: str, data: dict[str, Any]) -> Keeper:
-        """Save one entry (and the final, when it ends the game); return the new state."""
-        saved = self.store.load_game(game_id)
-        if saved is None:
-            raise CommandError(f"game {game_id} has gone from the database")
-        after = Keeper.replay(
-            keeper.setup, [*((e.kind, e.data) for e in saved.entries), (kind, data)]
-        )
-        with self.store.transaction() as tx:
-            tx.add_entry(game_id, kind, data)
-            if after.is_over:
-                tx.finish_game(game_id, after.final_data())
-        return after
-
-    def _undo(self, game_id: str, keeper: Keeper) -> Keeper:
-        with self.store.transaction() as tx:
-            removed = tx.remove_last_entry(game_id)
-            if removed is not None and keeper.is_over:
-                tx.reopen_game(game_id)
+    def _undo(self, session: Session) -> None:
+        removed = session.undo()
         if removed is None:
             self.view.error("there is nothing to undo")
-            return keeper
+            return
         what = "hand" if removed.kind == "result" else removed.kind
         self.view.say(f"Undone: {what} {removed.data.get('text', '')!r}.")
-        after = self._keeper(game_id)
-        self._next(after)
-        return after
+        self._next(session.keeper)
 
     def _offer_next_game(self, keeper: Keeper) -> bool:
         number = keeper.game_number
@@ -356,80 +323,17 @@ class ScoreSession:
         )
 
 
-# -- answers ----------------------------------------------------------------------------------
+# -- rules from the command line's options -----------------------------------------------------
 
 
-def check_name(name: str, other: str | None = None) -> str:
-    name = name.strip()
-    if not name:
-        raise CommandError("a name cannot be empty")
-    if len(name.split()) > 1:
-        raise CommandError(f"a name is one word (e.g. {'-'.join(name.split())}), not {name!r}")
-    if not name[0].isalpha():
-        raise CommandError(f"a name starts with a letter, not {name!r}")
-    if len(name) > MAX_NAME:
-        raise CommandError(f"a name has at most {MAX_NAME} characters")
-    if name.lower() in RESERVED:
-        raise CommandError(f"{name!r} is a command word; choose another name")
-    if other is not None and name.lower() == other.strip().lower():
-        raise CommandError(f"the players need different names, not {name!r} twice")
-    return name
+def rules_from_options(preset: str | None, settings: list[str], stake: str | None) -> Rules:
+    """``--rules PRESET``, each ``--set OPTION=VALUE`` and ``--stake`` (which wins over a
+    ``--set stake=``), read by the engine: a bad word raises its ``RulesWordError``."""
+    changes = settings if stake is None else [*settings, f"stake={stake}"]
+    return Rules.from_changes(preset or "standard", changes)
 
 
-def _mode(answer: str, rules: Rules) -> str:
-    word = answer.strip().lower() or "game"
-    if word in ("g", "game", "single", "s"):
-        return "game"
-    if word in ("m", "match"):
-        if not rules.match_target:
-            raise CommandError("these rules play no match (match_target is 0)")
-        return "match"
-    raise CommandError(f"answer game or match, not {answer!r}")
-
-
-def _stake(rules: Rules, answer: str) -> Rules:
-    return rules.replace(stake=answer.strip() or "0")
-
-
-def _cut(answer: str, names: tuple[str, str]) -> tuple[int | None, Cut]:
-    """The cut ``"7h 3c"`` (player 1's card, then player 2's): who deals, and the cut."""
-    try:
-        cards = parse_cards(answer)
-    except GinRummyError as exc:
-        raise CommandError(str(exc)) from None
-    if len(cards) != 2:
-        raise CommandError(
-            f"a cut is two cards, {names[0]}'s then {names[1]}'s (e.g. 7h 3c), not {answer!r}"
-        )
-    cut = (cards[0], cards[1])
-    try:
-        return cut_dealer(cut), cut
-    except GinRummyError as exc:
-        raise CommandError(str(exc)) from None
-
-
-def _dealer_or_cut(answer: str, names: tuple[str, str]) -> int | tuple[int | None, Cut]:
-    """A name (that player deals) or a cut of two cards."""
-    try:
-        return _dealer(answer, names)
-    except CommandError as not_a_name:
-        try:
-            parse_cards(answer)
-        except GinRummyError as exc:
-            if len(answer.split()) == 2:
-                raise CommandError(f"not a cut: {exc}") from None
-            raise not_a_name from None
-        return _cut(answer, names)
-
-
-def _dealer(answer: str, names: tuple[str, str]) -> int:
-    try:
-        seat = resolve_name(answer.strip(), names)
-    except EntryError as exc:
-        raise CommandError(str(exc)) from None
-    if seat is None:
-        raise CommandError(f"the first dealer is {names[0]} or {names[1]}, not {answer!r}")
-    return seat
+# -- answers to the conversation's own questions ------------------------------------------------
 
 
 def _choice(answer: str) -> str:
@@ -471,79 +375,15 @@ def _prompt(keeper: Keeper) -> str:
 # -- saved games ------------------------------------------------------------------------------
 
 
-def keeper_of(saved: SavedGame) -> Keeper:
-    game = saved.game
-    try:
-        setup = Setup.from_stored(game.names, game.rules, game.options)
-        return Keeper.replay(setup, ((e.kind, e.data) for e in saved.entries))
-    except KeeperError as exc:
-        raise CommandError(f"game {game.id}: {exc}") from None
-
-
-def sheet_of(saved: SavedGame) -> ScoreSheet | MatchSheet:
-    """The sheet of a saved game: from the scorekeeper's entries, or an online game's hands."""
-    game = saved.game
-    if game.kind == "scorekeeper":
-        keeper = keeper_of(saved)
-        match = keeper.match_sheet()
-        return match if match is not None else keeper.sheet()
-    first = saved.hands[0].dealer if saved.hands else 0
-    seed = game.seed or 0
-    scored: Game | Match
-    if game.options.get("mode") == "match" and game.rules.match_target:
-        scored = Match(game.rules, seed, first_dealer=first)
-    else:
-        scored = Game(game.rules, seed, first_dealer=first)
-    for hand in saved.hands:
-        if hand.result is not None and not scored.is_over:
-            scored.record(result_from_dict(hand.result))
-    return scored.sheet(game.names)
-
-
 def list_games(store: Store, view: View) -> int:
-    rows = []
-    for game in store.list_games():
-        saved = store.load_game(game.id)
-        if saved is None:
-            continue
-        hands = (
-            sum(1 for e in saved.entries if e.kind == "result")
-            if game.kind == "scorekeeper"
-            else sum(1 for h in saved.hands if h.result is not None)
-        )
-        rows.append(
-            GameRow(
-                game.id,
-                game.updated_at.astimezone().strftime("%Y-%m-%d %H:%M"),
-                f"{game.names[0]} v {game.names[1]}",
-                _mode_text(game),
-                hands,
-                _status(game),
-            )
-        )
-    view.games(rows)
+    view.games(listed_games(store))
     return 0
-
-
-def _mode_text(game: GameInfo) -> str:
-    mode = str(game.options.get("mode", "game"))
-    return mode if game.kind == "scorekeeper" else f"{game.kind} {mode}"
-
-
-def _status(game: GameInfo) -> str:
-    if game.status != "finished" or game.final is None:
-        return game.status
-    winner = game.winner
-    if winner is None:
-        return "even"
-    net = game.final.get("net")
-    return f"{game.names[winner]} won" + (f" +{net}" if net is not None else "")
 
 
 def export_game(store: Store, view: View, file: str, game_id: str | None) -> int:
     path = Path(file)
-    suffix = path.suffix.lower()
-    if suffix not in (".json", ".csv"):
+    form = {f".{form}": form for form in EXPORT_FORMATS}.get(path.suffix.lower())
+    if form is None:
         raise CommandError(f"the export file must end in .json or .csv, not {file!r}")
     if game_id is None:
         latest = store.list_games(limit=1)
@@ -553,8 +393,7 @@ def export_game(store: Store, view: View, file: str, game_id: str | None) -> int
     saved = store.load_game(game_id)
     if saved is None:
         raise CommandError(f"there is no game {game_id!r} (see --list)")
-    sheet = sheet_of(saved)
-    text = sheet.to_json() + "\n" if suffix == ".json" else sheet.to_csv()
+    text = export_text(saved, form)
     try:
         path.write_text(text, encoding="utf-8")
     except OSError as exc:

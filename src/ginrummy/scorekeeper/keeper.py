@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
-from decimal import Decimal
 from typing import Any
 
 from ..engine.cards import Card
@@ -31,12 +30,9 @@ from ..engine.rules import Rules
 from ..engine.rulings import Ruling
 from ..engine.serial import result_from_dict, result_to_dict
 from ..engine.sheet import MatchSheet, ScoreSheet
+from .errors import KeeperError
 
 MODES = ("game", "match")
-
-
-class KeeperError(ValueError):
-    """Entries that cannot be replayed (a database edited by hand, say)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,12 +276,3 @@ class Keeper:
     def with_names(self, text: str) -> str:
         """``text`` with "seat 0" and "seat 1" replaced by the players' names."""
         return re.sub(r"\b[Ss]eat ([01])\b", lambda m: self.names[int(m.group(1))], text)
-
-
-def settlement_text(names: tuple[str, str], winner: int | None, net: int, stake: Decimal) -> str:
-    if winner is None:
-        return "Net: even, nobody pays."
-    text = f"Net: {names[winner]} +{net}."
-    if stake:
-        text += f" At {stake} a point, {names[1 - winner]} pays {names[winner]} {net * stake}."
-    return text

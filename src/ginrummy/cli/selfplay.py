@@ -1,0 +1,145 @@
+"""``ginrummy selfplay``: write self-play trajectories for learning, locally or on Ray."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from typing import TYPE_CHECKING
+
+from ..agents.base import agent_names
+from ..engine.rules import Rules
+from . import CommandError
+
+if TYPE_CHECKING:
+    from .main import Subparsers
+
+EXAMPLES = """\
+examples:
+  ginrummy selfplay hands.parquet --episodes 10000 --agents simple random --seed 1 --jobs 0
+  ginrummy selfplay hands.npz --episodes 500 --rules eaai
+  ginrummy selfplay hands.parquet --episodes 1000000 --agents expert simple --ray auto
+
+One row per decision: episode, step, seat, observation, action_mask, action, reward, done
+(see ginrummy.rl.selfplay). The same seed writes the same rows with any --jobs or on Ray."""
+
+
+def add_parser(subparsers: Subparsers) -> None:
+    parser = subparsers.add_parser(
+        "selfplay",
+        help="write self-play trajectories (Parquet or .npz) for learning",
+        description=(
+            "Let two computer players play hands and write every decision: the deciding "
+            "seat's observation, the legal actions, the action taken and the reward."
+        ),
+        epilog=EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("out", metavar="OUT", help="the file to write: .parquet or .npz")
+    parser.add_argument(
+        "--episodes", type=int, default=1000, metavar="N", help="hands to play (default 1000)"
+    )
+    parser.add_argument(
+        "--agents",
+        nargs=2,
+        default=["simple", "simple"],
+        metavar=("A", "B"),
+        help="the players in seats 0 and 1 (default simple simple)",
+    )
+    parser.add_argument(
+        "--rules",
+        default="standard",
+        metavar="PRESET",
+        help=f"rules preset: {', '.join(Rules.presets())} (default standard)",
+    )
+    parser.add_argument(
+        "--seed", type=int, default=None, metavar="S", help="seed for the run (default random)"
+    )
+    parser.add_argument(
+        "--encoding", default="openspiel", help="observation encoding (default openspiel)"
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=None,
+        metavar="J",
+        help="worker processes (default 1; 0 = one per CPU core); with --ray and no address, "
+        "the CPUs of the local Ray (default all)",
+    )
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ADDRESS",
+        help="play on Ray: a local Ray, or the cluster at ADDRESS (auto, ray://host:10001); "
+        "needs pip install 'ginrummy[ray]'",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        from ..rl import selfplay
+    except ImportError as exc:
+        raise CommandError(f"selfplay needs numpy ({exc})") from None
+    known = agent_names()
+    for name in args.agents:
+        if name not in known:
+            raise CommandError(f"unknown player {name!r}; players are: {', '.join(known)}")
+    if args.episodes < 1:
+        raise CommandError(f"--episodes must be at least 1, not {args.episodes}")
+    if args.rules not in Rules.presets():
+        presets = ", ".join(Rules.presets())
+        raise CommandError(f"unknown rules preset {args.rules!r}; presets are: {presets}")
+    if args.encoding not in selfplay.ENCODINGS:
+        names = ", ".join(selfplay.ENCODINGS)
+        raise CommandError(f"unknown encoding {args.encoding!r}; encodings are: {names}")
+    if not args.out.endswith((".parquet", ".npz")):
+        raise CommandError(f"OUT must end in .parquet or .npz, not {args.out!r}")
+    if args.jobs is not None and args.jobs < 0:
+        raise CommandError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
+    if args.ray and args.jobs is not None:
+        raise CommandError("--jobs sets a local Ray's CPUs: it cannot go with a Ray address")
+    _check_libraries(args)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
+    config = selfplay.SelfPlay(
+        episodes=args.episodes,
+        agents=(args.agents[0], args.agents[1]),
+        rules=Rules.preset(args.rules),
+        seed=seed,
+        encoding=args.encoding,
+    )
+    chunks = selfplay.generate(
+        config,
+        jobs=1 if args.jobs is None else args.jobs,
+        ray=args.ray,
+        ray_cpus=args.jobs or None,
+    )
+    done = [0, 0]  # episodes, rows
+    step = max(1, len(config.chunks()) // 10)
+
+    def progress(chunk: selfplay.Columns) -> None:
+        done[0] = int(chunk["episode"][-1]) + 1
+        done[1] += len(chunk["episode"])
+        if done[0] == config.episodes or done[0] // selfplay.CHUNK % step == 0:
+            print(f"selfplay: {done[0]}/{config.episodes} episodes", file=sys.stderr, flush=True)
+
+    rows = selfplay.write(args.out, config, chunks, progress)
+    print(f"wrote {rows} decisions of {config.episodes} hands to {args.out} (seed {seed})")
+    return 0
+
+
+def _check_libraries(args: argparse.Namespace) -> None:
+    """Fail at once, in one line, when a library the run needs is missing."""
+    if args.out.endswith(".parquet"):
+        try:
+            import pyarrow  # noqa: F401
+        except ImportError:
+            raise CommandError("writing Parquet needs pyarrow: pip install pyarrow") from None
+    if args.ray is not None:
+        from ..rl.ray_arena import import_ray
+
+        try:
+            import_ray()
+        except ImportError as exc:
+            raise CommandError(f"--ray: {exc}") from None

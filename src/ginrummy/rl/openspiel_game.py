@@ -1,0 +1,475 @@
+"""``python_ginrummy``: our exact rules as an OpenSpiel game, so OpenSpiel's own algorithms and
+bots (ISMCTS, MCCFR, its evaluation tools) run on them unchanged.
+
+Importing this module registers the game with pyspiel::
+
+    import pyspiel
+    import ginrummy.rl.openspiel_game  # registers python_ginrummy
+    game = pyspiel.load_game("python_ginrummy", {"rules": "oklahoma", "mode": "game"})
+
+Parameters: ``rules``, a preset name (default ``standard``); ``options``, rule options as JSON
+that override the preset (``{"big_gin": true}``); ``mode``, ``hand`` (one hand: the winner's
+return is the points he scored, the loser's minus that) or ``game`` (a whole game with every
+bonus: +1 for the player the game credits, -1 for the other, 0 for neither); ``dealer``, who
+deals in ``hand`` mode (default 1, so player 0 acts first as in OpenSpiel's ``gin_rummy``).
+
+Players are our seats. Chance deals the cards one at a time in our order (the non-dealer's
+first, alternately, then the upcard; chance outcomes are OpenSpiel card ids), draws each stock
+card when a player draws, and in ``game`` mode, when the rules cut for the deal, picks the first
+dealer (outcome 0 or 1). Actions are :mod:`.openspiel_actions`' ids. The observation tensor is
+OpenSpiel's 644-wide one (:func:`.openspiel.observation_tensor`, players numbered by seat); the
+information state is a string of everything the player has seen, in order.
+
+``resample_from_infostate`` (what ISMCTS samples worlds with) deals the cards the player has
+not seen anew: the opponent's unseen cards and the stock, keeping every card the opponent has
+shown in his hand from before he showed it, so the replayed hand stays legal.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from collections.abc import Callable
+from typing import Any, Final
+
+import numpy as np
+import numpy.typing as npt
+import pyspiel
+
+from ..engine import DECK, ActionKind, Card, Hand, IllegalActionError, Rules
+from ..engine.game import next_dealer
+from ..engine.scoring import Tally
+from . import openspiel_actions as ids
+from .openspiel import CARD_IDS, TENSOR_LAYOUT, TENSOR_SIZE, card_of, observation_tensor
+
+SHORT_NAME: Final = "python_ginrummy"
+#: The longest hand (in decisions) the game declares. Our rules put no bound on a hand whose
+#: players keep taking from the pile instead of drawing; no real or random play comes near it.
+MAX_HAND_LENGTH: Final = 1000
+#: The most hands a game declares (a game of dead hands never ends under the rules).
+MAX_GAME_HANDS: Final = 200
+#: Tries to resample a world before falling back to the true one (see :meth:`_Table.resample`).
+RESAMPLE_TRIES: Final = 50
+
+_PARAMS: Final[dict[str, Any]] = {"rules": "standard", "options": "", "mode": "hand", "dealer": 1}
+
+GAME_TYPE: Final = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Python Gin Rummy (the ginrummy engine's exact rules)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.ZERO_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=2,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=_PARAMS,
+)
+
+
+def rules_of(params: dict[str, Any]) -> Rules:
+    """The rules the game parameters name: a preset and JSON overrides."""
+    options = str(params.get("options") or "")
+    overrides = json.loads(options) if options else {}
+    if not isinstance(overrides, dict):
+        raise ValueError(f"options must be a JSON object, not {options!r}")
+    return Rules.preset(str(params.get("rules", "standard")), **overrides)
+
+
+class GinRummyGame(pyspiel.Game):
+    """The game: its rules and mode, from the parameters."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = {**_PARAMS, **(params or {})}
+        self.rules = rules_of(params)
+        self.mode = str(params["mode"])
+        if self.mode not in ("hand", "game"):
+            raise ValueError(f"mode must be 'hand' or 'game', not {self.mode!r}")
+        self.dealer = int(params["dealer"])
+        if self.dealer not in (0, 1):
+            raise ValueError(f"dealer must be 0 or 1, not {self.dealer}")
+        if self.mode == "hand":
+            bound = float(_max_points(self.rules))
+            length = MAX_HAND_LENGTH
+        else:
+            bound, length = 1.0, MAX_HAND_LENGTH * MAX_GAME_HANDS
+        info = pyspiel.GameInfo(
+            num_distinct_actions=ids.NUM_ACTIONS,
+            max_chance_outcomes=52,
+            num_players=2,
+            min_utility=-bound,
+            max_utility=bound,
+            utility_sum=0.0,
+            max_game_length=length,
+        )
+        super().__init__(GAME_TYPE, info, params)
+
+    def new_initial_state(self) -> GinRummyState:
+        return GinRummyState(self, _Table(self.rules, self.mode, self.dealer))
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> Observer:
+        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
+        return Observer(perfect_recall, params)
+
+
+def _max_points(rules: Rules) -> int:
+    bonus = max(rules.gin_bonus, rules.undercut_bonus, rules.big_gin_bonus * rules.big_gin)
+    double = 2 if rules.oklahoma and rules.oklahoma_spade_double else 1
+    return (98 + bonus) * double
+
+
+class _Table:
+    """Everything behind a state; cheap to copy (the hand copies in O(1), the rest is
+    immutable), since OpenSpiel copies states (``clone``) at every step of a search."""
+
+    def __init__(self, rules: Rules, mode: str, dealer: int) -> None:
+        self.rules = rules
+        self.mode = mode
+        self.cutting = mode == "game" and rules.first_dealer == "cut"
+        self.dealer = dealer if mode == "hand" else rules.first_dealer_seat
+        self.tally: Tally | None = Tally.start(rules) if mode == "game" else None
+        self.dealt: tuple[Card, ...] = ()
+        self.hand: Hand | None = None
+        self.drawing = False  # a player drew: chance deals the stock card
+        self.past: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # finished hands, per seat
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
+        other = copy.copy(self)
+        if self.hand is not None:
+            other.hand = self.hand.copy()
+        return other
+
+    # -- whose turn ----------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        if self.tally is not None:
+            return self.tally.is_over or len(self.past[0]) >= MAX_GAME_HANDS
+        return self.hand is not None and self.hand.is_over
+
+    @property
+    def is_chance(self) -> bool:
+        return self.cutting or self.hand is None or self.drawing
+
+    def current_player(self) -> int:
+        if self.is_over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        if self.is_chance:
+            return int(pyspiel.PlayerId.CHANCE)
+        assert self.hand is not None and self.hand.current_player is not None
+        return self.hand.current_player
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.cutting:
+            return [(0, 0.5), (1, 0.5)]
+        if self.hand is None:
+            gone = {card.index for card in self.dealt}
+            cards = [card for card in DECK if card.index not in gone]
+        else:
+            cards = list(self.hand.stock)
+        outcomes = sorted(CARD_IDS[card.index] for card in cards)
+        return [(o, 1.0 / len(outcomes)) for o in outcomes]
+
+    # -- moves ---------------------------------------------------------------------------------
+
+    def apply_chance(self, outcome: int) -> None:
+        if self.cutting:
+            self.cutting = False
+            self.dealer = outcome
+            return
+        card = card_of(outcome)
+        if self.hand is None:
+            self.dealt += (card,)
+            if len(self.dealt) == 21:
+                dealt = set(self.dealt)
+                rest = [c for c in DECK if c not in dealt]
+                self.hand = Hand.from_deck(self.rules, self.dealer, [*self.dealt, *rest])
+            return
+        self.drawing = False
+        hand = self.hand
+        if hand.stock[0] is not card:
+            deck = list(hand.deck)
+            top, at = 52 - hand.stock_count, deck.index(card)
+            deck[top], deck[at] = deck[at], deck[top]
+            hand = _replayed(hand, deck)
+        hand.apply("draw")
+        self.hand = hand
+
+    def apply_action(self, action_id: int) -> None:
+        hand = self.hand
+        assert hand is not None
+        action = ids.action_of(action_id, hand.legal_actions())
+        if action.kind is ActionKind.DRAW:
+            self.drawing = True
+            return
+        hand.apply(action)
+        if hand.is_over and self.tally is not None:
+            self._next_hand(hand)
+
+    def _next_hand(self, hand: Hand) -> None:
+        assert self.tally is not None and hand.result is not None
+        self.past = (
+            (*self.past[0], _seen(hand, 0, self.tally.totals)),
+            (*self.past[1], _seen(hand, 1, self.tally.totals)),
+        )
+        self.tally = self.tally.add(hand.result)
+        self.dealer = next_dealer(self.rules, self.dealer, hand.result)
+        if not self.is_over:
+            self.hand, self.dealt = None, ()
+
+    def legal_actions(self) -> list[int]:
+        assert self.hand is not None
+        return list(ids.legal_ids(self.hand.legal_actions()))
+
+    def returns(self) -> list[float]:
+        if not self.is_over:
+            return [0.0, 0.0]
+        if self.tally is not None:
+            winner = self.tally.final().winner if self.tally.is_over else None
+        else:
+            assert self.hand is not None and self.hand.result is not None
+            result = self.hand.result
+            if result.winner is not None:
+                points = float(result.points)
+                return [points, -points] if result.winner == 0 else [-points, points]
+            winner = None
+        if winner is None:
+            return [0.0, 0.0]
+        return [1.0, -1.0] if winner == 0 else [-1.0, 1.0]
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        return (0, 0) if self.tally is None else self.tally.totals
+
+    # -- what a player knows -------------------------------------------------------------------
+
+    def info_string(self, seat: int) -> str:
+        """Everything ``seat`` has seen, in order: finished hands, then this one."""
+        lines = [f"{SHORT_NAME} seat {seat}", *self.past[seat]]
+        if self.hand is None:
+            mine = [
+                str(c)
+                for i, c in enumerate(self.dealt)
+                if _dealt_to(i, self.dealer, self.rules) == seat
+            ]
+            lines.append(f"dealer {self.dealer}, dealt {' '.join(mine)}")
+        else:
+            lines.append(_seen(self.hand, seat, self.scores))
+            if self.drawing:
+                lines.append("drawing")
+        return "\n".join(lines)
+
+    def observation_string(self, seat: int) -> str:
+        hand = self.hand
+        if hand is None:
+            return f"seat {seat}, dealing"
+        view = hand.view(seat, self.scores)
+        lines = [
+            f"seat {seat} scores {view.scores[0]}-{view.scores[1]} dealer {view.dealer} "
+            f"phase {view.phase} turn {view.current_player}",
+            f"hand {view.hand}",
+            f"pile top {view.top_discard or '-'} ({len(view.discard_pile)} cards), "
+            f"stock {view.stock_count}",
+        ]
+        if view.opponent_known:
+            lines.append(f"opponent took {view.opponent_known}")
+        if view.knocker is not None:
+            lines.append(f"knock: {' '.join(map(str, view.table_melds))}")
+        return "\n".join(lines)
+
+    # -- resampling --------------------------------------------------------------------------
+
+    def resample(self, seat: int, rng: random.Random) -> _Table:
+        """A copy in which the cards ``seat`` has not seen are dealt anew, consistently with
+        everything ``seat`` saw (see the module's docstring).
+
+        With ``must_gin`` a new world can make one of the opponent's past discards illegal
+        (he could have gone gin); such worlds are drawn again, and after
+        :data:`RESAMPLE_TRIES` the true one is kept.
+        """
+        other = copy.deepcopy(self)
+        hand = self.hand
+        if hand is None or hand.is_over:
+            return other
+        for _ in range(RESAMPLE_TRIES):
+            deck = _resampled_deck(hand, seat, rng)
+            try:
+                other.hand = _replayed(hand, deck)
+            except IllegalActionError:
+                continue
+            return other
+        return other
+
+
+def _dealt_to(position: int, dealer: int, rules: Rules) -> int | None:
+    """Who gets the card at ``position`` of the deal (None for the upcard)."""
+    if position < 20:
+        return 1 - dealer if position % 2 == 0 else dealer
+    return 1 - dealer if position == 20 and rules.deal == "eleven" else None
+
+
+def _seen(hand: Hand, seat: int, scores: tuple[int, int]) -> str:
+    view = hand.view(seat, scores)
+    events = "; ".join(str(e) for e in view.history)
+    text = f"scores {scores[0]}-{scores[1]} dealer {view.dealer} hand {view.hand} | {events}"
+    if view.opponent_hand is not None:
+        text += f" | opponent {view.opponent_hand}"
+    return text
+
+
+def _replayed(hand: Hand, deck: list[Card]) -> Hand:
+    """``hand``'s actions played again on another deck (raises if one is not legal there)."""
+    again = Hand.from_deck(hand.rules, hand.dealer, deck)
+    for event in hand.events:
+        again.apply(event.action)
+    return again
+
+
+def _resampled_deck(hand: Hand, seat: int, rng: random.Random) -> list[Card]:
+    """A deck for ``hand`` that keeps what ``seat`` has seen and deals the rest anew."""
+    deck = list(hand.deck)
+    other = 1 - seat
+    # The opponent's hidden sources: his dealt cards (time -1) and his stock draws (their time).
+    slots = [(-1, p) for p in range(21) if _dealt_to(p, hand.dealer, hand.rules) == other]
+    position = 21
+    for time, event in enumerate(hand.events):
+        if event.action.kind is ActionKind.DRAW:
+            if event.seat == other:
+                slots.append((time, position))
+            position += 1
+    hidden = {p for _, p in slots}
+    where = {card: p for p, card in enumerate(deck)}
+    # Cards from those sources he has shown (discarded, knocked with, laid off), and when.
+    shown: dict[Card, int] = {}
+    for time, event in enumerate(hand.events):
+        if event.seat != other:
+            continue
+        action = event.action
+        cards = list(event.laid_off) + ([action.card] if action.card is not None else [])
+        if action.kind in (ActionKind.KNOCK, ActionKind.GIN):
+            cards += hand.cards(other)  # a knocker's hand is laid down and never changes again
+        for card in cards:
+            if where[card] in hidden:
+                shown.setdefault(card, time)
+    free = sorted(slots)
+    new = list(deck)
+    for card, time in sorted(shown.items(), key=lambda item: item[1]):
+        # Any slot he held before showing it; the slots each card may use are nested, so
+        # taking any of them leaves every later card a slot.
+        options = [slot for slot in free if slot[0] < time]
+        slot = options[rng.randrange(len(options))]
+        free.remove(slot)
+        new[slot[1]] = card
+    unseen = [deck[p] for p in (*sorted(hidden), *range(position, 52)) if deck[p] not in shown]
+    rng.shuffle(unseen)
+    for p, card in zip((*(p for _, p in free), *range(position, 52)), unseen, strict=True):
+        new[p] = card
+    return new
+
+
+class GinRummyState(pyspiel.State):
+    """A state of ``python_ginrummy``: a thin shell over :class:`_Table`."""
+
+    def __init__(self, game: GinRummyGame, table: _Table) -> None:
+        super().__init__(game)
+        self._table = table
+
+    @property
+    def hand(self) -> Hand | None:
+        """The hand being played (None while it is being dealt)."""
+        return self._table.hand
+
+    def current_player(self) -> int:
+        return self._table.current_player()
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self._table.legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self._table.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        if self._table.is_chance:
+            self._table.apply_chance(int(action))
+        else:
+            self._table.apply_action(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            if self._table.cutting:
+                return f"seat {action} deals first"
+            return f"deal {card_of(action)}"
+        hand = self._table.hand
+        legal = hand.legal_actions() if hand is not None else []
+        try:
+            return str(ids.action_of(action, legal))
+        except ValueError:
+            return f"action {action}"
+
+    def is_terminal(self) -> bool:
+        return self._table.is_over
+
+    def returns(self) -> list[float]:
+        return self._table.returns()
+
+    def resample_from_infostate(
+        self, player_id: int, probability_sampler: Callable[[], float]
+    ) -> GinRummyState:
+        """A state ``player_id`` cannot tell from this one, the unseen cards dealt anew."""
+        rng = random.Random(int(probability_sampler() * (1 << 53)))
+        state: GinRummyState = self.clone()
+        state._table = self._table.resample(player_id, rng)
+        return state
+
+    def __str__(self) -> str:
+        table = self._table
+        if table.hand is None:
+            return f"dealing: {' '.join(map(str, table.dealt))}"
+        return f"{table.hand}\nscores {table.scores[0]}-{table.scores[1]}"
+
+
+_PER_PLAYER: Final = frozenset({"private_hand", "layed_melds"})
+
+
+class Observer:
+    """OpenSpiel's observer interface: the 644-wide tensor and a string, or for the
+    information state (perfect recall) the string of everything the player has seen."""
+
+    def __init__(self, perfect_recall: bool, params: dict[str, Any] | None) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        self.perfect_recall = perfect_recall
+        self.tensor: npt.NDArray[np.float32] | None = None
+        self.dict: dict[str, npt.NDArray[np.float32]] = {}
+        if not perfect_recall:
+            self.tensor = np.zeros(TENSOR_SIZE, np.float32)
+            for name, offset, size in TENSOR_LAYOUT:
+                part = self.tensor[offset : offset + size]
+                self.dict[name] = part.reshape(2, -1) if name in _PER_PLAYER else part
+
+    def set_from(self, state: GinRummyState, player: int) -> None:
+        if self.tensor is None:
+            return
+        hand = state.hand
+        if hand is None:
+            self.tensor.fill(0)
+            self.tensor[player] = 1
+            return
+        view = hand.view(player, state._table.scores)
+        observation_tensor(view, self.tensor, openspiel_players=False)
+
+    def string_from(self, state: GinRummyState, player: int) -> str:
+        table = state._table
+        if self.perfect_recall:
+            return table.info_string(player)
+        return table.observation_string(player)
+
+
+pyspiel.register_game(GAME_TYPE, GinRummyGame)

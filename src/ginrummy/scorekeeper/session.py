@@ -1,0 +1,101 @@
+"""A scorekeeper game kept in a store: started, told each hand and irregularity, undone.
+
+Every accepted entry is written in one transaction (with the game's final summary, when it ends
+the game) before anyone is told it was taken; the state is then rebuilt from the stored entries
+(``Keeper.replay``), so what an interface shows and what the database holds never disagree.
+The store is passed in: a :class:`ginrummy.storage.Store`, or anything with its methods.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..engine.results import HandResult
+from ..engine.rulings import Ruling
+from .errors import MissingGameError
+from .keeper import Keeper, Setup
+from .saved import keeper_of
+
+if TYPE_CHECKING:
+    from ..storage import EntryInfo, GameInfo, SavedGame, Store
+
+KIND = "scorekeeper"
+
+
+class Session:
+    """One scorekeeper game in ``store``; ``keeper`` is where it stands, as stored."""
+
+    def __init__(self, store: Store, game_id: str) -> None:
+        self.store = store
+        self.id = game_id
+        self.keeper = keeper_of(self._saved())
+
+    @classmethod
+    def create(cls, store: Store, setup: Setup) -> Session:
+        """A new game, its players added to the store if they are new there."""
+        with store.transaction() as tx:
+            ids = [tx.ensure_player(name).id for name in setup.names]
+            game_id = tx.create_game(
+                KIND, setup.rules, setup.names, player_ids=ids, options=setup.options()
+            )
+        return cls(store, game_id)
+
+    def again(self) -> Session:
+        """Another game (or match) with the same players, rules and mode; whoever the rules
+        make deal after the last hand deals first."""
+        keeper = self.keeper
+        setup = Setup(keeper.names, keeper.rules, keeper.setup.mode, keeper.expected)
+        return Session.create(self.store, setup)
+
+    # -- entries ---------------------------------------------------------------------------
+
+    def enter_result(self, result: HandResult, text: str) -> Keeper:
+        """Record a hand's result, typed as ``text``; returns the new state."""
+        return self._enter("result", self.keeper.result_data(result, text))
+
+    def enter_ruling(self, ruling: Ruling, text: str, dealt_by: int) -> Keeper:
+        """Record an irregularity, told as ``text``, and its ruling; returns the new state."""
+        return self._enter("irregularity", self.keeper.ruling_data(ruling, text, dealt_by))
+
+    def undo(self) -> EntryInfo | None:
+        """Take back the last entry (reopening the game it ended); None when there is none."""
+        with self.store.transaction() as tx:
+            removed = tx.remove_last_entry(self.id)
+            if removed is not None and self.keeper.is_over:
+                tx.reopen_game(self.id)
+        if removed is not None:
+            self.keeper = keeper_of(self._saved())
+        return removed
+
+    def _enter(self, kind: str, data: Mapping[str, Any]) -> Keeper:
+        """Save one entry (and the final, when it ends the game); keep and return the new
+        state. An entry the stored ones cannot take raises ``KeeperError`` and saves nothing."""
+        saved = self._saved()
+        after = Keeper.replay(
+            self.keeper.setup, [*((e.kind, e.data) for e in saved.entries), (kind, data)]
+        )
+        with self.store.transaction() as tx:
+            tx.add_entry(self.id, kind, data)
+            if after.is_over:
+                tx.finish_game(self.id, after.final_data())
+        self.keeper = after
+        return after
+
+    def _saved(self) -> SavedGame:
+        saved = self.store.load_game(self.id)
+        if saved is None:
+            raise MissingGameError(f"game {self.id} has gone from the database")
+        return saved
+
+
+def find_game(store: Store, game_id: str) -> GameInfo | None:
+    """The scorekeeper game ``game_id``; None if there is none (or it is an online game)."""
+    game = store.get_game(game_id)
+    return game if game is not None and game.kind == KIND else None
+
+
+def latest_open_game(store: Store) -> GameInfo | None:
+    """The unfinished scorekeeper game changed last, to resume; None if every game is over."""
+    games = store.list_games(KIND, "open", limit=1)
+    return games[0] if games else None

@@ -1,0 +1,218 @@
+"""The table's parts, each drawn from the state message alone: the opponent's cards, the stock
+and the pile, the melds on the table or the showdown, and your hand. Nothing here knows the
+game; it draws what the seat was told, so the computer's hidden cards and the stock's order
+cannot be shown (they are not in the message).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from rich.text import Text
+
+from .cards import EDGE, Drawing, draw_groups
+from .sheet import final_lines
+from .words import (
+    Namer,
+    State,
+    pretty,
+    pretty_cards,
+    result_headline,
+    result_words,
+    split_cards,
+)
+
+Groups = list[list[str | None]]
+
+
+def _arranged(arrangement: Mapping[str, Any] | None) -> Groups:
+    if not arrangement:
+        return []
+    groups: Groups = [list(m) for m in arrangement.get("melds") or []]
+    dead = list(arrangement.get("deadwood") or [])
+    if dead:
+        groups.append(list(dead))
+    return groups
+
+
+def showdown_side(view: Mapping[str, Any], seat: int) -> Mapping[str, Any] | None:
+    """``seat``'s arrangement as laid down at the showdown (None when the hand was dead)."""
+    result = view.get("result")
+    shown = view.get("showdown") or []
+    if not result or result.get("knocker") is None or len(shown) < 2:
+        return None
+    side: Mapping[str, Any] | None = shown[0] if seat == result["knocker"] else shown[1]
+    return side
+
+
+def hand_groups(view: Mapping[str, Any]) -> Groups:
+    """Your cards as the screen shows them: in melds, deadwood last (at the showdown, as you
+    laid them down)."""
+    me = view.get("seat")
+    if view.get("phase") == "over" and me is not None:
+        side = showdown_side(view, me)
+        if side is not None:
+            return _arranged(side)
+    groups = _arranged(view.get("arrangement"))
+    if groups:
+        return groups
+    cards = split_cards(view.get("hand"))
+    return [list(cards)] if cards else []
+
+
+def hand_order(view: Mapping[str, Any]) -> list[str]:
+    return [c for group in hand_groups(view) for c in group if c is not None]
+
+
+def just_drawn(view: Mapping[str, Any]) -> str | None:
+    """The card you just drew or took: marked until you discard."""
+    history = view.get("history") or []
+    if not history or view.get("phase") != "discard":
+        return None
+    last = history[-1]
+    if last["seat"] != view.get("seat") or last["action"] not in ("draw", "take"):
+        return None
+    card = last.get("card")
+    return str(card) if card else None
+
+
+def opponent_groups(view: Mapping[str, Any]) -> Groups:
+    """The other seat's cards: face down but for those it took from the pile (public), and
+    all of them, as laid down, once the hand is over."""
+    me = view.get("seat")
+    other = 1 - me if me is not None else 1
+    if view.get("phase") == "over":
+        side = showdown_side(view, other)
+        if side is not None:
+            return _arranged(side)
+        cards = split_cards(view.get("opponent_hand"))
+        if cards:
+            return [list(cards)]
+    known = split_cards(view.get("opponent_known"))
+    count = int(view.get("opponent_count") or 0)
+    backs: list[str | None] = [None] * max(0, count - len(known))
+    face_up: list[str | None] = list(known)
+    return [backs, face_up]
+
+
+def opponent_label(state: State) -> Text:
+    table, view = state["table"], state.get("view") or {}
+    me = table.get("seat")
+    other = 1 - me if me is not None else 1
+    name = str(table["names"][other])
+    text = Text(name, style="bold")
+    if view:
+        count = int(view.get("opponent_count") or 0)
+        if view.get("phase") == "over":
+            text.append(" · cards shown")
+        else:
+            text.append(f" · {count} cards")
+            known = split_cards(view.get("opponent_known"))
+            if known:
+                text.append(f" · took {pretty_cards(known)}")
+        if view.get("dealer") == other:
+            text.append(" · dealer")
+    connected = table.get("connected") or [True, True]
+    if not connected[other]:
+        text.append(" · not connected", style="bold yellow")
+    return text
+
+
+def my_label(state: State, selected: str | None) -> Text:
+    table, view = state["table"], state.get("view") or {}
+    me = table.get("seat")
+    text = Text(f"You ({table['names'][me]})" if me is not None else "", style="bold")
+    if view and view.get("dealer") == me:
+        text.append(" · dealer")
+    drawn = just_drawn(view) if view else None
+    if drawn:
+        text.append(f" · just drew {pretty(drawn)}")
+    taken = view.get("taken_card") if view else None
+    if taken and view.get("phase") == "discard":
+        text.append(f" · {pretty(taken)} cannot be discarded this turn")
+    if selected:
+        text.append(f" · chosen {pretty(selected)}", style="bold")
+    return text
+
+
+def piles(view: Mapping[str, Any], width: int) -> Drawing:
+    """The stock (face down, with its count) and the pile's top card, the discards beside."""
+    pile = split_cards(view.get("discard_pile"))
+    drawing = draw_groups([[None]])
+    stock_end = drawing.width
+    drawing.spans.append((0, stock_end, "stock"))
+    drawing.gap()
+    if pile:
+        start = drawing.width
+        draw_groups([[pile[-1]]], drawing=drawing)
+        drawing.spans = [s for s in drawing.spans if s[2] != pile[-1]]
+        drawing.spans.append((start, drawing.width, "pile"))
+    else:
+        for line, part in zip(drawing.lines, ("╭┄┄┄╮", "┆   ┆", "╰┄┄┄╯"), strict=True):
+            line.append(part, EDGE)
+    room = max(0, width - drawing.width - 2)
+    limit = view.get("knock_limit")
+    notes = [
+        f"Stock {view.get('stock_count', 0)}",
+        "Discards " + _fit(pile[:-1], max(0, room - 9)) if len(pile) > 1 else "Pile",
+        "Gin only" if limit == 0 else f"Knock limit {limit}",
+    ]
+    if int(view.get("multiplier") or 1) > 1:
+        notes[2] += " · doubled"
+    for line, note in zip(drawing.lines, notes, strict=True):
+        line.append("  " + note[:room], "")
+    return drawing
+
+
+def _fit(cards: Sequence[str], room: int) -> str:
+    """The newest discards that fit in ``room`` columns (older ones as "…")."""
+    shown: list[str] = []
+    used = 0
+    for card in reversed(cards):
+        text = pretty(card)
+        if used + len(text) + 1 > room - 2:
+            return "… " + " ".join(reversed(shown))
+        shown.append(text)
+        used += len(text) + 1
+    return " ".join(reversed(shown))
+
+
+def knock_area(state: State) -> tuple[Text, Drawing] | None:
+    """While the defender lays off: the knocker's melds, deadwood and the cards laid off."""
+    view = state.get("view") or {}
+    knocker = view.get("knocker")
+    if knocker is None or view.get("phase") == "over" or not view.get("table_melds"):
+        return None
+    n = Namer.of(state)
+    title = Text(f"{n.who(knocker)} {n.does(knocker, 'knock')}: melds on the table", "bold")
+    groups: Groups = [list(split_cards(m)) for m in view["table_melds"]]
+    groups.append(list(split_cards(view.get("knocker_deadwood"))))
+    laid = [c for c, *_ in view.get("layoffs") or []]
+    if laid:
+        title.append(f" · laid off {pretty_cards(laid)}", style="")
+        groups.append(list(laid))
+    return title, draw_groups(groups)
+
+
+def result_text(state: State) -> Text | None:
+    """At the showdown: the headline, the result in words and, once the game is over, who won."""
+    view, table = state.get("view") or {}, state["table"]
+    result = view.get("result")
+    if not result:
+        return None
+    n = Namer.of(state)
+    text = Text()
+    text.append(result_headline(result, n), style="bold")
+    words = result_words(
+        result,
+        n,
+        layoffs=view.get("layoffs") or [],
+        rules=table["rules"],
+        dealer_next=table["dealer_next"],
+    )
+    text.append("\n" + words)
+    final = final_lines(table, n)
+    if final:
+        text.append("\n" + final[-1], style="bold")
+    return text

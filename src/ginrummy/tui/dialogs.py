@@ -1,0 +1,116 @@
+"""The app's dialogs: the knock (which best arrangement to lay down), the score sheet and help."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from .commands import HELP, arrangement_words, knock_title
+
+DIALOG_CSS = """
+ModalScreen { align: center middle; }
+ModalScreen > Vertical {
+    width: 90%; max-width: 100; height: auto; max-height: 90%;
+    border: round $accent; background: $panel; padding: 0 1;
+}
+ModalScreen .title { text-style: bold; }
+ModalScreen .muted { color: $text-muted; }
+ModalScreen OptionList { height: auto; max-height: 10; }
+ModalScreen VerticalScroll { height: auto; max-height: 30; }
+"""
+
+
+class KnockDialog(ModalScreen[int | None]):
+    """Knock (or go gin) with which arrangement: the best ones, the first highlighted. Dismissed
+    with the chosen arrangement's index, or None to cancel."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel"),
+        *(Binding(str(i), f"choose({i - 1})", show=False) for i in range(1, 7)),
+    ]
+
+    def __init__(self, action: str, choices: Sequence[Mapping[str, Any]]) -> None:
+        super().__init__()
+        self.action = action
+        self.choices = list(choices)
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(knock_title(self.action), classes="title")
+            if self.choices:
+                yield Static("Lay down:", classes="muted")
+                options = [
+                    Option(f"{i}. {arrangement_words(c)}", id=f"arr-{i - 1}")
+                    for i, c in enumerate(self.choices, 1)
+                ]
+                yield OptionList(*options, id="arrangements")
+            yield Static("Enter: lay it down · Esc: cancel", classes="muted")
+
+    def on_mount(self) -> None:
+        if self.choices:
+            listing = self.query_one(OptionList)
+            listing.highlighted = 0
+            listing.focus()
+
+    def on_key(self, event: Any) -> None:
+        if not self.choices and event.key == "enter":
+            event.stop()
+            self.dismiss(0)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option_index)
+
+    def action_choose(self, index: int) -> None:
+        if 0 <= index < len(self.choices):
+            self.dismiss(index)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class TextDialog(ModalScreen[None]):
+    """Lines of text to read (the score sheet, help), closed with Esc, q or its own key."""
+
+    def __init__(self, title: str, lines: Sequence[str], key: str) -> None:
+        super().__init__()
+        self.heading = title
+        self.lines = list(lines)
+        self.key = key
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", "Close")]
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static(self.heading, classes="title")
+            with VerticalScroll():
+                yield Static("\n".join(self.lines), markup=False)
+            yield Static("Esc: close", classes="muted")
+
+    def on_key(self, event: Any) -> None:
+        if event.key == self.key:
+            event.stop()
+            self.dismiss(None)
+
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+
+KEYS = """\
+Keys:
+  d draw · t take · p pass · ←/→ choose a card (or type it: K then h for K♥, 1 0 d for 10♦)
+  x or Enter discard the chosen card (a click chooses, a double click discards)
+  k knock · g gin · b big gin (a dialog offers the best arrangements)
+  l lay off the chosen card · a optimal layoffs · f done laying off
+  h hint · u undo · n next hand · r rematch · s score sheet · : type a command · q quit
+"""
+
+
+def help_lines() -> list[str]:
+    return [*KEYS.splitlines(), "", *HELP.splitlines()]

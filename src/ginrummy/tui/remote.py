@@ -1,0 +1,226 @@
+"""A seat at a table of a running ``ginrummy serve``, over the web page's own WebSocket protocol.
+
+The link is the one a browser opens: a seat link or an invite link,
+``http://host:8000/t/<table>#s=<token>``. As the page does, this opens ``/ws/<table>`` and
+sends the token in a ``hello`` message (never in the socket's URL, so it is in no log), then
+passes on every message the server sends. A dropped connection is opened again (the server
+keeps the table), and when the players move on to a rematch the seat follows it to the new
+table, where its token holds too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from .session import Message
+
+#: The socket's own limit on messages (a state with a long score sheet is well under it).
+MAX_MESSAGE = 1 << 22
+
+
+class JoinError(Exception):
+    """The table cannot be joined: a bad link, an unreachable server, a seat it refuses."""
+
+
+@dataclass(frozen=True)
+class SeatLink:
+    """What a seat link says: where the server's sockets are, the table and the seat's token."""
+
+    base: str  # ws://host:port (and any path prefix)
+    table: str
+    token: str
+
+    @property
+    def socket_url(self) -> str:
+        return f"{self.base}/ws/{self.table}"
+
+    def at(self, table: str) -> SeatLink:
+        return SeatLink(self.base, table, self.token)
+
+
+def parse_link(url: str) -> SeatLink:
+    """Read an invite or seat link: ``http(s)://host/t/<table>#s=<token>`` (or ``?s=``)."""
+    text = url.strip()
+    try:
+        parts = urlsplit(text)
+        port = parts.port  # raises for a port that is not a number
+    except ValueError as exc:
+        raise JoinError(f"{url!r} is not a link to a table ({exc})") from None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise JoinError(
+            f"{url!r} is not a link to a table: give the seat or invite link a browser opens, "
+            "http://host:port/t/<table>#s=<token>"
+        )
+    prefix, marker, table = parts.path.rpartition("/t/")
+    table = table.strip("/")
+    if not marker or not table or "/" in table:
+        raise JoinError(f"{url!r} is not a link to a table (no /t/<table> in it)")
+    found = parse_qs(parts.fragment).get("s") or parse_qs(parts.query).get("s")
+    if not found or not found[0]:
+        raise JoinError(
+            "that link has no seat in it (a watch link): use your seat link or the invite "
+            "link, which end in #s=..."
+        )
+    scheme = "wss" if parts.scheme == "https" else "ws"
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    netloc = host if port is None else f"{host}:{port}"
+    return SeatLink(f"{scheme}://{netloc}{prefix}", table, found[0])
+
+
+class RemoteSession:
+    """One seat of a served table (see the module's docstring). Use :meth:`join`."""
+
+    def __init__(self, link: SeatLink, *, open_timeout: float = 10.0) -> None:
+        self.link = link
+        self.open_timeout = open_timeout
+        self.label = f"table {link.table} on {link.base.split('://', 1)[1]}"
+        self._ws: Any = None
+        self._first: list[Message] = []
+        self._saw_open = False
+        self._closed = False
+
+    @classmethod
+    async def join(cls, url: str, *, open_timeout: float = 10.0) -> RemoteSession:
+        """Connect and take the seat; raises :class:`JoinError` saying why it cannot."""
+        session = cls(parse_link(url), open_timeout=open_timeout)
+        session._first = await session._connect()
+        return session
+
+    async def _connect(self) -> list[Message]:
+        """Open the socket, say hello with the seat's token, and read up to the seat's state
+        (the messages read on the way, that state last)."""
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import (
+            ConnectionClosed,
+            InvalidHandshake,
+            InvalidURI,
+            WebSocketException,
+        )
+
+        url = self.link.socket_url
+        try:
+            ws = await connect(
+                url, proxy=None, open_timeout=self.open_timeout, max_size=MAX_MESSAGE
+            )
+        except InvalidURI as exc:
+            raise JoinError(f"{url} is not a WebSocket address: {exc}") from None
+        except InvalidHandshake as exc:
+            raise JoinError(f"{url} refused the connection: {exc}") from None
+        except (OSError, TimeoutError, WebSocketException) as exc:
+            reason = str(exc) or type(exc).__name__
+            raise JoinError(f"cannot reach {self.link.base.split('://', 1)[1]}: {reason}") from None
+        try:
+            # A server that refuses the table may have closed already: its error is still
+            # there to be read.
+            with contextlib.suppress(ConnectionClosed):
+                await ws.send(json.dumps({"type": "hello", "token": self.link.token}))
+            read: list[Message] = []
+            while True:
+                message = await self._read(ws)
+                if message["type"] == "error":
+                    raise JoinError(str(message.get("message", "the server refused the seat")))
+                read.append(message)
+                if message["type"] == "state" and message["table"].get("seat") is not None:
+                    self._ws = ws
+                    return [m for m in read if m["type"] != "state"] + [message]
+        except BaseException:
+            await ws.close()
+            raise
+
+    async def _read(self, ws: Any) -> Message:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            raw = await asyncio.wait_for(ws.recv(), self.open_timeout)
+        except ConnectionClosed as exc:
+            raise JoinError(f"the server closed the connection ({exc})") from None
+        except TimeoutError:
+            raise JoinError("the server did not answer in time") from None
+        data = json.loads(raw)
+        if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+            raise JoinError("the server sent something that is not a message")
+        return data
+
+    # -- the session ----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Nothing to do: :meth:`join` is connected already."""
+
+    async def send(self, message: Message) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        if self._ws is None:
+            return
+        with contextlib.suppress(ConnectionClosed):
+            await self._ws.send(json.dumps(message))
+
+    async def receive(self) -> Message:
+        from websockets.exceptions import ConnectionClosed
+
+        while True:
+            if self._first:
+                message = self._first.pop(0)
+            elif self._closed or self._ws is None:
+                return {"type": "closed"}
+            else:
+                try:
+                    raw = await self._ws.recv()
+                except ConnectionClosed:
+                    self._ws = None
+                    await self._reconnect()
+                    return {"type": "connection", "connected": self._ws is not None}
+                try:
+                    message = json.loads(raw)
+                except ValueError:
+                    continue
+                if not isinstance(message, dict):
+                    continue
+            if message.get("type") == "state" and await self._follow(message):
+                continue
+            return message
+
+    async def _follow(self, state: Message) -> bool:
+        """Follow the players to a rematch (as the page does): True when this state was of
+        the old table and the seat is now at the new one."""
+        table = state["table"]
+        if not table.get("over"):
+            self._saw_open = True
+        rematch = table.get("rematch")
+        if not rematch or not self._saw_open or rematch == self.link.table:
+            return False
+        old, self.link = self.link, self.link.at(str(rematch))
+        self.label = f"table {self.link.table} on {self.link.base.split('://', 1)[1]}"
+        with contextlib.suppress(Exception):
+            await self._ws.close()
+        try:
+            self._first = await self._connect()
+        except JoinError:
+            self.link = old
+            return False
+        self._saw_open = False
+        return True
+
+    async def _reconnect(self) -> None:
+        """Open the socket again, waiting longer after each failure (half a second to 8)."""
+        wait = 0.5
+        for _ in range(8):
+            if self._closed:
+                return
+            await asyncio.sleep(wait)
+            try:
+                self._first = await self._connect()
+                return
+            except JoinError:
+                wait = min(wait * 2, 8.0)
+
+    async def close(self) -> None:
+        self._closed = True
+        if self._ws is not None:
+            with contextlib.suppress(Exception):
+                await self._ws.close()
+            self._ws = None

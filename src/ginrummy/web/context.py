@@ -1,0 +1,72 @@
+"""What the routes share: one :class:`Context` per app, made by
+:func:`~ginrummy.web.app.create_app` and kept on the app, where each route finds it
+(:func:`context_of`). The routes are plain functions of a request or a socket, so each reads
+alone, with everything it uses named here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from starlette.requests import HTTPConnection
+
+from ..storage import Store
+from .limits import Buckets
+from .manager import Manager
+
+#: New tables an address may open: this many a minute on average, up to TABLE_BURST at once.
+TABLES_PER_MINUTE = 6.0
+TABLE_BURST = 20.0
+#: Reads of saved games (lists, statistics, replays) one address may ask for: this many a
+#: second on average, up to READ_BURST at once.
+READS_PER_SECOND = 2.0
+READ_BURST = 20.0
+
+
+@dataclass(frozen=True)
+class Context:
+    """The app's store and table manager, its settings, and the per-address limits its
+    routes keep."""
+
+    store: Store
+    manager: Manager
+    #: Origins besides the server's own that may open sockets and post: lowercase, no
+    #: trailing "/" (``https://example.com``).
+    origins: frozenset[str]
+    #: The new tables each address may open; None: as many as it likes.
+    creators: Buckets | None
+    #: The reads of saved games each address may ask for.
+    readers: Buckets
+
+    @classmethod
+    def make(
+        cls,
+        store: Store,
+        manager: Manager,
+        *,
+        allowed_origins: Sequence[str] = (),
+        tables_per_minute: float = TABLES_PER_MINUTE,
+    ) -> Context:
+        """The context for these settings (``tables_per_minute`` 0: no limit)."""
+        return cls(
+            store,
+            manager,
+            origins=frozenset(o.rstrip("/").lower() for o in allowed_origins),
+            creators=(
+                Buckets(tables_per_minute / 60.0, TABLE_BURST) if tables_per_minute > 0 else None
+            ),
+            readers=Buckets(READS_PER_SECOND, READ_BURST),
+        )
+
+    async def claim(self, game_id: str, seat: int, owner: str) -> None:
+        """The seat becomes the browser's player's (``owner``) unless it is someone's already:
+        their games and statistics follow the browser, no account needed."""
+        await self.manager.db(self.store.claim_seat, game_id, seat, owner)
+
+
+def context_of(conn: HTTPConnection) -> Context:
+    """The context of the app a request or socket came to."""
+    context = conn.app.state.context
+    assert isinstance(context, Context), "the app was not made by create_app"
+    return context

@@ -1,0 +1,105 @@
+"""One WebSocket per seat (or spectator) at ``/ws/{table}``: the messages of
+:mod:`ginrummy.web.protocol` in, each seat's own state out.
+
+A socket must come from this site's pages (or an allowed origin). It watches as a spectator
+until it shows a seat's token: browsers send it in a first ``hello`` message, other clients may
+put it in the URL (which is then theirs to keep out of logs). The manager does the rest.
+"""
+
+from __future__ import annotations
+
+from starlette.routing import BaseRoute, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ...engine import GinRummyError
+from ..context import Context, context_of
+from ..manager import Client
+from ..protocol import ProtocolError, parse_message
+from ..security import address, origin_ok, player_key
+from ..tables import Table
+
+
+async def socket(ws: WebSocket) -> None:
+    context = context_of(ws)
+    manager = context.manager
+    table_id = ws.path_params["table"][:32]
+    if not origin_ok(ws.headers, context.origins):
+        # Refuse the handshake: another site's page may not play with this browser's seat.
+        await ws.close(code=1008)
+        return
+    where = address(ws)
+    # Browsers send the seat's token in a first "hello" message; other clients may put it
+    # in the URL (which is then theirs to keep out of logs).
+    token = ws.query_params.get("token")
+    await ws.accept()
+    table = await manager.find(table_id)
+    if table is None:
+        await ws.send_json({"type": "error", "message": "no such table (it may be over)"})
+        await ws.close(code=4404)
+        return
+    seat = await manager.seat_for(table_id, token)
+    if token and seat is None:
+        await ws.send_json(
+            {"type": "error", "message": "that seat link is not valid; watching as a spectator"}
+        )
+    refusal = manager.may_join(table_id, seat, where)
+    if refusal is not None:
+        await ws.send_json({"type": "error", "message": refusal})
+        await ws.close(code=4429)
+        return
+    owner = player_key(ws.cookies)
+    if seat is not None and owner is not None:
+        await context.claim(table_id, seat, owner)
+    client = Client(table_id, seat, ws.send_json, where)
+    manager.join(client)
+    said_hello = False
+    try:
+        await ws.send_json(table.state_for(seat))
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            raw = message.get("text")
+            if raw is None:
+                raw = message.get("bytes") or b""
+            if not manager.allow(client):
+                await ws.send_json({"type": "error", "message": "too many messages: slow down"})
+                continue
+            try:
+                msg = parse_message(raw)
+                if msg["type"] == "hello":
+                    if said_hello:
+                        raise ProtocolError("say hello once, as the first message")
+                    said_hello = True
+                    await _hello(context, client, table, msg["token"], owner)
+                    continue
+                said_hello = True
+                await manager.handle(client, msg)
+            except (ProtocolError, GinRummyError) as exc:
+                await ws.send_json({"type": "error", "message": str(exc)})
+    except WebSocketDisconnect:
+        pass
+    finally:
+        manager.leave(client)
+
+
+async def _hello(
+    context: Context, client: Client, table: Table, token: str, owner: str | None
+) -> None:
+    """A socket says which seat it holds (its token in a message, not in the URL); the seat
+    becomes its player's (``owner``) unless it is someone's already."""
+    manager = context.manager
+    seat = await manager.seat_for(client.table_id, token)
+    if seat is None:
+        raise ProtocolError("that seat link is not valid; watching as a spectator")
+    if owner is not None:
+        await context.claim(client.table_id, seat, owner)
+    if seat != client.seat:
+        refusal = manager.may_join(client.table_id, seat, client.address)
+        if refusal is not None:
+            raise ProtocolError(refusal)
+        manager.reseat(client, seat)
+    await client.send(table.state_for(seat))
+
+
+ROUTES: list[BaseRoute] = [WebSocketRoute("/ws/{table}", socket)]

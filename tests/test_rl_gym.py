@@ -1,0 +1,160 @@
+"""The Gymnasium environment ``ginrummy/GinRummy-v0``: Gymnasium's checker for every preset in
+both modes, the opponent (any built-in agent, driven as the referee drives it), the learner's
+seat and rewards, and seeds."""
+
+from __future__ import annotations
+
+import itertools
+import os
+import random
+import subprocess
+import sys
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from ginrummy import Action, PlayerView, Rules
+from ginrummy.agents import BaseAgent
+from ginrummy.rl import ENV_ID, GinRummyEnv
+from ginrummy.rl.actions import DRAW
+
+CASES = [(preset, mode) for preset in Rules.presets() for mode in ("hand", "game")]
+
+
+@pytest.mark.parametrize(("preset", "mode"), CASES, ids=[f"{p}-{m}" for p, m in CASES])
+def test_gymnasiums_check_env(preset: str, mode: str) -> None:
+    env = gymnasium.make(ENV_ID, preset=preset, mode=mode)
+    check_env(env.unwrapped)
+
+
+def episode(env: Any, seed: int) -> tuple[float, list[Any], dict[str, Any]]:
+    """Random legal actions to the end; the learner's total reward, its observations, the
+    last info."""
+    observation, info = env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    total = 0.0
+    seen = [observation["observation"].tobytes()]
+    while True:
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        observation, reward, terminated, truncated, info = env.step(action)
+        total += float(reward)
+        seen.append(observation["observation"].tobytes())
+        if terminated or truncated:
+            return total, seen, info
+
+
+def test_a_hand_against_simple_pays_the_learner_its_points() -> None:
+    env = gymnasium.make(ENV_ID, opponent="simple", preset="eaai")
+    results = set()
+    for seed in range(6):
+        total, _, info = episode(env, seed)
+        learner = env.unwrapped.seat
+        result = env.unwrapped.session.hand.result
+        points = 0 if result.winner is None else result.points
+        assert total == (points if result.winner == learner else -points)
+        assert info["hand_results"][-1]["points"] == result.points
+        results.add(result.kind.value)
+    assert results - {"dead"}
+
+
+def test_the_same_seed_plays_the_same_episode_and_the_seat_can_be_chosen() -> None:
+    options = {"opponent": "simple", "mode": "game", "preset": "eaai", "game_target": 30}
+    env = GinRummyEnv(**options)
+    first = episode(env, 4)
+    assert episode(env, 4) == first
+    assert episode(GinRummyEnv(**options), 4) == first
+    seats = {env.reset(seed=s)[1]["seat"] for s in range(8)}
+    assert seats == {0, 1}
+    fixed = GinRummyEnv(seat=1)
+    assert {fixed.reset(seed=s)[1]["seat"] for s in range(4)} == {1}
+    assert first[0] in (-1.0, 1.0)
+
+
+class Recorder(BaseAgent):
+    """Plays the last legal action (draws rather than takes, knocks when it can) and writes
+    down what the referee told it."""
+
+    name = "recorder"
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+
+    def new_hand(self) -> None:
+        self.calls.append("new_hand")
+
+    def observe(self, view: PlayerView) -> None:
+        self.calls.append("observe" if view.result is None else "observe-end")
+
+    def act(self, view: PlayerView, rng: random.Random) -> Action:
+        assert view.legal_actions
+        self.calls.append("act")
+        return view.legal_actions[-1]
+
+
+def test_the_opponent_is_told_of_each_hand_and_shown_the_table_as_the_referee_does() -> None:
+    opponent = Recorder()
+    env = GinRummyEnv(opponent=opponent, mode="game", seat=0)
+    episode(env, 1)
+    calls = opponent.calls
+    hands = calls.count("new_hand")
+    assert hands == env.session.hands > 1 and env.session.terminated
+    assert calls.count("observe-end") == hands  # every hand's end, the last one too
+    assert "act" in calls and calls[0] == "new_hand"
+    for before, after in itertools.pairwise(calls):
+        if after == "new_hand":
+            assert before == "observe-end"
+
+
+def test_an_illegal_action_loses_the_episode_by_default() -> None:
+    env = gymnasium.make(ENV_ID)
+    observation, _ = env.reset(seed=5)
+    illegal = next(i for i in range(214) if not observation["action_mask"][i])
+    _, reward, terminated, truncated, info = env.step(illegal)
+    assert terminated and not truncated and reward < -100
+    assert "illegal_action" in info
+    with pytest.raises(ValueError, match="illegal action"):
+        raising = GinRummyEnv(illegal="raise", seat=1)
+        observation, _ = raising.reset(seed=5)
+        while raising.session.hand.phase.value != "first_upcard":
+            raising.reset()
+        raising.step(DRAW)
+
+
+def test_action_masks_for_masked_learners() -> None:
+    env = GinRummyEnv()
+    observation, _ = env.reset(seed=8)
+    assert np.array_equal(env.action_masks(), observation["action_mask"].astype(bool))
+
+
+class Cheat(Recorder):
+    """Draws from the stock even when the rules say otherwise."""
+
+    name = "cheat"
+
+    def act(self, view: PlayerView, rng: random.Random) -> Action:
+        return Action.parse("draw")
+
+
+def test_an_opponents_illegal_action_is_its_error_never_the_learners_reward() -> None:
+    env = GinRummyEnv(opponent=Cheat(), seat=0)
+    with pytest.raises(ValueError, match="the opponent 'cheat' chose 'draw'"):
+        for seed in range(20):  # until the opponent has to act at the first upcard
+            observation, _ = env.reset(seed=seed)
+            env.step(int(np.flatnonzero(observation["action_mask"])[-1]))
+
+
+def test_importing_the_package_registers_the_id_and_loads_no_environment() -> None:
+    """``import ginrummy.rl`` needs nothing beyond the engine (the Ray and OpenSpiel tools
+    import it in every worker): the environments load on first use."""
+    code = (
+        "import sys, ginrummy.rl, gymnasium\n"
+        "assert 'ginrummy/GinRummy-v0' in gymnasium.registry\n"
+        "loaded = {m for m in sys.modules if m.startswith(('pettingzoo', 'ginrummy.rl.'))}\n"
+        "assert loaded == {'ginrummy.rl.names'}, loaded\n"
+        "from ginrummy.rl import raw_env\n"
+        "assert 'pettingzoo' in sys.modules and raw_env.__name__ == 'raw_env'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, env=os.environ.copy())

@@ -1,0 +1,205 @@
+"""python_ginrummy: our rules as an OpenSpiel game, played by OpenSpiel's own tools."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import ismcts, mcts
+
+from ginrummy import ActionKind, Card, Rules
+from ginrummy.agents.base import get_agent
+from ginrummy.rl import openspiel_actions as ids
+from ginrummy.rl.openspiel import card_id, card_of, observation_tensor
+from ginrummy.rl.openspiel_game import SHORT_NAME, GinRummyState, rules_of
+
+
+def load(**params: object) -> pyspiel.Game:
+    return pyspiel.load_game(SHORT_NAME, dict(params))
+
+
+def deal(state: pyspiel.State, rng: random.Random) -> None:
+    while state.is_chance_node():
+        outcomes, probs = zip(*state.chance_outcomes(), strict=True)
+        assert sum(probs) == pytest.approx(1.0)
+        state.apply_action(rng.choice(outcomes))
+
+
+def play(state: pyspiel.State, rng: random.Random, agent: str = "random") -> pyspiel.State:
+    """Play to the end: chance at random, the players by one of our agents through the ids."""
+    player = get_agent(agent)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            deal(state, rng)
+            continue
+        hand = state.hand
+        seat = state.current_player()
+        view = hand.view(seat)
+        legal = state.legal_actions()
+        assert legal == sorted(ids.legal_ids(view.legal_actions))
+        assert np.array_equal(
+            np.asarray(state.observation_tensor(seat)),
+            observation_tensor(view, openspiel_players=False),
+        )
+        action = player.act(view, rng)
+        if action.melds is not None:  # a knock naming its melds: the id is the default's
+            action = type(action)(action.kind, action.card)
+        state.apply_action(ids.action_id(action))
+    return state
+
+
+def test_the_game_registers_with_its_parameters() -> None:
+    game = load()
+    assert game.get_type().short_name == SHORT_NAME
+    assert game.num_distinct_actions() == ids.NUM_ACTIONS == 213
+    assert game.observation_tensor_shape() == [644]
+    assert game.num_players() == 2
+    assert game.max_chance_outcomes() == 52
+    assert rules_of({"rules": "oklahoma", "options": '{"big_gin": true}'}) == Rules.preset(
+        "oklahoma", big_gin=True
+    )
+    with pytest.raises(ValueError, match="mode"):
+        load(mode="match")
+
+
+@pytest.mark.parametrize("preset", Rules.presets())
+def test_a_hand_under_every_preset(preset: str) -> None:
+    rng = random.Random(preset)
+    state = play(load(rules=preset).new_initial_state(), rng, "simple")
+    result = state.hand.result
+    returns = state.returns()
+    assert sum(returns) == 0
+    if result.winner is None:
+        assert returns == [0, 0]
+    else:
+        assert returns[result.winner] == result.points > 0
+
+
+def test_player_zero_acts_first_unless_told() -> None:
+    rng = random.Random(1)
+    state = load().new_initial_state()
+    deal(state, rng)
+    assert state.current_player() == 0 and state.hand.dealer == 1
+    state = load(dealer=0).new_initial_state()
+    deal(state, rng)
+    assert state.current_player() == 1
+
+
+def test_chance_deals_in_our_order_and_draws_the_chosen_stock_card() -> None:
+    state = load().new_initial_state()
+    cards = [card_of(i) for i in range(21)]
+    for card in cards:
+        assert state.is_chance_node()
+        state.apply_action(card_id(card))
+    hand = state.hand
+    assert list(hand.cards(0)) == sorted(cards[0:20:2])  # seat 0 does not deal: 1st, 3rd, ...
+    assert list(hand.cards(1)) == sorted(cards[1:20:2])
+    assert hand.upcard is cards[20]
+    state.apply_action(ids.PASS)
+    state.apply_action(ids.PASS)
+    state.apply_action(ids.DRAW)
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 31
+    wanted = Card.parse("Kc")
+    state.apply_action(card_id(wanted))
+    assert state.hand.events[-1].card is wanted and wanted in state.hand.cards(0)
+    assert state.hand.stock_count == 30
+
+
+def test_a_whole_game_with_bonuses() -> None:
+    rng = random.Random(7)
+    state = play(load(mode="game", rules="standard").new_initial_state(), rng, "simple")
+    assert sorted(state.returns()) == [-1, 1]
+
+
+def test_states_clone_and_serialize_independently() -> None:
+    rng = random.Random(2)
+    game = load()
+    state = game.new_initial_state()
+    deal(state, rng)
+    copy = state.clone()
+    state.apply_action(state.legal_actions()[0])
+    assert copy.move_number() == state.move_number() - 1
+    assert copy.hand.events == [] and len(state.hand.events) == 1
+    again = game.deserialize_state(state.serialize())
+    assert str(again) == str(state)
+    assert again.legal_actions() == state.legal_actions()
+
+
+def hidden_world(rng: random.Random, moves: int) -> GinRummyState:
+    """A hand some moves in (random moves, which seldom end a hand), at a player's decision."""
+    state = load().new_initial_state()
+    deal(state, rng)
+    for _ in range(moves):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            deal(state, rng)
+        else:
+            view = state.hand.view(state.current_player())
+            state.apply_action(ids.action_id(rng.choice(view.legal_actions)))
+    deal(state, rng)
+    return state
+
+
+@pytest.mark.parametrize("moves", [0, 9, 25, 60])
+def test_resampling_keeps_what_the_player_has_seen(moves: int) -> None:
+    rng = random.Random(moves)
+    state = hidden_world(rng, moves)
+    if state.is_terminal():
+        pytest.fail("the hand ended before the resampling point")
+    seat = state.current_player()
+    other = 1 - seat
+    view = state.hand.view(seat)
+    worlds = set()
+    for _ in range(20):
+        world = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        assert world.information_state_string(seat) == state.information_state_string(seat)
+        assert world.hand.view(seat).to_dict() == view.to_dict()
+        assert world.legal_actions() == state.legal_actions()
+        # The opponent still holds every card he took from the pile or showed.
+        assert view.opponent_known.mask & ~world.hand.hand_mask(other) == 0
+        worlds.add(world.hand.hand_mask(other))
+    assert len(worlds) > 10  # his hidden cards are dealt anew
+
+
+def test_resampling_changes_only_the_opponents_stock_draws() -> None:
+    """Every move replays in the new world, every card the player saw is where it was, and the
+    opponent's discards (from his deal or his draws) were in his hand when he made them."""
+    rng = random.Random(11)
+    state = hidden_world(rng, 60)
+    seat = state.current_player()
+    other = 1 - seat
+    events = state.hand.events
+    assert any(e.seat == other and e.action.kind is ActionKind.DISCARD for e in events)
+    for _ in range(10):
+        world = state.resample_from_infostate(seat, pyspiel.UniformProbabilitySampler(0.0, 1.0))
+        for mine, theirs in zip(events, world.hand.events, strict=True):
+            if mine.seat == other and mine.action.kind is ActionKind.DRAW:
+                continue  # a card the player never saw
+            assert mine == theirs
+
+
+def test_ismcts_plays_random_through_the_game() -> None:
+    game = load()
+    bot = ismcts.ISMCTSBot(
+        game,
+        mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
+        2.0,
+        max_simulations=4,
+        random_state=np.random.RandomState(1),
+    )
+    other = pyspiel.make_uniform_random_bot(1, 7)
+    rng = random.Random(3)
+    for _ in range(2):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                deal(state, rng)
+                continue
+            player = bot if state.current_player() == 0 else other
+            action = player.step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+        assert sum(state.returns()) == 0

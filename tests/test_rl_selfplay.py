@@ -1,0 +1,136 @@
+"""Self-play data: what the rows say, that a seed reproduces them in any number of processes,
+and that Parquet and .npz files read back the same."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ginrummy import Action, Hand, Rules
+from ginrummy.agents.play import play_hand
+from ginrummy.cli.main import main
+from ginrummy.rl import openspiel_actions as ids
+from ginrummy.rl import selfplay
+from ginrummy.rl.openspiel import TENSOR_SIZE, observation_tensor
+
+EAAI = Rules.preset("eaai")
+CONFIG = selfplay.SelfPlay(episodes=12, agents=("simple", "random"), rules=EAAI, seed=4)
+
+
+@pytest.fixture(scope="module")
+def columns() -> selfplay.Columns:
+    return selfplay.concatenate(list(selfplay.generate(CONFIG)))
+
+
+def test_rows_are_the_hands_decisions(columns: selfplay.Columns) -> None:
+    rows = len(columns["episode"])
+    assert columns["observation"].shape == (rows, TENSOR_SIZE)
+    assert columns["observation"].dtype == np.float32
+    assert columns["action_mask"].shape == (rows, ids.NUM_ACTIONS)
+    assert sorted(set(columns["episode"].tolist())) == list(range(12))
+    # Every action taken was legal, and the rows of a hand are its decisions in order.
+    assert columns["action_mask"][np.arange(rows), columns["action"]].all()
+    for episode in range(12):
+        mine = columns["episode"] == episode
+        assert columns["step"][mine].tolist() == list(range(mine.sum()))
+        # One last decision a seat, where the hand's points are; zero-sum.
+        assert sorted(columns["seat"][mine & columns["done"]].tolist()) == [0, 1]
+        assert columns["reward"][mine & ~columns["done"]].tolist() == [0] * int(
+            (mine & ~columns["done"]).sum()
+        )
+        assert columns["reward"][mine].sum() == 0
+
+
+def test_rows_replay_the_hand_they_come_from(columns: selfplay.Columns) -> None:
+    """Episode 3 again: the same deal and agents' choices give the same observations, actions
+    and points."""
+    episode = 3
+    seed = selfplay.episode_seed(CONFIG.seed, episode)
+    hand = play_hand(EAAI, episode % 2, seed, CONFIG.agents)
+    mine = columns["episode"] == episode
+    replay = Hand.deal(EAAI, episode % 2, seed)
+    for n, event in enumerate(hand.events):
+        view = replay.view(event.seat)
+        assert columns["seat"][mine][n] == event.seat
+        assert np.array_equal(columns["observation"][mine][n], observation_tensor(view))
+        plain = Action(event.action.kind, event.action.card)
+        assert columns["action"][mine][n] == ids.action_id(plain)
+        replay.apply(event.action)
+    result = hand.result
+    assert result is not None
+    done = mine & columns["done"]
+    if result.winner is not None:
+        won = columns["reward"][done & (columns["seat"] == result.winner)]
+        assert won.tolist() == [result.points]
+
+
+def test_the_seed_gives_the_same_rows_in_worker_processes(columns: selfplay.Columns) -> None:
+    config = selfplay.SelfPlay(episodes=70, agents=("simple", "random"), rules=EAAI, seed=4)
+    assert len(config.chunks()) == 2
+    one = selfplay.concatenate(list(selfplay.generate(config)))
+    two = selfplay.concatenate(list(selfplay.generate(config, jobs=2)))
+    for name in one:
+        assert np.array_equal(one[name], two[name]), name
+    first = one["episode"] < 12
+    for name in columns:
+        assert np.array_equal(one[name][first], columns[name]), name
+
+
+@pytest.mark.parametrize("suffix", [".parquet", ".npz"])
+def test_files_read_back(columns: selfplay.Columns, tmp_path: Path, suffix: str) -> None:
+    path = tmp_path / f"hands{suffix}"
+    seen: list[int] = []
+    rows = selfplay.write(path, CONFIG, iter([columns]), lambda c: seen.append(len(c["step"])))
+    assert rows == len(columns["episode"]) == seen[0]
+    loaded, meta = selfplay.load(path)
+    assert meta == CONFIG.metadata()
+    assert meta["rules"] == EAAI.to_dict() and meta["encoding"] == "openspiel"
+    for name in columns:
+        assert np.array_equal(loaded[name], columns[name]), name
+        assert loaded[name].dtype == columns[name].dtype, name
+
+
+def test_selfplay_command(
+    columns: selfplay.Columns, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "hands.npz"
+    argv = ["selfplay", str(out), "--episodes", "12", "--agents", "simple", "random"]
+    assert main([*argv, "--rules", "eaai", "--seed", "4"]) == 0
+    captured = capsys.readouterr()
+    assert "12 hands" in captured.out and "seed 4" in captured.out
+    assert "selfplay: 12/12 episodes" in captured.err
+    loaded, meta = selfplay.load(out)
+    assert meta["agents"] == ["simple", "random"]
+    for name in columns:
+        assert np.array_equal(loaded[name], columns[name]), name
+
+
+def test_bad_settings_are_refused() -> None:
+    with pytest.raises(ValueError, match="at least 1"):
+        selfplay.SelfPlay(episodes=0)
+    with pytest.raises(ValueError, match="unknown encoding"):
+        selfplay.SelfPlay(episodes=1, encoding="pixels")
+    with pytest.raises(ValueError, match="unknown agent"):
+        selfplay.SelfPlay(episodes=1, agents=("simple", "nobody"))
+    with pytest.raises(ValueError, match=r"\.parquet or \.npz"):
+        selfplay.write("hands.csv", CONFIG, iter([]))
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["out.csv"], "must end in .parquet or .npz"),
+        (["out.npz", "--episodes", "0"], "--episodes must be at least 1"),
+        (["out.npz", "--agents", "simple", "nobody"], "unknown player 'nobody'"),
+        (["out.npz", "--rules", "nope"], "unknown rules preset 'nope'"),
+        (["out.npz", "--encoding", "nope"], "unknown encoding 'nope'"),
+        (["out.npz", "--jobs", "-1"], "--jobs must be 0"),
+    ],
+)
+def test_selfplay_command_errors(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["selfplay", *args]) == 2
+    assert message in capsys.readouterr().err

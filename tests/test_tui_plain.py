@@ -1,0 +1,189 @@
+"""``ginrummy play --plain`` driven through pexpect as a person at a terminal would: a whole
+hand against the seeded ``simple`` computer by typed commands, hints, the knock question, the
+score sheet, quitting and resuming; and the same commands piped in, played in order.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pexpect
+
+from ginrummy.storage import Store
+from tuiutil import SEEDS
+from webutil import ROOT
+
+PROMPT = r"\(([a-z, A-Z]+)\)\r\n> "
+
+
+def env(tmp: Path) -> dict[str, str]:
+    out = dict(os.environ, PYTHONPATH=str(ROOT / "src"), XDG_DATA_HOME=str(tmp / "data"))
+    out.pop("GINRUMMY_DATABASE_URL", None)
+    return out
+
+
+def spawn(tmp: Path, *args: str) -> pexpect.spawn:
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "ginrummy.cli.main", "play", "--plain", "--computer-delay", "0", *args],
+        env=env(tmp),
+        encoding="utf-8",
+        timeout=90,
+    )
+
+
+def answer(choices: str, before: str) -> str:
+    """The person's command for a prompt: pass the upcard, draw, go gin or knock when possible,
+    else discard a card that leaves the least deadwood, and make the optimal layoffs."""
+    if "next" in choices or "rematch" in choices:
+        return ""
+    if "layoff CARD" in choices or choices.startswith("auto"):
+        return "auto"
+    if "discard CARD" in choices:
+        if "gin" in choices:
+            return "gin"
+        if "knock" in choices:
+            return "knock"
+        best = before.rsplit("Deadwood after the best discard (", 1)[1].split(")")[0]
+        return "discard " + min(best.split(" or "))
+    return "pass" if "pass" in choices else "draw"
+
+
+def play_out(child: pexpect.spawn) -> str:
+    """Answer every prompt until the hand is over; returns what was printed meanwhile."""
+    seen = []
+    while True:
+        found = child.expect([PROMPT, r"Type its number \(Enter: 1\), or cancel\.\r\n> "])
+        seen.append((child.before or "") + str(child.after))
+        if found == 1:
+            child.sendline("")
+            continue
+        command = answer(child.match.group(1), child.before or "")
+        if not command:
+            return "".join(seen)
+        child.sendline(command)
+
+
+def test_a_hand_typed_line_by_line_then_resumed(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    child = spawn(tmp_path, "--level", "simple", "--seed", str(SEEDS["knock"]), "--db", str(db))
+    try:
+        child.expect("Gin rummy: You against Computer \\(simple\\)")
+        child.expect("Type help for the commands.")
+        child.expect(PROMPT)
+        child.sendline("hint")
+        child.expect("Hints \\(best first\\):")
+        child.expect("  1\\. ")
+        child.sendline("help")
+        child.expect("discard Kh \\(x Kh, or just Kh\\)")
+        child.sendline("discard 2c")
+        child.expect("you cannot discard 2♣ now|2♣ cannot|is not")
+        child.sendline("pass")
+        transcript = play_out(child)
+        assert "Score: You " in transcript and "The hand is over: next hand?" in transcript
+        assert "✓ Deal verified" in transcript
+        child.sendline("sheet")
+        child.expect("Won by")
+        child.sendline("next")
+        child.expect("Hand 2: ")
+        child.expect(PROMPT)
+        child.sendline("quit")
+        child.expect("is saved: ginrummy play --resume ([A-Za-z0-9_-]+)")
+        game_id = child.match.group(1)
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+    with Store(f"sqlite:///{db}") as store:
+        stored = store.load_game(game_id)
+        assert stored is not None and len(stored.hands) == 2
+        assert stored.hands[0].result is not None
+    child = spawn(tmp_path, "--resume", "--db", str(db))
+    try:
+        child.expect("Hand 2: ")
+        child.expect(PROMPT)
+        child.sendline("q")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+
+
+def test_commands_piped_in_are_played_in_order(tmp_path: Path) -> None:
+    """A pipe sends every line at once: each waits for its turn (the computer's move first)."""
+    db = tmp_path / "games.db"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ginrummy.cli.main",
+            "play",
+            "--level",
+            "simple",
+            "--seed",
+            str(SEEDS["undo"]),
+            "--computer-delay",
+            "0",
+            "--db",
+            str(db),
+        ],  # no --plain: not a terminal, so plain by itself
+        input="pass\nundo\npass\ndraw\nlog\nquit\n",
+        capture_output=True,
+        text=True,
+        env=env(tmp_path),
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert out.count("You pass on the upcard") >= 2
+    assert "Not done" not in out
+    assert "You draw " in out and "from the stock." in out
+    assert "is saved: ginrummy play --resume" in out
+
+
+def test_the_plain_mode_never_says_a_hidden_card() -> None:
+    """Every line printed during a whole hand (the first dealer fixed: no cut cards) names
+    only cards the person may know at that point."""
+    import asyncio
+    import io
+    import re
+
+    from ginrummy.engine import Rules
+    from ginrummy.tui.plain import PlainPlayer
+    from ginrummy.tui.words import pretty
+    from tuiutil import new_game, policy
+    from webutil import hidden_cards
+
+    game = new_game(11, rules=Rules.preset("standard", first_dealer="fixed"))
+    out = io.StringIO()
+    checked = 0
+
+    async def run() -> None:
+        nonlocal checked
+        await game.start()
+        player = PlainPlayer(game, out=out)
+        said = 0
+        while True:
+            message = await game.receive()
+            player.waiting = False
+            player.take(message)
+            hand = game.table.hand
+            assert hand is not None
+            text = out.getvalue()[said:]
+            said = len(out.getvalue())
+            if not hand.is_over:
+                secret = hidden_cards(hand, 0)
+                shown = {c for c in secret if re.search(re.escape(pretty(c)), text)}
+                assert not shown, f"{sorted(shown)} in:\n{text}"
+                checked += 1
+            if message["type"] == "state" and message["view"]["phase"] == "over":
+                break
+            if message["type"] == "state" and player.ready():
+                await player.command(policy(message))
+        await game.close()
+
+    asyncio.run(run())
+    assert checked > 5 and "Hand 1:" in out.getvalue()

@@ -1,0 +1,463 @@
+"""``ginrummy play``'s Textual app, driven headless by its pilot against the seeded ``simple``
+computer: a whole hand of each kind by the keys a person presses, the knock dialog, layoffs,
+undo under the web's fair-play rules, hints, the score sheet, the mouse, resizing, resuming a
+saved game, and that the screen never shows what the person may not know.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+from ginrummy.engine import Rules
+from ginrummy.storage import Store
+from ginrummy.tui.app import Cards, PlayApp
+from ginrummy.tui.local import LocalGame
+from ginrummy.tui.words import legal, pretty
+from tuiutil import (
+    SEEDS,
+    new_game,
+    play_hand,
+    policy,
+    press_action,
+    screen_text,
+    table,
+    until,
+    waiting_for_me,
+)
+from webutil import hidden_cards
+
+Scenario = Callable[[Pilot[Any], PlayApp], Awaitable[None]]
+
+
+def drive(game: LocalGame, scenario: Scenario, size: tuple[int, int] = (80, 24)) -> None:
+    async def run() -> None:
+        app = PlayApp(game)
+        async with app.run_test(size=size) as pilot:
+            await scenario(pilot, app)
+
+    asyncio.run(run())
+
+
+def result(app: PlayApp) -> dict[str, Any]:
+    state = table(app).state
+    assert state is not None and state["view"]["result"] is not None
+    found: dict[str, Any] = state["view"]["result"]
+    return found
+
+
+@pytest.mark.parametrize(
+    ("name", "kind", "knocker", "winner", "headline"),
+    [
+        ("knock", "knock", 0, 0, "You win the hand"),
+        ("knocked", "knock", 1, 1, "Computer (simple) wins the hand"),
+        ("gin", "gin", 0, 0, "You win the hand with gin"),
+        ("undercut", "undercut", 1, 0, "You win the hand with an undercut"),
+        ("dead", "dead", None, None, "Dead hand"),
+    ],
+)
+def test_a_whole_hand_of_each_kind(
+    name: str, kind: str, knocker: int | None, winner: int | None, headline: str
+) -> None:
+    store = Store("sqlite://")
+    game = new_game(SEEDS[name], store)
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await play_hand(pilot, app)
+        found = result(app)
+        assert (found["kind"], found["knocker"], found["winner"]) == (kind, knocker, winner)
+        await until(pilot, lambda: "n Next hand" in screen_text(app), "the next hand's key")
+        text = screen_text(app)
+        assert headline in text
+        assert "✓ Deal verified" in text
+        await pilot.press("n")
+        await until(pilot, lambda: table(app).state["table"]["hand_number"] == 2, "hand 2")
+
+    drive(game, scenario)
+    stored = store.load_game(game.table.id)
+    assert stored is not None and len(stored.hands) == 2
+    first = stored.hands[0]
+    assert first.result is not None and first.result["kind"] == kind
+    assert stored.game.options["interface"] == "terminal"
+    store.close()
+
+
+def test_knocking_opens_the_dialog_with_the_best_arrangements() -> None:
+    game = new_game(SEEDS["knock"])
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await play_hand(pilot, app, stop=lambda: policy(table(app).state).startswith("knock"))
+        state = table(app).state
+        action = policy(state)
+        await pilot.press("k")
+        await until(pilot, lambda: "Knock, discarding" in screen_text(app), "the knock dialog")
+        text = screen_text(app)
+        card = action.split()[1]
+        assert f"Knock, discarding {pretty(card)}?" in text
+        assert "1. " in text and "deadwood" in text
+        await pilot.press("escape")  # cancel: nothing happened
+        await until(pilot, lambda: "Knock, discarding" not in screen_text(app), "no dialog")
+        assert table(app).state["view"]["phase"] == "discard"
+        await press_action(pilot, app, action)
+        assert table(app).state["view"]["knocker"] == 0
+
+    drive(game, scenario)
+
+
+def test_laying_off_card_by_card_then_done() -> None:
+    game = new_game(SEEDS["knocked"])
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await play_hand(pilot, app, stop=lambda: table(app).state["view"]["phase"] == "layoff")
+        text = screen_text(app)
+        assert "Computer (simple) knocks: melds on the table" in text
+        moves = legal(table(app).state)
+        offs = [m.split()[1] for m in moves if m.startswith("layoff ")]
+        assert offs, "the seed gives the person a card to lay off"
+        card = offs[0]
+        await pilot.press(card[0], card[1])  # choose it by typing it
+        await press_action_keys(pilot, app, ["l"])
+        state = table(app).state
+        assert any(c == card for c, _ in state["view"]["layoffs"])
+        assert f"laid off {pretty(card)}" in screen_text(app)
+        await press_action_keys(pilot, app, ["f"])
+        assert table(app).state["view"]["phase"] == "over"
+
+    drive(game, scenario)
+
+
+async def press_action_keys(pilot: Pilot[Any], app: PlayApp, keys: list[str]) -> None:
+    before = table(app).state["version"]
+    for key in keys:
+        await pilot.press(key)
+    await until(
+        pilot,
+        lambda: table(app).state["version"] != before and waiting_for_me(app),
+        f"the answer to {keys}",
+    )
+
+
+def test_undo_follows_the_webs_fair_play_rules() -> None:
+    store = Store("sqlite://")
+    game = new_game(SEEDS["undo"], store)
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await until(pilot, lambda: waiting_for_me(app), "the first state")
+        await press_action(pilot, app, "pass")
+        # The computer only passed since: the pass can be taken back.
+        assert [e["action"] for e in table(app).state["view"]["history"]] == ["pass", "pass"]
+        assert table(app).state["table"]["can_undo"]
+        assert "u Undo" in screen_text(app)
+        await press_action_keys(pilot, app, ["u"])
+        state = table(app).state
+        assert state["view"]["history"] == [] and state["view"]["phase"] == "first_upcard"
+        assert state["table"]["fair_play"]["undo_used"]
+        assert "undo used" in screen_text(app)
+        # A card drawn from the stock is never put back.
+        await press_action(pilot, app, "pass")
+        await press_action(pilot, app, "draw")
+        assert not table(app).state["table"]["can_undo"]
+        assert "u Undo" not in screen_text(app)
+        await pilot.press("colon", *"undo", "enter")  # asked all the same: refused, saying why
+        await until(pilot, lambda: "cannot be put back" in screen_text(app), "the refusal")
+        assert table(app).state["view"]["phase"] == "discard"
+
+    drive(game, scenario)
+    info = store.get_game(game.table.id)
+    assert info is not None and info.options["undo_used"] is True
+    store.close()
+
+
+def test_no_undo_once_the_computer_showed_a_card() -> None:
+    game = new_game(SEEDS["answered"])
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await until(pilot, lambda: waiting_for_me(app), "the first state")
+        await press_action(pilot, app, "pass")
+        history = [e["action"] for e in table(app).state["view"]["history"]]
+        assert history[:2] == ["pass", "take"]
+        assert not table(app).state["table"]["can_undo"]
+        await pilot.press("colon", *"undo", "enter")
+        await until(pilot, lambda: "answered your move" in screen_text(app), "the refusal")
+        assert not table(app).state["table"]["fair_play"]["undo_used"]
+
+    drive(game, scenario)
+
+
+def test_hints_are_the_experts_ranked_hints() -> None:
+    game = new_game(SEEDS["knock"], hint_worlds=8)
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await until(pilot, lambda: waiting_for_me(app), "the first state")
+        await pilot.press("h")
+        await until(pilot, lambda: table(app).hints is not None, "the hints")
+        hints = table(app).hints
+        assert isinstance(hints, list)
+        assert {h["action"] for h in hints} == set(legal(table(app).state))
+        assert "Hints (best first)" in screen_text(app)
+        await press_action(pilot, app, "pass")
+        assert table(app).hints is None  # stale once the hand moved on
+
+    drive(game, scenario)
+
+
+def test_the_score_sheet_and_help_open_and_close() -> None:
+    game = new_game(SEEDS["knocked"])
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await play_hand(pilot, app)
+        await pilot.press("s")
+        await until(pilot, lambda: "Score sheet" in screen_text(app), "the sheet")
+        text = screen_text(app)
+        assert "Won by" in text and "knock" in text
+        await pilot.press("escape")
+        await until(pilot, lambda: "Score sheet" not in screen_text(app), "the table")
+        await pilot.press("question_mark")
+        await until(pilot, lambda: "How to play here" in screen_text(app), "the help")
+        await pilot.press("escape")
+
+    drive(game, scenario)
+
+
+def test_the_mouse_draws_chooses_and_discards() -> None:
+    game = new_game(SEEDS["knock"])
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await until(pilot, lambda: waiting_for_me(app), "the first state")
+        while table(app).state["view"]["phase"] != "draw":
+            await press_action(pilot, app, policy(table(app).state))
+        before = table(app).state["version"]
+        await pilot.click("#piles", offset=(2, 1))  # the stock
+        await until(pilot, lambda: table(app).state["version"] != before, "the draw")
+        await until(pilot, lambda: waiting_for_me(app), "my discard")
+        assert table(app).state["view"]["phase"] == "discard"
+        card = app.table.query_one("#hand", Cards).drawing.spans[0][2]
+        await pilot.click("#hand", offset=(2, 1))
+        assert table(app).selected == card
+        before = table(app).state["version"]
+        await pilot.double_click("#hand", offset=(2, 1))
+        await until(pilot, lambda: table(app).state["version"] != before, "the discard")
+        history = table(app).state["view"]["history"]
+        assert any(e["action"] == f"discard {card}" for e in history)
+
+    drive(game, scenario)
+
+
+def test_arrows_choose_and_a_typed_command_plays() -> None:
+    game = new_game(SEEDS["knock"])
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await until(pilot, lambda: waiting_for_me(app), "the first state")
+        await pilot.press("right")
+        first = table(app).selected
+        await pilot.press("right")
+        assert table(app).selected not in (None, first)
+        await pilot.press("left")
+        assert table(app).selected == first
+        before = table(app).state["version"]
+        await pilot.press("colon", *"pass", "enter")
+        await until(pilot, lambda: table(app).state["version"] != before, "the pass")
+        history = table(app).state["view"]["history"]
+        assert any(e["seat"] == 0 and e["action"] == "pass" for e in history)
+        await play_hand(pilot, app, stop=lambda: table(app).state["view"]["phase"] == "discard")
+        card = policy(table(app).state).split()[1]
+        before = table(app).state["version"]
+        await pilot.press("colon", *f"x {card}", "enter")  # typed in the line, not a choice
+        await until(pilot, lambda: table(app).state["version"] != before, "the discard")
+        history = table(app).state["view"]["history"]
+        assert any(e["seat"] == 0 and e["action"] == f"discard {card}" for e in history)
+        await pilot.press("right")
+        assert table(app).selected is not None
+        await pilot.press("escape")
+        assert table(app).selected is None
+
+    drive(game, scenario)
+
+
+def test_the_table_fits_80_by_24_and_follows_a_resize() -> None:
+    game = new_game(SEEDS["knock"])
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await play_hand(pilot, app, stop=lambda: table(app).state["view"]["phase"] == "discard")
+        cards = [pretty(c) for c in table(app).state["view"]["hand"].split()]
+        assert len(cards) == 11
+        for size in ((120, 40), (80, 24)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause(0.1)
+            text = screen_text(app)
+            lines = text.splitlines()
+            assert len(lines) == size[1] and max(len(line) for line in lines) <= size[0]
+            for card in cards:
+                assert card in text, (size, card)
+            assert "Choose a card to discard." in text
+            assert "q Quit" in text
+
+    drive(game, scenario, size=(100, 30))
+
+
+def test_a_saved_game_resumes_where_it_was_left(tmp_path: Any) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    game = new_game(SEEDS["knock"], store)
+
+    async def first(pilot: Pilot[Any], app: PlayApp) -> None:
+        await play_hand(pilot, app, stop=lambda: table(app).state["view"]["phase"] == "discard")
+        await pilot.press("q")
+
+    drive(game, first)
+    left = game.table.hand
+    assert left is not None
+    resumed = LocalGame.resume(store)  # the latest open terminal game
+    assert resumed.table.id == game.table.id
+    assert resumed.table.hand is not None
+    assert resumed.table.hand.events == left.events
+
+    async def second(pilot: Pilot[Any], app: PlayApp) -> None:
+        await until(pilot, lambda: waiting_for_me(app), "the resumed state")
+        assert table(app).state["view"]["phase"] == "discard"
+        await play_hand(pilot, app)
+
+    drive(resumed, second)
+    store.close()
+
+
+def test_the_screen_never_shows_the_computers_cards_or_the_stock() -> None:
+    """At every point of a whole hand (the first dealer fixed, so that no cut card, drawn from
+    a separate virtual deck, is on the screen), no card the person may not know is shown."""
+    rules = Rules.preset("standard", first_dealer="fixed")
+    game = new_game(11, rules=rules)
+    checked = 0
+
+    def check(app: PlayApp) -> None:
+        nonlocal checked
+        hand = game.table.hand
+        assert hand is not None
+        if hand.is_over:
+            return
+        text = screen_text(app)
+        secret = hidden_cards(hand, 0)
+        shown = {card for card in secret if re.search(re.escape(pretty(card)), text)}
+        assert not shown, f"the screen shows {sorted(shown)}:\n{text}"
+        checked += 1
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await until(pilot, lambda: waiting_for_me(app), "the first state")
+        while table(app).state["view"]["phase"] != "over":
+            check(app)
+            await press_action(pilot, app, policy(table(app).state))
+        check(app)
+
+    drive(game, scenario, size=(120, 40))
+    assert checked > 5
+
+
+def test_the_end_of_a_game_and_a_rematch() -> None:
+    store = Store("sqlite://")
+    rules = Rules.preset("standard", game_target=10)
+    game = new_game(SEEDS["knocked"], store, rules=rules)
+    first_id = game.table.id
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await play_hand(pilot, app)  # the computer knocks for 33: the game is over
+        await until(pilot, lambda: "r Rematch" in screen_text(app), "the rematch key")
+        text = screen_text(app)
+        assert "Computer (simple) wins the game by" in text
+        assert "n Next hand" not in text
+        await pilot.press("s")
+        await until(pilot, lambda: "Game over" in screen_text(app), "the final summary")
+        assert "Game bonus" in screen_text(app)
+        await pilot.press("escape")
+        await pilot.press("r")
+        await until(pilot, lambda: table(app).state["table"]["id"] != first_id, "the new game")
+        state = table(app).state
+        assert state["table"]["hand_number"] == 1 and state["table"]["scores"] == [0, 0]
+
+    drive(game, scenario)
+    old = store.get_game(first_id)
+    assert old is not None and old.status == "finished"
+    assert old.options["rematch"] == game.table.id
+    new = store.get_game(game.table.id)
+    assert new is not None and new.options["interface"] == "terminal" and new.is_open
+    store.close()
+
+
+def test_a_match_says_so() -> None:
+    game = new_game(SEEDS["knock"], match=True)
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await until(pilot, lambda: waiting_for_me(app), "the first state")
+        assert "match 0–0" in screen_text(app)
+
+    drive(game, scenario)
+
+
+def test_a_game_moved_on_elsewhere_is_not_overwritten(tmp_path: Any) -> None:
+    """The same game resumed twice: the second copy's move clashes with the stored one and is
+    refused, saying so, instead of being written over it."""
+    store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+    game = new_game(SEEDS["undo"], store)  # the person moves first: pass
+    other = LocalGame.resume(store, game.table.id)
+
+    async def run() -> dict[str, Any]:
+        await game.start()
+        await other.start()
+        await game.send({"type": "action", "action": "pass"})
+        await other.send({"type": "action", "action": "pass"})
+        while (message := await other.receive())["type"] != "error":
+            pass
+        await game.close()
+        await other.close()
+        return message
+
+    message = asyncio.run(run())
+    assert "could not be saved" in message["message"]
+    stored = store.load_game(game.table.id)
+    assert stored is not None
+    assert [a.seat for a in stored.hands[0].actions][:1] == [0]
+    store.close()
+
+
+class ScriptedSession:
+    """A session whose messages the test sends: the screen is driven by messages alone."""
+
+    label = "a scripted table"
+
+    def __init__(self) -> None:
+        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.sent: list[dict[str, Any]] = []
+
+    async def start(self) -> None:
+        pass
+
+    async def send(self, message: dict[str, Any]) -> None:
+        self.sent.append(message)
+
+    async def receive(self) -> dict[str, Any]:
+        return await self.queue.get()
+
+    async def close(self) -> None:
+        pass
+
+
+def test_a_lost_connection_and_a_closed_table_are_said() -> None:
+    state = new_game(SEEDS["undo"]).table.state_for(0)
+    session = ScriptedSession()
+
+    async def run() -> None:
+        app = PlayApp(session)
+        async with app.run_test() as pilot:
+            session.queue.put_nowait(state)
+            await until(pilot, lambda: "Take the upcard" in screen_text(app), "the state")
+            await pilot.press("p")
+            await until(pilot, lambda: bool(session.sent), "the pass")
+            assert session.sent == [{"type": "action", "action": "pass"}]
+            session.queue.put_nowait({"type": "connection", "connected": False})
+            await until(pilot, lambda: "reconnecting" in screen_text(app), "the notice")
+            session.queue.put_nowait({"type": "closed"})
+            await until(pilot, lambda: "closed the connection" in screen_text(app), "the end")
+
+    asyncio.run(run())

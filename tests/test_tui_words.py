@@ -1,0 +1,170 @@
+"""The terminal's words, commands, score sheet and deal check: the same sentences as the web
+page's ``words.js`` for the same messages, typed commands read against a state, and a deal
+check that catches a deck other than the one committed to."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from ginrummy.engine import Rules
+from ginrummy.storage import Store
+from ginrummy.tui.commands import (
+    CommandWordsError,
+    knock_action,
+    knock_choices,
+    parse_command,
+)
+from ginrummy.tui.local import LocalGame
+from ginrummy.tui.remote import parse_link
+from ginrummy.tui.sheet import final_lines, sheet_lines
+from ginrummy.tui.verify import DealCheck, dealt_hand
+from ginrummy.tui.words import (
+    Namer,
+    action_words,
+    deal_line,
+    move_line,
+    prompt,
+    result_headline,
+    result_words,
+    third_person,
+)
+from tuiutil import SEEDS, new_game
+
+ANN = Namer(("Ann", "Bob"), 0)
+BOB = Namer(("Ann", "Bob"), 1)
+RULES = Rules().to_dict()
+
+
+def test_sentences_agree_with_you_and_with_names() -> None:
+    event = {"n": 3, "seat": 0, "action": "take", "card": "7c"}
+    assert move_line(event, ANN) == "You take 7♣ from the pile."
+    assert move_line(event, BOB) == "Ann takes 7♣ from the pile."
+    assert move_line({"seat": 1, "action": "draw"}, ANN) == "Bob draws from the stock."
+    assert move_line({"seat": 1, "action": "knock"}, ANN) == "Bob knocks, discarding face down."
+    assert move_line({"seat": 0, "action": "gin Th"}, BOB) == "Ann goes gin, discarding 10♥!"
+    assert move_line({"seat": 1, "action": "pass"}, ANN, "Kd") == "Bob passes on the upcard K♦."
+    auto = {"seat": 1, "action": "auto", "laid_off": ["5s", "Jd"]}
+    assert move_line(auto, ANN) == "Bob lays off 5♠ J♦."
+    assert move_line({"seat": 0, "action": "auto"}, ANN) == "You have nothing to lay off."
+    assert move_line({"seat": 1, "action": "done"}, ANN) == "Bob is done laying off."
+    assert deal_line(2, 1, "As", ANN) == "Hand 2: Bob deals; the upcard is A♠."
+    assert third_person("go gin") == "goes gin" and third_person("pass") == "passes"
+    assert action_words("knock Kd") == "knock, discarding K♦"
+
+
+def test_results_in_words() -> None:
+    undercut = {
+        "kind": "undercut",
+        "knocker": 1,
+        "winner": 0,
+        "points": 31,
+        "knocker_deadwood": 9,
+        "defender_deadwood": 3,
+        "multiplier": 1,
+    }
+    assert result_headline(undercut, ANN) == "You win the hand with an undercut"
+    assert result_words(undercut, ANN, layoffs=[["5s", "5h5d5c"]], rules=RULES, dealer_next=0) == (
+        "Bob knocks with 9, but you lay off 5♠ and have only 3: undercut! "
+        "You score 31 (6 + 25 bonus)."
+    )
+    dead = {"kind": "dead", "knocker": None, "winner": None, "points": 0}
+    assert result_headline(dead, BOB) == "Dead hand"
+    assert "Ann deals again" in result_words(dead, BOB, rules=RULES, dealer_next=0)
+
+
+def test_commands_are_read_against_the_state() -> None:
+    state: dict[str, Any] = {
+        "table": {"names": ["Ann", "Bob"], "seat": 0, "options": {"mode": "computer"}},
+        "view": {
+            "seat": 0,
+            "phase": "discard",
+            "current_player": 0,
+            "legal_actions": ["discard Kh", "discard 2c", "knock 2c", "knock Kh"],
+            "discard_deadwood": {"Kh": 4, "2c": 9},
+            "knock_options": {
+                "knock Kh": [
+                    {"melds": [["As", "2s", "3s"]], "deadwood": ["4d"], "text": "As2s3s | 4d"},
+                    {"melds": [["Ac", "2c", "3c"]], "deadwood": ["4d"], "text": "Ac2c3c | 4d"},
+                ]
+            },
+        },
+    }
+    assert parse_command("x Kh", state).message == {"type": "action", "action": "discard Kh"}
+    assert parse_command("K♥", state).message == {"type": "action", "action": "discard Kh"}
+    knock = parse_command("knock", state)  # no card: the one that leaves the least deadwood
+    assert (knock.kind, knock.action) == ("knock", "knock Kh")
+    choices = knock_choices(state, "knock Kh")
+    assert knock_action("knock Kh", choices, 0) == "knock Kh"
+    assert knock_action("knock Kh", choices, 1) == "knock Kh Ac2c3c"
+    assert parse_command("hint", state).message == {"type": "hint"}
+    assert parse_command("q", state).name == "quit"
+    for bad, says in [("draw", "cannot draw"), ("discard Zz", "not a card"), ("fold", "unknown")]:
+        with pytest.raises(CommandWordsError, match=says):
+            parse_command(bad, state)
+    assert prompt(state) == "Choose a card to discard. You can knock."
+
+
+def test_links_are_read_as_the_page_reads_them() -> None:
+    link = parse_link("https://cards.example.org/gin/t/AbC_12-x#s=tok-en_1")
+    assert (link.base, link.table, link.token) == (
+        "wss://cards.example.org/gin",
+        "AbC_12-x",
+        "tok-en_1",
+    )
+    assert link.socket_url == "wss://cards.example.org/gin/ws/AbC_12-x"
+    old = parse_link("http://[::1]:8000/t/abc?s=xyz")
+    assert (old.base, old.token) == ("ws://[::1]:8000", "xyz")
+
+
+def finished_hand(seed: int, store: Store) -> tuple[LocalGame, list[dict[str, Any]]]:
+    """A hand played to its end by the local game's own messages: every state on the way."""
+    from tuiutil import policy
+
+    game = new_game(seed, store)
+    states: list[dict[str, Any]] = []
+
+    async def run() -> None:
+        await game.start()
+        while True:
+            message = await game.receive()
+            if message["type"] != "state":
+                continue
+            states.append(message)
+            if message["view"]["phase"] == "over":
+                break
+            if message["view"]["legal_actions"]:
+                await game.send({"type": "action", "action": policy(message)})
+        await game.close()
+
+    asyncio.run(run())
+    return game, states
+
+
+def test_the_deal_check_and_the_sheet() -> None:
+    store = Store("sqlite://")
+    _, states = finished_hand(SEEDS["knocked"], store)
+    first, last = states[0], states[-1]
+    assert dealt_hand(first["view"]) == dealt_hand(states[len(states) // 2]["view"])
+    check = DealCheck()
+    check.saw(first)
+    verdict = check.verdict(last)
+    assert verdict is not None and verdict.startswith("✓ Deal verified") and "your cards" in verdict
+    forged = {**last, "reveal": {**last["reveal"], "salt": "0" * 32}}
+    assert (check.verdict(forged) or "").startswith("✗")
+    lines = sheet_lines(last["table"])
+    assert lines[0] == "Game to 100" and "knock" in lines[2]
+    assert final_lines(last["table"], Namer.of(last)) == []  # the game goes on
+    store.close()
+
+
+def test_a_match_sheet() -> None:
+    store = Store("sqlite://")
+    game = new_game(SEEDS["knock"], store, match=True, game_id="Match1")
+    table = game.table.table_info(0)
+    assert table["sheet"].get("games") is not None
+    lines = sheet_lines(table)
+    assert lines[0] == "Game 1" and "Match to 500" in lines
+    store.close()
