@@ -64,6 +64,8 @@ class RulesWordError(InvalidRulesError):
 def check_seat(value: object, what: str = "the player") -> int:
     """``value`` as a plain ``int`` seat, 0 or 1; :class:`InvalidArgumentError` naming ``what``
     otherwise (see the module's notes on which values are whole numbers)."""
+    if type(value) is int and 0 <= value <= 1:  # the usual case, first: seats are read often
+        return value
     seat = _whole(value)
     if seat is None or not 0 <= seat <= 1:
         raise InvalidArgumentError(f"{what} must be seat 0 or 1, not {value!r}")
