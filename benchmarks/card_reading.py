@@ -31,12 +31,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from ginrummy.agents import get_agent
 from ginrummy.agents.basic import in_some_meld
 from ginrummy.agents.expert import ExpertAgent, Settings
-from ginrummy.agents.heuristic import bits
 from ginrummy.agents.inference import Beliefs, beliefs, sample_world
 from ginrummy.agents.play import play_game
 from ginrummy.engine import Rules
 from ginrummy.engine.cards import DECK
 from ginrummy.engine.hand import Hand, Phase
+from ginrummy.engine.masks import bits
 from ginrummy.engine.views import PlayerView
 
 SAMPLES = 32

@@ -27,11 +27,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from card_reading import melds_with
 from ginrummy.agents import get_agent
 from ginrummy.agents.expert import ExpertAgent
-from ginrummy.agents.heuristic import VALUES, bits
 from ginrummy.agents.inference import RELATIONS, beliefs, sample_world
 from ginrummy.agents.play import play_game
 from ginrummy.engine import Rules
 from ginrummy.engine.hand import Hand, Phase
+from ginrummy.engine.masks import VALUES, bits
 from ginrummy.engine.views import PlayerView
 
 Case = tuple[list[float], bool]

@@ -32,9 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 import expert_strength
 import ginrummy.agents.expert as expert_module
 from ginrummy.agents.expert import ExpertAgent
-from ginrummy.agents.heuristic import bits
 from ginrummy.agents.inference import Beliefs, sample_world
 from ginrummy.engine.hand import Hand
+from ginrummy.engine.masks import bits
 
 _current: dict[str, Any] = {"cheat": True}
 _view = Hand.view

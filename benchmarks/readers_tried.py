@@ -39,11 +39,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from card_reading import melds_with
 from ginrummy.agents import get_agent
 from ginrummy.agents.expert import ExpertAgent, Settings
-from ginrummy.agents.heuristic import bits
 from ginrummy.agents.inference import Beliefs, beliefs, choices, sample_hidden, sample_world
 from ginrummy.agents.play import play_game
 from ginrummy.engine import Rules
 from ginrummy.engine.hand import Hand, Phase
+from ginrummy.engine.masks import bits
 from ginrummy.engine.melds import discard_deadwoods_mask
 from ginrummy.engine.views import PlayerView
 

@@ -9,7 +9,17 @@ from collections.abc import Iterable
 
 import pytest
 
-from ginrummy.agents import BaseAgent, agent_names, get_agent
+from ginrummy.agents import (
+    LEVELS,
+    Agent,
+    BaseAgent,
+    agent_names,
+    as_agent,
+    get_agent,
+    register,
+    registry,
+)
+from ginrummy.agents.base import watches
 from ginrummy.agents.basic import in_some_meld, used_pairs
 from ginrummy.agents.play import AgentError, DecisionTimes, play_game, play_hand
 from ginrummy.engine import (
@@ -411,3 +421,74 @@ def test_play_game_follows_the_rules_scoring() -> None:
     assert outcome.totals[0] == sum(r.points for r in outcome.results if r.winner == 0)
     assert outcome.record.replay(play=True).final().winner == 0
     assert len(outcome.times[0]) > 0 and len(outcome.times[1]) > 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The protocol, players with only ``act``, and the registry
+
+
+class FirstLegal:
+    """A player written elsewhere: ``act`` only, no name, no hooks."""
+
+    def act(self, view: PlayerView, rng: random.Random) -> Action:
+        return view.legal_actions[0]
+
+
+class Watcher(FirstLegal):
+    """``act`` and ``observe``, but no ``new_hand`` and no name."""
+
+    def __init__(self) -> None:
+        self.seen = 0
+
+    def observe(self, view: PlayerView) -> None:
+        self.seen += 1
+
+
+def test_every_registered_agent_is_a_whole_agent() -> None:
+    for name in agent_names():
+        agent = get_agent(name)
+        assert isinstance(agent, Agent) and agent.name == name
+        agent.new_hand()  # part of the protocol: no agent needs a check first
+    assert not watches(get_agent("expert"))  # nobody builds views the expert would not read
+    assert watches(Recorder())
+
+
+def test_a_player_with_only_act_plays_through_an_adapter() -> None:
+    player = FirstLegal()
+    assert not isinstance(player, Agent)
+    agent = as_agent(player)
+    assert isinstance(agent, Agent) and agent.name == "FirstLegal" and not watches(agent)
+    agent.new_hand()
+    hand = play_hand(Rules(), 0, 3, (player, "simple"))
+    assert hand.is_over
+    outcome = play_game(Rules.preset("eaai"), ("simple", FirstLegal()), seed=2)
+    assert outcome.agents == ("simple", "FirstLegal")
+
+
+def test_the_adapter_passes_on_the_hooks_a_player_has() -> None:
+    watcher = Watcher()
+    agent = as_agent(watcher)
+    assert watches(agent)
+    play_hand(Rules(), 0, 3, (watcher, "simple"))
+    assert watcher.seen > 0
+    recorder = Recorder()
+    assert as_agent(recorder) is recorder  # a whole agent is used as it is
+
+
+def test_register_adds_an_agent_and_may_replace_a_built_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(registry, "_added", {})
+    builtin = agent_names()
+    register("first-legal", FirstLegal)
+    assert agent_names() == sorted([*builtin, "first-legal"])
+    agent = get_agent("first-legal")
+    assert isinstance(agent, Agent) and agent.name == "FirstLegal"
+    register("simple", Recorder)
+    assert isinstance(get_agent("simple"), Recorder)
+    assert agent_names() == sorted([*builtin, "first-legal"])
+    with pytest.raises(ValueError, match="unknown agent 'nobody'; known agents: beginner"):
+        get_agent("nobody")
+
+
+def test_levels_are_registered_agents_weakest_first() -> None:
+    assert LEVELS == ("beginner", "intermediate", "expert")
+    assert set(LEVELS) <= set(agent_names())

@@ -16,7 +16,14 @@ from ginrummy.agents import get_agent
 from ginrummy.agents.expert import ExpertAgent, IntermediateExpert, Settings
 from ginrummy.agents.heuristic import meld_outs, rollout_discard
 from ginrummy.agents.inference import beliefs, observe, sample_world
-from ginrummy.agents.search import Scoring, layoff_deadwood, play_out, resolve_knock
+from ginrummy.agents.search import (
+    TO_DRAW,
+    Rollout,
+    Scoring,
+    layoff_deadwood,
+    play_out,
+    resolve_knock,
+)
 from ginrummy.agents.winprob import Utility, win_chance
 from ginrummy.engine import (
     DECK,
@@ -276,9 +283,13 @@ def test_rollouts_end_with_points_for_one_side_at_most() -> None:
     for _ in range(50):
         cards = list(range(52))
         rng.shuffle(cards)
-        hands = [sum(1 << i for i in cards[:10]), sum(1 << i for i in cards[10:20])]
-        pts = play_out(hands, cards[21:], 0, [cards[20]], 0, 1, -1, scoring, 0, 1.0)
+        mine, his = sum(1 << i for i in cards[:10]), sum(1 << i for i in cards[10:20])
+        start = Rollout(mine, [cards[20]], turn=0, phase=TO_DRAW)
+        pts = play_out(start, his, cards[21:], scoring, outs=1.0)
         assert min(pts) == 0 and max(pts) >= 0
+        # The start is left as it was: one start serves every world.
+        assert start == Rollout(mine, [cards[20]], turn=0, phase=TO_DRAW)
+        assert play_out(start, his, cards[21:], scoring, outs=1.0) == pts
 
 
 def test_rollout_discard_knocks_on_the_least_deadwood() -> None:

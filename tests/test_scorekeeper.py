@@ -41,8 +41,9 @@ ENV = {
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> str:
-    return f"sqlite:///{tmp_path / 'scores.db'}"
+def db(db_url: str) -> str:
+    """A fresh database of each kind (tests/conftest.py): a SQLite file, PostgreSQL."""
+    return db_url
 
 
 def piped(db: str, lines: Sequence[str], *args: str) -> subprocess.CompletedProcess[str]:

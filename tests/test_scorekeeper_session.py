@@ -10,7 +10,6 @@ import os
 import subprocess
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
@@ -35,8 +34,9 @@ RULES = Rules.from_words("standard game_target=50 stake=0.10")
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    with Store(f"sqlite:///{tmp_path / 'scores.db'}") as opened:
+def store(db_url: str) -> Iterator[Store]:
+    """A store on each database (tests/conftest.py): a SQLite file, PostgreSQL."""
+    with Store(db_url) as opened:
         yield opened
 
 

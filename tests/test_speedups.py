@@ -8,16 +8,17 @@ import importlib.util
 import os
 import random
 import sys
+from itertools import product
 from types import ModuleType
 
 import pytest
 
 from ginrummy.agents import heuristic, inference, search
-from ginrummy.engine import melds
+from ginrummy.engine import masks, melds
 from ginrummy.engine.rules import Rules
 from ginrummy.speedups import MODULES, compiled, describe, source, stale
 
-FULL = (1 << 52) - 1
+FULL = masks.FULL_DECK_MASK
 
 
 def _pure(module: ModuleType) -> ModuleType:
@@ -68,6 +69,19 @@ def test_no_compiled_module_is_older_than_its_source() -> None:
     assert stale() == [], "rebuild the compiled modules: make test (or pip install -e .)"
 
 
+def test_the_mask_helpers_match_their_source() -> None:
+    pure = _pure(masks)
+    rng = random.Random(6)
+    for _ in range(2000):
+        hand = _hand(rng, rng.randrange(53))
+        assert masks.bits(hand) == pure.bits(hand)
+        assert masks.mask_value(hand) == pure.mask_value(hand)
+    for k, d, tie in product(range(0, 30, 3), range(0, 40, 4), (False, True)):
+        for multiplier in (1, 2):
+            args = (k, d, 25, 10, tie, multiplier)
+            assert masks.knock_score(*args) == pure.knock_score(*args)
+
+
 def test_the_meld_solver_matches_its_source() -> None:
     pure = _pure(melds)
     rng = random.Random(7)
@@ -108,13 +122,10 @@ def test_rollouts_and_sampled_worlds_match_their_source(outs: float) -> None:
         deck = list(range(52))
         rng.shuffle(deck)
         mine, his, top, stock = deck[:10], deck[10:20], deck[20], deck[21:]
-        hands = [sum(1 << c for c in mine), sum(1 << c for c in his)]
-        # play_out changes the hands and the pile in place: each run gets its own.
-        a = search.play_out(list(hands), stock, 0, [top], 0, search.DRAW, -1, scoring, 0, outs)
-        b = pure_search.play_out(
-            list(hands), stock, 0, [top], 0, search.DRAW, -1, pure_scoring, 0, outs
-        )
-        assert a == b
+        me, him = sum(1 << c for c in mine), sum(1 << c for c in his)
+        a = search.play_out(search.Rollout(me, [top], 0, search.TO_DRAW), him, stock, scoring, outs)
+        start = pure_search.Rollout(me, [top], 0, pure_search.TO_DRAW)
+        assert a == pure_search.play_out(start, him, stock, pure_scoring, outs)
     # Ten cards seen, ten of his hidden, the odds uneven.
     weights = tuple(0.0 if c < 10 else 1.0 + (c % 7) / 3 for c in range(52))
     fields = (0, FULL & ~0x3FF, 10, weights, (0.3,) * 52)
@@ -128,6 +139,8 @@ def test_rollouts_and_sampled_worlds_match_their_source(outs: float) -> None:
 def test_the_compiled_modules_doctests_pass_on_their_source() -> None:
     import doctest
 
-    results = {m.__name__: doctest.testmod(_pure(m)) for m in (melds, heuristic, inference, search)}
+    hot = (masks, melds, heuristic, inference, search)
+    results = {m.__name__: doctest.testmod(_pure(m)) for m in hot}
     assert all(r.failed == 0 for r in results.values()), results
     assert results["ginrummy.engine.melds"].attempted >= 2
+    assert results["ginrummy.engine.masks"].attempted >= 4

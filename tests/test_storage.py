@@ -4,7 +4,6 @@ location (explicit URL, environment variable, user data directory) and player st
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 import threading
 from datetime import UTC
 from inspect import signature
@@ -40,13 +39,15 @@ def token_hash(token: str) -> str:
 
 
 @pytest.fixture
-def store() -> Any:
-    with Store("sqlite://") as s:
+def store(store_url: str) -> Any:
+    """A store on each database (tests/conftest.py): SQLite in memory, PostgreSQL."""
+    with Store(store_url) as s:
         yield s
 
 
 @pytest.fixture
-def db_url(tmp_path: Path) -> str:
+def sqlite_db(tmp_path: Path) -> str:
+    """A SQLite file, for what only SQLite has (WAL, PRAGMAs, file paths)."""
     return f"sqlite:///{tmp_path / 'games.db'}"
 
 
@@ -97,8 +98,8 @@ def test_opening_twice_migrates_once(db_url: str) -> None:
         assert store.get_game(game_id) is not None
 
 
-def test_sqlite_file_uses_wal_and_foreign_keys(db_url: str) -> None:
-    with Store(db_url) as store, store.engine.connect() as connection:
+def test_sqlite_file_uses_wal_and_foreign_keys(sqlite_db: str) -> None:
+    with Store(sqlite_db) as store, store.engine.connect() as connection:
         assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
         assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
         # 2 = FULL: a commit (an acknowledged move) is synced to disk before it returns
@@ -149,6 +150,29 @@ def test_default_database_is_in_the_user_data_directory(
     with Store() as store:
         online_game(store)
     assert expected.is_file()
+
+
+def test_postgres_urls_are_read_with_psycopg() -> None:
+    for given in (
+        "postgresql://u:pw@db.example:5433/games",
+        "postgres://u:pw@db.example:5433/games",
+    ):
+        assert resolve_url(given) == "postgresql+psycopg://u:pw@db.example:5433/games"
+    assert resolve_url("postgresql+psycopg2://u@h/g") == "postgresql+psycopg2://u@h/g"
+
+
+@pytest.mark.postgresql
+def test_environment_variable_names_a_postgres_database(
+    postgres_schema_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(ENV_VAR, postgres_schema_url)
+    with Store() as store:
+        assert store.engine.dialect.name == "postgresql"
+        assert store.engine.dialect.driver == "psycopg"
+        game_id = online_game(store)
+    with Store(postgres_schema_url) as again:
+        assert again.get_game(game_id) is not None
+        assert "pw" not in repr(again)
 
 
 def test_sqlite_parent_directory_is_created(tmp_path: Path) -> None:
@@ -506,14 +530,12 @@ def test_game_with_a_bad_seat_is_not_half_created(store: Store) -> None:
 
 def test_crash_mid_write_on_a_file_leaves_nothing(db_url: str) -> None:
     """A second process sees nothing of a transaction that has not committed."""
-    path = db_url.removeprefix("sqlite:///")
-    with Store(db_url) as store:
+    with Store(db_url) as store, Store(db_url, migrate_schema=False) as other:
         game_id = online_game(store)
         with pytest.raises(KeyboardInterrupt), store.transaction() as tx:
             tx.add_entry(game_id, "note", {"n": 1})
-            with sqlite3.connect(path) as other:
-                count = other.execute("SELECT count(*) FROM entries").fetchone()[0]
-            assert count == 0
+            seen = other.load_game(game_id)
+            assert seen is not None and seen.entries == ()
             raise KeyboardInterrupt
         assert store.load_game(game_id).entries == ()  # type: ignore[union-attr]
 
@@ -573,10 +595,19 @@ def test_stats_count_big_gin_as_gin(store: Store) -> None:
     assert store.player_stats("Bob").gins == 1
 
 
-@pytest.mark.parametrize("memory", [True, False])
-def test_threads_share_a_store(memory: bool, db_url: str) -> None:
+def test_threads_share_a_store(store_url: str) -> None:
     """The web app calls the store from worker threads, even with an in-memory database."""
-    with Store("sqlite://" if memory else db_url) as store:
+    _threads_write_one_game(store_url)
+
+
+def test_threads_share_a_store_on_a_file(db_url: str) -> None:
+    _threads_write_one_game(db_url)
+
+
+def _threads_write_one_game(url: str) -> None:
+    """Four threads append entries to one game at once: each gets the next seq, none fails
+    (writers of a game take turns: BEGIN IMMEDIATE on SQLite, the game's row lock elsewhere)."""
+    with Store(url) as store:
         game_id = online_game(store)
         failures: list[BaseException] = []
 
@@ -618,3 +649,104 @@ def test_a_seat_is_claimed_once_and_lists_its_players_games(store: Store) -> Non
             tx.claim_seat(first, 0, bad)
     with pytest.raises(NotFoundError), store.transaction() as tx:
         tx.claim_seat(second, 1, ann)  # no such seat
+
+
+# -- writers of one game take turns, on every database ---------------------------------------
+
+
+def _holding(store: Store, write: Any, locked: threading.Event, release: threading.Event) -> Any:
+    """A thread running ``write`` in a transaction it keeps open until ``release`` is set."""
+
+    def run() -> None:
+        with store.transaction() as tx:
+            write(tx)
+            locked.set()
+            release.wait(30)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    assert locked.wait(30)
+    return thread
+
+
+def _attempt(fn: Any, outcome: list[Any]) -> threading.Thread:
+    def run() -> None:
+        try:
+            outcome.append(fn())
+        except Exception as exc:
+            outcome.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread
+
+
+def test_no_action_is_stored_after_a_hand_that_ended_meanwhile(db_url: str) -> None:
+    """A move sent while another server is ending the hand waits for it, then is refused:
+    never stored after the hand's result."""
+    with Store(db_url) as one, Store(db_url, migrate_schema=False) as two:
+        game_id = online_game(one)
+        one.start_hand(game_id, 1, 0, DECK, "s", "c")
+        locked, release = threading.Event(), threading.Event()
+        holder = _holding(
+            one, lambda tx: tx.finish_hand(game_id, 1, HandResult.dead()), locked, release
+        )
+        outcome: list[Any] = []
+        mover = _attempt(lambda: two.add_action(game_id, 1, 0, 1, "take"), outcome)
+        mover.join(0.3)  # let it reach the lock (the outcome is the same if it has not yet)
+        release.set()
+        holder.join()
+        mover.join()
+        assert len(outcome) == 1 and isinstance(outcome[0], ConflictError), outcome
+        saved = one.load_game(game_id)
+        assert saved is not None and saved.hands[0].actions == ()
+        assert saved.hands[0].result is not None
+
+
+def test_one_seq_sent_twice_at_once_is_stored_once(db_url: str) -> None:
+    with Store(db_url) as one, Store(db_url, migrate_schema=False) as two:
+        game_id = online_game(one)
+        one.start_hand(game_id, 1, 0, DECK, "s", "c")
+        locked, release = threading.Event(), threading.Event()
+        holder = _holding(one, lambda tx: tx.add_action(game_id, 1, 0, 1, "take"), locked, release)
+        outcome: list[Any] = []
+        mover = _attempt(lambda: two.add_action(game_id, 1, 0, 1, "draw"), outcome)
+        mover.join(0.3)
+        release.set()
+        holder.join()
+        mover.join()
+        assert len(outcome) == 1 and isinstance(outcome[0], ConflictError), outcome
+        saved = one.load_game(game_id)
+        assert saved is not None and [a.text for a in saved.hands[0].actions] == ["take"]
+
+
+def test_a_seat_claimed_by_two_at_once_is_the_first_ones(db_url: str) -> None:
+    ann, bob = "a" * 64, "b" * 64
+    with Store(db_url) as one, Store(db_url, migrate_schema=False) as two:
+        game_id = one.create_game("online", RULES, ["Ann", "Bob"], seats=[(0, "0" * 64)])
+        locked, release = threading.Event(), threading.Event()
+        holder = _holding(one, lambda tx: tx.claim_seat(game_id, 0, ann), locked, release)
+        outcome: list[Any] = []
+        other = _attempt(lambda: two.claim_seat(game_id, 0, bob), outcome)
+        other.join(0.3)
+        release.set()
+        holder.join()
+        other.join()
+        assert outcome == [False]
+        assert [g.id for g in two.owned_games(ann)] == [game_id]
+        assert two.owned_games(bob) == []
+
+
+def test_a_player_added_by_two_at_once_is_one_player(db_url: str) -> None:
+    with Store(db_url) as one, Store(db_url, migrate_schema=False) as two:
+        locked, release = threading.Event(), threading.Event()
+        holder = _holding(one, lambda tx: tx.ensure_player("Ann"), locked, release)
+        outcome: list[Any] = []
+        other = _attempt(lambda: two.ensure_player("Ann"), outcome)
+        other.join(0.3)
+        release.set()
+        holder.join()
+        other.join()
+        assert len(outcome) == 1 and not isinstance(outcome[0], Exception), outcome
+        assert [p.name for p in one.list_players()] == ["Ann"]
+        assert outcome[0].id == one.list_players()[0].id

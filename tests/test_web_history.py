@@ -12,6 +12,8 @@ from ginrummy.engine import Rules
 from ginrummy.web.dealing import verify
 from webutil import app_client, invite_token, new_table, pick, recv, unlimited_rate
 
+pytestmark = pytest.mark.usefixtures("on_each_database")
+
 
 def _play_friend_game(client: Any, created: dict[str, Any], rng: random.Random) -> None:
     """Both seats play random sensible moves until the game is over."""

@@ -26,6 +26,7 @@ from webutil import (
     app_client,
     invite_token,
     leaks,
+    new_store,
     new_table,
     pick,
     recv,
@@ -33,10 +34,12 @@ from webutil import (
     unlimited_rate,
 )
 
+pytestmark = pytest.mark.usefixtures("on_each_database")
+
 
 @pytest.fixture(autouse=True)
 def _fast(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    if request.node.name != "test_rate_limit":
+    if request.node.originalname != "test_rate_limit":
         unlimited_rate(monkeypatch)
 
 
@@ -317,7 +320,7 @@ def test_acting_for_the_computer_is_refused() -> None:
     """No token opens the computer's seat; a client on it (the manager's own check) is refused."""
 
     async def run() -> None:
-        store = Store("sqlite://")
+        store = new_store()
         manager = Manager(store, computer_delay=60)
         created = await manager.create(
             Rules(), Options("computer", "beginner"), ("Ann", "Computer")
@@ -347,7 +350,7 @@ def test_the_computer_answers_a_reply_sent_at_once() -> None:
     thinking, so nothing started its next turn.)"""
 
     async def run() -> int:
-        store = Store("sqlite://")
+        store = new_store()
         manager = Manager(store, computer_delay=0, seed=9, limits=UNLIMITED)
         rng = random.Random(9)
         over = asyncio.Event()
@@ -409,7 +412,7 @@ def test_hints_think_off_the_event_loop_one_at_a_time(monkeypatch: pytest.Monkey
     monkeypatch.setattr(manager_module, "hint", slow_hint)
 
     async def run() -> None:
-        store = Store("sqlite://")
+        store = new_store()
         manager = Manager(store, computer_delay=0, seed=4, limits=UNLIMITED)
         created = await manager.create(Rules(), Options("friend", hints=True), ("Ann", "Bob"))
         table = created.table

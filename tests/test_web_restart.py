@@ -1,5 +1,6 @@
-"""A server killed mid-game (SIGKILL: no shutdown at all) and started again on the same SQLite
-file gives every seat back exactly the table it left, and play goes on to the end of the hand.
+"""A server killed mid-game (SIGKILL: no shutdown at all) and started again on the same database
+(a SQLite file, or PostgreSQL) gives every seat back exactly the table it left, and play goes on
+to the end of the hand.
 """
 
 from __future__ import annotations
@@ -47,9 +48,10 @@ def play_computer(seat: SeatSocket, rng: random.Random, moves: int | None) -> di
     return msg
 
 
-def test_a_killed_server_gives_every_seat_its_table_back(tmp_path: Path) -> None:
+def test_a_killed_server_gives_every_seat_its_table_back(tmp_path: Path, db_url: str) -> None:
+    """On each database: a SQLite file, PostgreSQL."""
     rng = random.Random(17)
-    server = LiveServer(tmp_path / "games.db")
+    server = LiveServer(tmp_path / "games.db", db_url=db_url)
     server.start()
     sockets: list[SeatSocket] = []
     try:

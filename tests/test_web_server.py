@@ -18,7 +18,9 @@ from ginrummy.storage.models import utcnow
 from ginrummy.web.dealing import shuffle
 from ginrummy.web.manager import UNLIMITED, Manager
 from ginrummy.web.tables import Options, token_hash
-from webutil import app_client, new_table, recv, unlimited_rate
+from webutil import app_client, new_store, new_table, recv, unlimited_rate
+
+pytestmark = pytest.mark.usefixtures("on_each_database")
 
 
 def test_a_slow_database_read_does_not_stall_other_tables(
@@ -57,8 +59,8 @@ def test_a_slow_database_read_does_not_stall_other_tables(
             assert answer and answer[0].status_code == 200
 
 
-def test_start_up_reads_no_table_and_a_table_loads_on_first_access(tmp_path: Any) -> None:
-    url = f"sqlite:///{tmp_path / 'games.db'}"
+def test_start_up_reads_no_table_and_a_table_loads_on_first_access(db_url: str) -> None:
+    url = db_url
     store = Store(url)
     with app_client(store=store) as client:
         created = new_table(client, mode="friend")
@@ -87,7 +89,7 @@ def test_start_up_reads_no_table_and_a_table_loads_on_first_access(tmp_path: Any
 
 def test_open_games_nobody_moved_in_are_closed_as_abandoned() -> None:
     async def run() -> None:
-        store = Store("sqlite://")
+        store = new_store()
         manager = Manager(store, computer_delay=0, seed=1, limits=UNLIMITED)
         old = (await manager.create(Rules(), Options("friend"), ("Ann", "Bob"))).table
         fresh = (await manager.create(Rules(), Options("friend"), ("Cy", "Di"))).table
@@ -125,7 +127,7 @@ def test_open_games_nobody_moved_in_are_closed_as_abandoned() -> None:
 
 def test_each_table_owns_its_computer_player() -> None:
     async def run() -> None:
-        store = Store("sqlite://")
+        store = new_store()
         manager = Manager(store, computer_delay=3600, seed=1, limits=UNLIMITED)
         first = (await manager.create(Rules(), Options("computer", "beginner"), ("A", "C"))).table
         second = (await manager.create(Rules(), Options("computer", "beginner"), ("B", "C"))).table

@@ -189,6 +189,17 @@ def pick(view: dict[str, Any], rng: random.Random, knock_bias: float = 0.7) -> s
 # -- the app in memory -------------------------------------------------------------------------
 
 
+#: The database the stores of :func:`app_client` and :func:`new_store` open. A test module
+#: runs on each database with ``pytestmark = pytest.mark.usefixtures("on_each_database")``
+#: (tests/conftest.py), which sets this per test: SQLite in memory, or a PostgreSQL schema.
+STORE_URL = "sqlite://"
+
+
+def new_store() -> Store:
+    """A store on the test's database (:data:`STORE_URL`); the caller closes it."""
+    return Store(STORE_URL)
+
+
 def unlimited_rate(monkeypatch: Any) -> None:
     """Lift the per-seat and per-address limits (tests send faster than people)."""
     monkeypatch.setattr(web_manager, "DEFAULT_LIMITS", web_manager.UNLIMITED)
@@ -198,10 +209,10 @@ def unlimited_rate(monkeypatch: Any) -> None:
 def app_client(
     seed: int | None = 1, store: Store | None = None, **kwargs: Any
 ) -> Iterator[TestClient]:
-    """A TestClient (lifespan started) on an app with an in-memory store (or ``store``, which
-    the caller closes)."""
+    """A TestClient (lifespan started) on an app with a store of its own on the test's database
+    (:data:`STORE_URL`), or on ``store``, which the caller closes."""
     owned = store is None
-    store = Store("sqlite://") if store is None else store
+    store = new_store() if store is None else store
     kwargs.setdefault("tables_per_minute", 0)  # tests open tables faster than people
     app = create_app(store, computer_delay=0, seed=seed, **kwargs)
     try:
@@ -275,10 +286,13 @@ def free_port() -> int:
 
 
 class LiveServer:
-    """``ginrummy serve`` on a free loopback port and a SQLite file; kill it and start again."""
+    """``ginrummy serve`` on a free loopback port and a SQLite file (or the database
+    ``db_url``); kill it and start again."""
 
-    def __init__(self, db_path: Path, *, computer_delay: float = 0.0) -> None:
-        self.db_url = f"sqlite:///{db_path}"
+    def __init__(
+        self, db_path: Path, *, computer_delay: float = 0.0, db_url: str | None = None
+    ) -> None:
+        self.db_url = db_url or f"sqlite:///{db_path}"
         self.log_path = db_path.with_suffix(".log")
         self.computer_delay = computer_delay
         self.port = 0

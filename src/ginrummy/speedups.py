@@ -15,6 +15,7 @@ from typing import Final
 
 #: The modules ``setup.py`` compiles.
 MODULES: Final = (
+    "ginrummy.engine.masks",
     "ginrummy.engine.melds",
     "ginrummy.agents.heuristic",
     "ginrummy.agents.inference",

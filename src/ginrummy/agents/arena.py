@@ -19,8 +19,8 @@ from typing import Any, Final
 
 from ..engine import ResultKind, Rules
 from ..engine.game import derived_seed
-from .base import get_agent
 from .play import play_game
+from .registry import get_agent
 
 #: Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom.
 _T975: Final = (

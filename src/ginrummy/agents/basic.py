@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import Final
 
 from ..engine import Action, ActionKind, Card, Phase, PlayerView
 from ..engine.actions import AUTO, DISCARDS, DRAW, GINS, KNOCKS, PASS, TAKE
-from ..engine.cards import DECK, iter_indices
+from ..engine.cards import DECK
+from ..engine.masks import RANK_MASKS, bits
 from ..engine.melds import (
     best_arrangements,
     deadwood_mask,
@@ -40,11 +40,7 @@ from ..engine.melds import (
     meld_kind,
     min_discard_deadwood_mask,
 )
-from .base import BaseAgent, register
-
-#: Mask of the four cards of rank 0 (ace); shift left by a rank for that rank's cards.
-_RANK_MASK: Final = sum(1 << (13 * suit) for suit in range(4))
-
+from .base import BaseAgent
 
 # ---------------------------------------------------------------------------------------------
 # What every agent needs to read from a view
@@ -53,7 +49,7 @@ _RANK_MASK: Final = sum(1 << (13 * suit) for suit in range(4))
 def in_some_meld(hand_mask: int, card: Card) -> bool:
     """Whether ``card`` lies in some meld (a set or a run of three) of the hand plus the card."""
     mask = hand_mask | card.bit
-    if meld_kind(mask & (_RANK_MASK << card.rank)) == "set":
+    if meld_kind(mask & RANK_MASKS[card.rank]) == "set":
         return True
     base = 13 * card.suit
     for low in range(max(0, card.rank - 2), min(card.rank, 10) + 1):
@@ -241,7 +237,7 @@ class GreedyAgent(BaseAgent):
         taken_bit = 0 if taken is None else taken.bit
         arrangements = best_arrangements(mask)
         best = next((a for a in arrangements if not a.deadwood_mask & taken_bit), arrangements[0])
-        dead = [DECK[i] for i in iter_indices(best.deadwood_mask & ~taken_bit)]
+        dead = [DECK[i] for i in bits(best.deadwood_mask & ~taken_bit)]
         if not dead:
             return best_legal(view)
         top = max(c.value for c in dead)
@@ -405,7 +401,7 @@ class IntermediateAgent(BaseAgent):
 def _neighbours(card: Card, reach: int = 2) -> int:
     """The cards that could meld with ``card``: its rank, and its suit ``reach`` ranks either
     way."""
-    mask = _RANK_MASK << card.rank
+    mask = RANK_MASKS[card.rank]
     base = 13 * card.suit
     for rank in range(max(0, card.rank - reach), min(12, card.rank + reach) + 1):
         mask |= 1 << (base + rank)
@@ -419,10 +415,3 @@ def _opponent_turns(view: PlayerView) -> int:
         for e in view.history
         if e.seat == other and e.action.kind in (ActionKind.DRAW, ActionKind.TAKE)
     )
-
-
-register("random", RandomAgent)
-register("simple", SimpleAgent)
-register("greedy", GreedyAgent)
-register("beginner", BeginnerAgent)
-register("intermediate", IntermediateAgent)

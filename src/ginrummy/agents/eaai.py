@@ -40,6 +40,7 @@ from ..engine.actions import (
 from ..engine.cards import DECK, Card, Cards
 from ..engine.errors import GinRummyError
 from ..engine.hand import Phase
+from ..engine.masks import mask_value
 from ..engine.melds import (
     Meld,
     arrange,
@@ -51,7 +52,6 @@ from ..engine.melds import (
 from ..engine.rules import Rules
 from ..engine.views import PlayerView
 from .base import Agent
-from .heuristic import mask_sum
 
 HAND_SIZE = 10
 #: The stock holds 31 cards after the deal and the face-up card.
@@ -475,7 +475,7 @@ def play_eaai_game(players: Sequence[EaaiPlayer], rng: random.Random) -> EaaiGam
         other = 1 - current
         mine = sum(1 << c for c in hands[current])
         used = _melded(mine, knock)
-        dw = LIMIT + 1 if used is None else mask_sum(mine & ~used)
+        dw = LIMIT + 1 if used is None else mask_value(mine & ~used)
         if dw > LIMIT:
             return EaaiGame(other, (scores[0], scores[1]), hands_played, "knock")
         for p in (0, 1):
@@ -490,7 +490,7 @@ def play_eaai_game(players: Sequence[EaaiPlayer], rng: random.Random) -> EaaiGam
         loose = [c for c in range(52) if (theirs & ~his_used) >> c & 1]
         if dw > 0:
             loose = _lay_off(loose, [Cards(m).mask for m in knock])
-        his_dw = mask_sum(sum(1 << c for c in loose))
+        his_dw = mask_value(sum(1 << c for c in loose))
         if dw == 0:
             scores[current] += BONUS + his_dw
         elif dw < his_dw:

@@ -30,28 +30,21 @@ from time import perf_counter
 from ..engine.actions import AUTO, BIG_GIN, DRAW, KNOCKS, PASS, TAKE, Action, ActionKind
 from ..engine.cards import DECK
 from ..engine.hand import Phase
+from ..engine.masks import FULL_DECK_MASK, STOCK_FLOOR, VALUES
 from ..engine.melds import Meld, best_arrangements, deadwood_mask, discard_deadwoods_mask
 from ..engine.views import PlayerView
-from .base import BaseAgent, register
-from .heuristic import (
-    DEFAULT_WEIGHTS,
-    VALUES,
-    Weights,
-    discard_scores,
-    takes_into_meld,
-)
+from .base import BaseAgent
+from .heuristic import DEFAULT_WEIGHTS, Weights, discard_scores, takes_into_meld
 from .inference import Beliefs, beliefs, sample_world
 from .search import (
-    DISCARD,
-    FIRST_UPCARD,
-    STOCK_FLOOR,
+    TO_DISCARD,
+    TO_DRAW,
+    TO_TAKE_OR_PASS,
+    Rollout,
     Scoring,
     layoff_options,
     play_out,
     resolve_knock,
-)
-from .search import (
-    DRAW as SIM_DRAW,
 )
 from .winprob import Utility
 
@@ -152,7 +145,7 @@ def _first_upcard_passes(view: PlayerView) -> int:
 def _exposure(melds: tuple[Meld, ...], b: Beliefs | None) -> float:
     """Expected deadwood points the defender can lay off onto ``melds`` (one card deep)."""
     reach = 0
-    for opts in layoff_options(b.unseen | b.known if b is not None else (1 << 52) - 1, melds):
+    for opts in layoff_options(b.unseen | b.known if b is not None else FULL_DECK_MASK, melds):
         for m in opts:
             reach |= m
     total = 0.0
@@ -396,13 +389,14 @@ class ExpertAgent(BaseAgent):
         schedule = list(zip(s.prune, s.keep, strict=True))
         # Per searched candidate, its value in each world it met (the first len() worlds).
         samples: dict[int, list[float]] = {i: [] for i in active}
+        starts = {i: self._start(view, cands[i]) for i in active}
         n = 0
         goal = s.worlds
         while n < goal:
             n += 1
             opp, stock = sample_world(b, rng, tries, sharpness)
             for i in active:
-                pts = self._simulate(view, cands[i], opp, stock, scoring)
+                pts = self._simulate(view, cands[i], starts[i], opp, stock, scoring)
                 v = cache.get(pts)
                 if v is None:
                     v = cache[pts] = utility(pts[0], pts[1])
@@ -431,13 +425,39 @@ class ExpertAgent(BaseAgent):
         _derive_values(cands, values, utility)
         return Evaluation(cands, values, n, utility(0, 0), b)
 
+    @staticmethod
+    def _start(view: PlayerView, c: Candidate) -> Rollout | None:
+        """Where candidate ``c`` leaves the hand, the same in every world, so it is made once a
+        decision (None for a move that ends the hand). A draw starts before the draw: the card
+        drawn is the world's (:meth:`_simulate`)."""
+        hand = view.hand.mask
+        pile = tuple(card.index for card in view.discard_pile)
+        kind = c.kind
+        if kind == "discard":
+            return Rollout(hand & ~(1 << c.card), (*pile, c.card), turn=1, phase=TO_DRAW)
+        if kind == "take":
+            return Rollout(hand | (1 << c.card), pile[:-1], turn=0, phase=TO_DISCARD, taken=c.card)
+        if kind == "draw":
+            return Rollout(hand, pile, turn=0, phase=TO_DRAW)
+        if kind == "pass":  # on the first upcard
+            if _first_upcard_passes(view) + 1 == 2:
+                # Both passed: the non-dealer (the other seat) draws from the stock.
+                return Rollout(hand, pile, turn=1, phase=TO_DRAW, passes=2)
+            return Rollout(hand, pile, turn=1, phase=TO_TAKE_OR_PASS, passes=1)
+        return None
+
     def _simulate(
-        self, view: PlayerView, c: Candidate, opp: int, stock: list[int], scoring: Scoring
+        self,
+        view: PlayerView,
+        c: Candidate,
+        start: Rollout | None,
+        opp: int,
+        stock: list[int],
+        scoring: Scoring,
     ) -> tuple[int, int]:
         """Points ``(mine, his)`` when candidate ``c`` is played in the world ``(opp, stock)``
-        and the hand is played out."""
+        and the hand is played out from ``start`` (:meth:`_start`)."""
         hand = view.hand.mask
-        pile = [card.index for card in view.discard_pile]
         outs = self.settings.rollout_outs
         kind = c.kind
         if kind == "knock":
@@ -445,30 +465,19 @@ class ExpertAgent(BaseAgent):
             return resolve_knock(rest, opp, c.melds, scoring)
         if kind == "dead":
             return 0, 0
+        assert start is not None
         if kind == "discard":
             if view.stock_count <= STOCK_FLOOR:
                 return 0, 0
-            pile.append(c.card)
-            return play_out(
-                [hand & ~(1 << c.card), opp], stock, 0, pile, 1, SIM_DRAW, -1, scoring, 0, outs
-            )
+            return play_out(start, opp, stock, scoring, outs)
         if kind == "take":
             if view.phase is Phase.WALL:
                 return self._wall_knock(hand | (1 << c.card), c.card, opp, scoring)
-            pile.pop()
-            return play_out(
-                [hand | (1 << c.card), opp], stock, 0, pile, 0, DISCARD, c.card, scoring, 0, outs
-            )
+            return play_out(start, opp, stock, scoring, outs)
         if kind == "draw":
-            return play_out(
-                [hand | (1 << stock[0]), opp], stock, 1, pile, 0, DISCARD, -1, scoring, 0, outs
-            )
-        # "pass" on the first upcard
-        passes = _first_upcard_passes(view) + 1
-        if passes == 2:
-            # Both passed: the non-dealer (the other seat) draws from the stock.
-            return play_out([hand, opp], stock, 0, pile, 1, SIM_DRAW, -1, scoring, 2, outs)
-        return play_out([hand, opp], stock, 0, pile, 1, FIRST_UPCARD, -1, scoring, 1, outs)
+            # The card drawn is this world's first stock card.
+            start = Rollout(hand | (1 << stock[0]), start.pile, turn=0, phase=TO_DISCARD, pos=1)
+        return play_out(start, opp, stock, scoring, outs)
 
     @staticmethod
     def _wall_knock(hand: int, taken: int, opp: int, scoring: Scoring) -> tuple[int, int]:
@@ -485,8 +494,5 @@ class IntermediateExpert(ExpertAgent):
     def __init__(self) -> None:
         super().__init__(Settings(search=False))
 
-
-register("expert", ExpertAgent)
-register("intermediate-expert", IntermediateExpert)
 
 __all__ = ["Candidate", "Evaluation", "ExpertAgent", "IntermediateExpert", "Settings"]

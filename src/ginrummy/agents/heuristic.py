@@ -1,7 +1,7 @@
 """The fast heuristic policy on card masks: the expert's rollout policy and the core of
 ``intermediate-expert``.
 
-Everything here works on 52-bit card masks (bit ``suit * 13 + rank``) and calls the engine's
+Everything here works on 52-bit card masks (:mod:`ginrummy.engine.masks`) and calls the engine's
 meld solver (:func:`deadwood_mask`, :func:`discard_deadwoods_mask`) for every deadwood count.
 The policy:
 
@@ -18,20 +18,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from ..engine.cards import RANK_VALUES
+from ..engine.masks import RANK_MASKS, SUIT_MASK, VALUES
 from ..engine.melds import (
     RUN_DW,
-    SUIT_MASK,
     deadwood_mask,
     discard_deadwoods_mask,
     min_discard_deadwood_mask,
 )
 
-FULL: Final = (1 << 52) - 1
-#: Deadwood value of each card index.
-VALUES: Final = tuple(RANK_VALUES[i % 13] for i in range(52))
-#: Each rank's four cards.
-RANK_MASKS: Final = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
 #: For each card: the cards that share a meld with it most directly (same rank, same suit
 #: within two ranks).
 NEIGHBOURS: Final = tuple(
@@ -43,26 +37,6 @@ NEIGHBOURS: Final = tuple(
     )
     for i in range(52)
 )
-
-
-def bits(mask: int) -> list[int]:
-    """The card indices of a mask, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def mask_sum(mask: int) -> int:
-    """The deadwood value of every card in a mask."""
-    total = 0
-    while mask:
-        low = mask & -mask
-        total += VALUES[low.bit_length() - 1]
-        mask ^= low
-    return total
 
 
 def meld_outs(m: int) -> int:

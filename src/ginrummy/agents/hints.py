@@ -25,6 +25,7 @@ from statistics import mean
 from ..engine.actions import AUTO, Action, ActionKind
 from ..engine.cards import DECK, Card, Cards
 from ..engine.hand import Phase
+from ..engine.masks import VALUES, bits
 from ..engine.melds import (
     Meld,
     best_arrangement,
@@ -35,7 +36,7 @@ from ..engine.melds import (
 )
 from ..engine.views import PlayerView
 from .expert import Candidate, Evaluation, ExpertAgent, Settings
-from .heuristic import NEIGHBOURS, VALUES, bits, meld_outs
+from .heuristic import NEIGHBOURS, meld_outs
 from .inference import Beliefs, sample_world
 from .winprob import Utility
 

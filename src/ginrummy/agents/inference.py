@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from typing import Final
 
 from ..engine.actions import ActionKind
+from ..engine.masks import FULL_DECK_MASK, RANK_MASKS, bits
 from ..engine.melds import deadwood_mask
 from ..engine.views import PlayerView
-from .heuristic import FULL, RANK_MASKS, bits
 
 #: Odds factors for a card in the given relation to an observed card, by relation:
 #: same rank, same suit one rank away, same suit two ranks away.
@@ -156,7 +156,7 @@ def beliefs(view: PlayerView) -> Beliefs:
     for meld in view.table_melds:
         seen |= meld.mask
     known = view.opponent_known.mask
-    unseen = FULL & ~seen
+    unseen = FULL_DECK_MASK & ~seen
     hidden = max(0, view.opponent_count - known.bit_count())
     obs = observe(view)
     w = [0.0] * 52

@@ -1,8 +1,10 @@
 """A referee for computer players: it plays hands and whole games between two agents, times
 every decision and checks that every action an agent returns is legal.
 
-Agents that have them get ``new_hand()`` before each hand, and ``observe(view)`` with their view
-whenever the other seat is about to act and once more when the hand is over.
+Each agent gets ``new_hand()`` before each hand, and ``observe(view)`` with its view whenever
+the other seat is about to act and once more when the hand is over (views are built only for
+agents whose ``observe`` does something, :func:`~.base.watches`). Players are given by name, as
+agents, or as anything with an ``act`` method (adapted by :func:`~.base.as_agent`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from time import perf_counter
 
 from ..engine import Action, Hand, HandResult, IllegalActionError, Rules
 from ..engine.game import Game, GameRecord, derived_seed
-from .base import Agent, BaseAgent, get_agent
+from .base import Actor, Agent, as_agent, watches
+from .registry import get_agent
 
 #: A game that lasts this many hands is stopped (only agents that never end a hand get here).
 MAX_HANDS = 1000
@@ -51,20 +54,15 @@ class GameOutcome:
     record: GameRecord
 
 
-AgentLike = Agent | str
+#: A player: an agent's name, an agent, or anything with ``act`` (see :func:`~.base.as_agent`).
+AgentLike = Agent | Actor | str
 
 
 def _resolve(agents: Sequence[AgentLike]) -> tuple[Agent, Agent]:
     if len(agents) != 2:
         raise ValueError(f"a hand needs two agents, not {len(agents)}")
-    first, second = (get_agent(a) if isinstance(a, str) else a for a in agents)
+    first, second = (get_agent(a) if isinstance(a, str) else as_agent(a) for a in agents)
     return first, second
-
-
-def _watches(agent: Agent) -> bool:
-    """Whether the agent has an ``observe`` that does something."""
-    method = getattr(type(agent), "observe", None)
-    return callable(method) and method is not BaseAgent.observe
 
 
 def play_hand(
@@ -99,17 +97,15 @@ def drive(
 ) -> Hand:
     """Play a dealt hand to the end; returns it. Raises :class:`AgentError` on an illegal move."""
     for agent in agents:
-        new_hand = getattr(agent, "new_hand", None)
-        if callable(new_hand):
-            new_hand()
-    watchers = [_watches(agent) for agent in agents]
+        agent.new_hand()
+    watchers = [watches(agent) for agent in agents]
     while True:
         seat = hand.current_player
         if seat is None:
             break
         other = 1 - seat
         if watchers[other]:
-            agents[other].observe(hand.view(other, scores))  # type: ignore[attr-defined]
+            agents[other].observe(hand.view(other, scores))
         view = hand.view(seat, scores)
         agent = agents[seat]
         start = perf_counter()
@@ -121,14 +117,14 @@ def drive(
         hand.apply(action)
     for seat, agent in enumerate(agents):
         if watchers[seat]:
-            agent.observe(hand.view(seat, scores))  # type: ignore[attr-defined]
+            agent.observe(hand.view(seat, scores))
     return hand
 
 
 def _check(hand: Hand, legal: tuple[Action, ...], action: object, agent: Agent, seat: int) -> None:
     if action in legal:
         return
-    name = getattr(agent, "name", type(agent).__name__)
+    name = agent.name
     if not isinstance(action, Action):
         raise AgentError(f"agent {name!r} (seat {seat}) returned {action!r}, not an Action")
     try:
@@ -150,7 +146,7 @@ def play_game(
     agents swapped deals the same first hand to the other agent.
     """
     pair = _resolve(agents)
-    names = (_name(pair[0]), _name(pair[1]))
+    names = (pair[0].name, pair[1].name)
     times = DecisionTimes()
     rng = random.Random(derived_seed(seed, "agents"))
     game = Game(rules, seed)
@@ -170,7 +166,3 @@ def play_game(
         times=(tuple(times.seconds[0]), tuple(times.seconds[1])),
         record=game.to_record(),
     )
-
-
-def _name(agent: Agent) -> str:
-    return str(getattr(agent, "name", type(agent).__name__))

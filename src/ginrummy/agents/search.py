@@ -1,9 +1,32 @@
 """Determinized Monte Carlo: play a hand out in a sampled world, on card masks.
 
 A world fixes the opponent's hand and the stock order. From a candidate move the hand is played
-to its end with the fast heuristic for both players (take the pile card when it goes into a
-meld, discard the card leaving the least deadwood, knock as soon as possible, lay off
-optimally), and the result is scored. Every candidate is judged on the same worlds.
+to its end with the fast heuristic for both players, and the result is scored. Every candidate
+is judged on the same worlds. :class:`Rollout` names where the simulated hand starts and
+:func:`play_out` plays it.
+
+**What a rollout simplifies.** It is the real hand (the same cards, the same order of turns,
+the stock floor, the knock limit of this hand, the hand's multiplier) played by a fixed policy,
+and it leaves out every choice that policy never makes:
+
+* Both seats play the same policy: take the first upcard, or the pile's top card, exactly when
+  it goes into a meld of the best arrangement with it (otherwise pass, or draw from the stock);
+  discard the card leaving the least deadwood (the highest card among equals; never the card
+  just taken), except that with ``outs`` the searching seat, when it cannot knock, also counts
+  the live cards that would still join a meld; and **knock at the first chance**: knocking is
+  never declined or delayed to wait for gin.
+* **Must gin** is never looked up, but it always holds: a seat that can knock discards the card
+  leaving the least deadwood, so it goes gin whenever it can.
+* **Big gin** is never declared: eleven melded cards discard one and score as gin (the gin
+  bonus, not the big gin bonus).
+* **The wall pickup** is never offered: a discard that leaves the stock at the floor without a
+  knock ends the hand dead, as it does without the ``wall_pickup`` rule.
+* **The knocker's melds** are the solver's first least-deadwood arrangement, not the one leaving
+  the fewest layoffs. The defender then lays off optimally (the engine's ``auto``; only his
+  deadwood counts, so which cards go is not decided).
+* **The score** is the hand's points under the rules (gin and undercut bonuses, the tie rule,
+  the multiplier); what they do to the game (boxes, the target) is the caller's to weigh.
+* A hand still going after ``max_plies`` moves (pile cards taken back and forth) is dead.
 """
 
 from __future__ import annotations
@@ -11,9 +34,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import product
+from typing import Final, NewType
 
-from ..engine.melds import (
+from ..engine.masks import (
+    FULL_DECK_MASK,
+    KNOCKER,
+    RANK_MASKS,
+    STOCK_FLOOR,
     SUIT_MASK,
+    VALUES,
+    knock_score,
+)
+from ..engine.melds import (
     Meld,
     best_arrangements,
     best_covers,
@@ -21,9 +53,7 @@ from ..engine.melds import (
     run_melds,
 )
 from ..engine.rules import Rules
-from .heuristic import FULL, VALUES, least_discard, rollout_discard, takes_into_meld
-
-STOCK_FLOOR = 2
+from .heuristic import least_discard, rollout_discard, takes_into_meld
 
 #: Rollouts in nearby worlds meet the same hands again (four in ten least-deadwood discards,
 #: nearly half the deadwood counts, more than half the knocking hands): all are pure functions
@@ -56,12 +86,6 @@ def _deadwood(hand: int) -> int:
     return got
 
 
-# Phases of a simulated hand.
-FIRST_UPCARD = 0
-DRAW = 1
-DISCARD = 2
-
-
 @dataclass(frozen=True, slots=True)
 class Scoring:
     """The rules that score a hand, as plain numbers."""
@@ -77,15 +101,17 @@ class Scoring:
         return cls(limit, rules.gin_bonus, rules.undercut_bonus, rules.undercut_on_tie, multiplier)
 
     def knock(self, knocker_dw: int, defender_dw: int) -> tuple[int, int]:
-        """``(knocker's points, defender's points)`` once the defender has laid off."""
-        k, d, m = knocker_dw, defender_dw, self.multiplier
-        if k == 0:
-            return (d + self.gin_bonus) * m, 0
-        if k < d:
-            return (d - k) * m, 0
-        if d < k or self.undercut_on_tie:
-            return 0, (k - d + self.undercut_bonus) * m
-        return 0, 0
+        """``(knocker's points, defender's points)`` once the defender has laid off (the
+        engine's :func:`~ginrummy.engine.masks.knock_score`)."""
+        winner, points = knock_score(
+            knocker_dw,
+            defender_dw,
+            self.gin_bonus,
+            self.undercut_bonus,
+            self.undercut_on_tie,
+            self.multiplier,
+        )
+        return (points, 0) if winner == KNOCKER else (0, points)
 
 
 def _run_extensions(defender: int, meld: int) -> list[int]:
@@ -122,7 +148,7 @@ def layoff_options(defender: int, melds: Sequence[Meld]) -> list[list[int]]:
         if meld.kind == "set":
             if meld.mask.bit_count() == 3:
                 low = (meld.mask & -meld.mask).bit_length() - 1
-                fourth = (0x8004002001 << (low % 13)) & ~meld.mask & defender
+                fourth = RANK_MASKS[low % 13] & ~meld.mask & defender
                 options.append([0, fourth] if fourth else [0])
             else:
                 options.append([0])
@@ -193,26 +219,63 @@ def resolve_knock(
     return scoring.knock(k, layoff_deadwood(defender, melds))
 
 
+#: The phase of a simulated hand: its own type, so that it cannot be mixed up with the
+#: engine's :class:`~ginrummy.engine.hand.Phase` (a rollout has no wall and no layoffs).
+RolloutPhase = NewType("RolloutPhase", int)
+#: ``turn`` takes the first upcard or passes.
+TO_TAKE_OR_PASS: Final = RolloutPhase(0)
+#: ``turn`` takes the pile's top card or draws from the stock.
+TO_DRAW: Final = RolloutPhase(1)
+#: ``turn`` holds the card just drawn or taken, and discards (knocking if it can).
+TO_DISCARD: Final = RolloutPhase(2)
+
+
+@dataclass(slots=True)
+class Rollout:
+    """Where a candidate move leaves the simulated hand, whatever the world: :func:`play_out`
+    takes the opponent's cards and the stock from the world, the rest from here. Seat 0 is the
+    searching player; cards are indices and masks (:mod:`ginrummy.engine.masks`)."""
+
+    #: The searching player's cards.
+    mine: int
+    #: The discard pile, bottom first.
+    pile: Sequence[int]
+    #: The seat to move, and what it does.
+    turn: int
+    phase: RolloutPhase
+    #: How many of the world's stock cards are gone already: ``stock[pos]`` is drawn next.
+    pos: int = 0
+    #: The card ``turn`` took from the pile this turn, which it may not discard (-1: none).
+    taken: int = -1
+    #: How many seats passed on the first upcard; after both did, ``turn`` (the non-dealer)
+    #: draws from the stock without the pile's card on offer.
+    passes: int = 0
+
+
 def play_out(
-    hands: list[int],
+    start: Rollout,
+    opp: int,
     stock: Sequence[int],
-    pos: int,
-    pile: list[int],
-    turn: int,
-    phase: int,
-    taken: int,
     scoring: Scoring,
-    passes: int = 0,
     outs: float = 0.0,
     max_plies: int = 200,
 ) -> tuple[int, int]:
-    """Play a simulated hand to its end with the heuristic for both seats.
+    """Play a simulated hand from ``start`` to its end in the world where the opponent holds
+    ``opp`` and the stock is ``stock`` (in draw order), with the heuristic for both seats (see
+    the module docstring for what that leaves out). ``start`` is left as it was, so one start
+    serves every world.
 
-    ``hands`` (two masks) and ``pile`` (card indices, top last) are changed in place.
-    ``stock`` is in draw order from ``pos``. Returns the points ``(seat 0, seat 1)``. Both seats
-    discard the card leaving the least deadwood, except that with ``outs`` seat 0 (the searching
-    player) also values live cards that would still join a meld.
+    Returns the points ``(seat 0, seat 1)``. Both seats discard the card leaving the least
+    deadwood, except that with ``outs`` seat 0 (the searching player) also values live cards
+    that would still join a meld.
     """
+    hands = [start.mine, opp]
+    pos = start.pos
+    pile = list(start.pile)
+    turn = start.turn
+    phase = start.phase
+    taken = start.taken
+    passes = start.passes
     limit = scoring.limit
     end = len(stock)
     gone = 0
@@ -222,20 +285,20 @@ def play_out(
     dws = [-1, -1]
     for _ in range(max_plies):
         h = hands[turn]
-        if phase == FIRST_UPCARD:
+        if phase == TO_TAKE_OR_PASS:
             top = pile[-1]
             if takes_into_meld(h, top):
                 h |= 1 << top
                 pile.pop()
                 taken = top
-                phase = DISCARD
+                phase = TO_DISCARD
             else:
                 passes += 1
                 turn = 1 - turn
                 if passes == 2:
-                    phase = DRAW
+                    phase = TO_DRAW
                 continue
-        elif phase == DRAW:
+        elif phase == TO_DRAW:
             top = pile[-1] if pile and passes != 2 else -1
             passes = 0
             if top >= 0:
@@ -255,9 +318,9 @@ def play_out(
                 h |= 1 << stock[pos]
                 pos += 1
                 taken = -1
-        # DISCARD
+        # TO_DISCARD
         if turn == 0 and outs:
-            card, dw = rollout_discard(h, taken, FULL & ~(h | gone), outs, limit)
+            card, dw = rollout_discard(h, taken, FULL_DECK_MASK & ~(h | gone), outs, limit)
         else:
             card, dw = _least_discard(h, taken)
         if card < 0:
@@ -273,6 +336,6 @@ def play_out(
         if end - pos <= STOCK_FLOOR:
             return 0, 0
         turn = 1 - turn
-        phase = DRAW
+        phase = TO_DRAW
         taken = -1
     return 0, 0

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from ..agents.arena import ArenaSummary, PairResult, run_arena
-from ..agents.base import agent_names
+from ..agents.registry import agent_names
 from ..engine.rules import Rules
 from ..speedups import describe
 from . import CommandError

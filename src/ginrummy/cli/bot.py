@@ -8,7 +8,7 @@ import random
 import sys
 from typing import TYPE_CHECKING, TextIO
 
-from ..agents.base import agent_names
+from ..agents.registry import agent_names
 from . import CommandError
 
 if TYPE_CHECKING:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 from typing import TYPE_CHECKING
 
@@ -18,6 +19,16 @@ MAX_CONNECTIONS_PER_ADDRESS = 64
 HEADER_TIMEOUT = 10.0
 REFUSED_HOLD = 30.0
 ABANDON_AFTER_DAYS = 30.0
+METRICS_FROM = "127.0.0.1,::1"
+THINK_TIMEOUT = 10.0
+
+
+def default_think_workers() -> int:
+    """One thinking process per CPU this process may use, at least one."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # no affinity on this system
+        return max(1, os.cpu_count() or 1)
 
 
 def add_parser(subparsers: Subparsers) -> None:
@@ -42,6 +53,23 @@ def add_parser(subparsers: Subparsers) -> None:
         type=float,
         default=0.5,
         help="seconds the computer waits before each move",
+    )
+    parser.add_argument(
+        "--think-workers",
+        type=int,
+        default=None,
+        metavar="N",
+        help="processes the computer players, hints and reviews think in, so that a thinking "
+        "expert never holds up other tables (default: one per CPU; 0: threads of the server's "
+        "own process, for small machines)",
+    )
+    parser.add_argument(
+        "--think-timeout",
+        type=float,
+        default=THINK_TIMEOUT,
+        metavar="SECONDS",
+        help="a computer move not worked out in this long is made as for a seat out of time, "
+        "and a hint or review answers an error (with --think-workers; default %(default)g)",
     )
     parser.add_argument(
         "--tables-per-minute",
@@ -103,6 +131,13 @@ def add_parser(subparsers: Subparsers) -> None:
         "that a client that reconnects at once is slowed (default %(default)g)",
     )
     parser.add_argument(
+        "--metrics-from",
+        default=METRICS_FROM,
+        metavar="IPS",
+        help="comma-separated addresses or networks that may read /metrics ('*': everyone; "
+        "default %(default)s, this machine only); /healthz and /readyz are open to all",
+    )
+    parser.add_argument(
         "--access-log",
         action="store_true",
         help="log each request's method, path (never the query string) and status on stdout",
@@ -119,6 +154,8 @@ def _check(args: argparse.Namespace) -> None:
     if not 1 <= args.port <= 65535:
         raise CommandError(f"--port {args.port} is outside 1..65535")
     at_least("computer-delay", args.computer_delay, 0, "0 or more seconds")
+    if args.think_workers is not None:
+        at_least("think-workers", args.think_workers, 0, "0 (threads) or more")
     at_least("tables-per-minute", args.tables_per_minute, 0, "0 (no limit) or more")
     at_least("max-connections", args.max_connections, 0, "0 (no cap) or more")
     at_least(
@@ -128,6 +165,7 @@ def _check(args: argparse.Namespace) -> None:
         "abandon-after": args.abandon_after,
         "header-timeout": args.header_timeout,
         "refused-hold": args.refused_hold,
+        "think-timeout": args.think_timeout,
     }
     for name, value in above_zero.items():
         if not (math.isfinite(value) and value > 0):
@@ -166,6 +204,10 @@ def run(args: argparse.Namespace) -> int:
         trusted = server.Trusted.parse(args.forwarded_allow_ips)
     except ValueError as exc:
         raise CommandError(f"--forwarded-allow-ips: {exc}") from None
+    try:
+        server.Trusted.parse(args.metrics_from)
+    except ValueError as exc:
+        raise CommandError(f"--metrics-from: {exc}") from None
     db_url = _database(args.db)
     files = server.raise_open_file_limit()
     if 0 < files < args.max_connections + 100:
@@ -188,6 +230,11 @@ def run(args: argparse.Namespace) -> int:
             tables_per_minute=args.tables_per_minute,
             allowed_origins=list(args.allowed_origin),
             abandon_after_days=args.abandon_after,
+            metrics_from=args.metrics_from,
+            think_workers=(
+                default_think_workers() if args.think_workers is None else args.think_workers
+            ),
+            think_timeout=args.think_timeout,
         )
     except ValueError as exc:  # an option create_app refuses, such as a malformed origin
         sock.close()

@@ -3,6 +3,7 @@
 A card has an index 0..51: ``suit * 13 + rank`` with ranks 0 (ace) .. 12 (king) and suits
 0..3 in the order spades, hearts, diamonds, clubs. A set of cards is a 52-bit integer with bit
 ``index`` set for each card; :class:`Cards` carries that mask so the meld solver never rebuilds it.
+The masks' constants and helpers live in :mod:`.masks`.
 """
 
 from __future__ import annotations
@@ -11,6 +12,10 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Final, overload
 
 from .errors import InvalidNotationError
+from .masks import FULL_DECK_MASK as FULL_DECK_MASK  # re-exported: the card-set form's names
+from .masks import RANK_VALUES as RANK_VALUES
+from .masks import SUIT_MASK, bits
+from .masks import mask_value as mask_value
 
 RANKS: Final = "A23456789TJQK"
 SUITS: Final = "shdc"
@@ -31,9 +36,6 @@ RANK_NAMES: Final = (
     "queen",
     "king",
 )
-#: Deadwood value of each rank index: ace 1, 2-10 face value, J/Q/K 10.
-RANK_VALUES: Final = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
-FULL_DECK_MASK: Final = (1 << 52) - 1
 
 _SYMBOL_TO_SUIT = {sym: i for i, sym in enumerate(SUIT_SYMBOLS)}
 _SYMBOL_TO_SUIT.update({"♤": 0, "♡": 1, "♢": 2, "♧": 3})
@@ -293,11 +295,8 @@ def to_mask(cards: CardsLike | int) -> int:
 
 
 def iter_indices(mask: int) -> Iterator[int]:
-    """The card indices in a mask, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
+    """The card indices in a mask, lowest first (:func:`~.masks.bits` as an iterator)."""
+    return iter(bits(mask))
 
 
 def _suit_tables() -> tuple[tuple[tuple[Card, ...], ...], ...]:
@@ -315,12 +314,8 @@ def mask_cards(mask: int) -> tuple[Card, ...]:
     """The cards of a mask in index order (four table lookups)."""
     t = SUIT_CARDS
     return (
-        t[0][mask & 0x1FFF]
-        + t[1][(mask >> 13) & 0x1FFF]
-        + t[2][(mask >> 26) & 0x1FFF]
+        t[0][mask & SUIT_MASK]
+        + t[1][(mask >> 13) & SUIT_MASK]
+        + t[2][(mask >> 26) & SUIT_MASK]
         + t[3][mask >> 39]
     )
-
-
-def mask_value(mask: int) -> int:
-    return sum(_DECK[i].value for i in iter_indices(mask))

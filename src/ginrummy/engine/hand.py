@@ -14,10 +14,11 @@ import warnings
 from typing import TYPE_CHECKING
 
 from .actions import Action, Event, to_action
-from .cards import DECK, FULL_DECK_MASK, Card, Cards, CardsLike, to_cards
+from .cards import DECK, Card, Cards, CardsLike, to_cards
 from .errors import IllegalActionError, InvalidNotationError, check_seat
+from .masks import FULL_DECK_MASK
 from .melds import Arrangement, Meld, deadwood_mask, discard_deadwoods_mask
-from .phases import PHASES, STOCK_FLOOR, HandState, Phase
+from .phases import PHASES, HandState, Phase
 from .results import HandResult
 from .rules import Rules
 
@@ -342,4 +343,4 @@ class Hand:
         return "\n".join(lines)
 
 
-__all__ = ["STOCK_FLOOR", "Hand", "HandState", "Phase"]
+__all__ = ["Hand", "HandState", "Phase"]

@@ -16,21 +16,10 @@ from functools import lru_cache
 from itertools import product
 from typing import Final, Literal
 
-from .cards import (
-    DECK,
-    RANK_VALUES,
-    Card,
-    Cards,
-    CardsLike,
-    _parse_token,
-    _tokens,
-    iter_indices,
-    mask_value,
-    to_mask,
-)
+from .cards import DECK, Card, Cards, CardsLike, _parse_token, _tokens, to_mask
 from .errors import InvalidNotationError
+from .masks import RANK_MASKS, RANK_VALUES, SUIT_MASK, bits, mask_value
 
-SUIT_MASK: Final = 0x1FFF
 MeldKind = Literal["set", "run"]
 
 
@@ -316,7 +305,7 @@ class Meld:
 
 
 def _set_order(mask: int) -> list[Card]:
-    return [DECK[i] for i in iter_indices(mask)]
+    return [DECK[i] for i in bits(mask)]
 
 
 def meld_kind(mask: int) -> MeldKind | None:
@@ -326,12 +315,8 @@ def meld_kind(mask: int) -> MeldKind | None:
         return None
     low = (mask & -mask).bit_length() - 1
     rank, suit = low % 13, low // 13
-    if n <= 4:
-        set_mask = 0
-        for s in range(4):
-            set_mask |= 1 << (s * 13 + rank)
-        if mask & ~set_mask == 0:
-            return "set"
+    if n <= 4 and mask & ~RANK_MASKS[rank] == 0:
+        return "set"
     if n <= 13:
         run = ((1 << n) - 1) << (suit * 13 + rank)
         if run == mask and rank + n <= 13:
@@ -438,7 +423,7 @@ def _arrangements_mask(m: int) -> list[Arrangement]:
         while q:
             low = q & -q
             rank = (low.bit_length() - 1) % 13
-            rank_mask = q & (0x8004002001 << rank)
+            rank_mask = q & RANK_MASKS[rank]
             set_melds.append(Meld("set", rank_mask))
             q &= ~rank_mask
         for covers in product(*(best_covers(p) for p in pats)):

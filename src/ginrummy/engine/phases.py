@@ -37,6 +37,7 @@ from .actions import (
 )
 from .cards import SUIT_CARDS, Card, mask_cards
 from .errors import IllegalActionError, InvalidNotationError
+from .masks import STOCK_FLOOR, SUIT_MASK
 from .melds import (
     Arrangement,
     Meld,
@@ -74,9 +75,6 @@ def parse_phase(text: object) -> Phase:
             pass
     names = ", ".join(p.value for p in Phase)
     raise InvalidNotationError(f"unknown phase {text!r}; the phases are: {names}")
-
-
-STOCK_FLOOR: Final = 2  # the last two cards of the stock are never drawn
 
 
 class HandState(NamedTuple):
@@ -297,9 +295,9 @@ def _discard_legal(hand: Hand, s: HandState) -> list[Action]:
         mask &= ~taken.bit
     t = SUIT_DISCARDS
     discards = (
-        t[0][mask & 0x1FFF]
-        + t[1][(mask >> 13) & 0x1FFF]
-        + t[2][(mask >> 26) & 0x1FFF]
+        t[0][mask & SUIT_MASK]
+        + t[1][(mask >> 13) & SUIT_MASK]
+        + t[2][(mask >> 26) & SUIT_MASK]
         + t[3][mask >> 39]
     )
     return [*discards, *knocks, *gins, *big]
@@ -612,4 +610,4 @@ def _remove(pair: tuple[int, int], seat: int, bits: int) -> tuple[int, int]:
     return (pair[0] & ~bits, pair[1]) if seat == 0 else (pair[0], pair[1] & ~bits)
 
 
-__all__ = ["PHASES", "STOCK_FLOOR", "HandState", "Phase", "PhaseRules", "parse_phase"]
+__all__ = ["PHASES", "HandState", "Phase", "PhaseRules", "parse_phase"]

@@ -7,6 +7,7 @@ from enum import StrEnum
 
 from .cards import Card
 from .errors import check_int, check_seat
+from .masks import DEFENDER, KNOCKER, knock_score
 from .melds import Arrangement, Meld
 from .rules import Rules
 
@@ -67,21 +68,19 @@ class HandResult:
         multiplier = _multiplier(multiplier)
         if knocker_deadwood == 0:
             return cls.gin(rules, knocker, defender_deadwood, multiplier)
-        defender = 1 - knocker
         k, d = knocker_deadwood, defender_deadwood
-        if k < d:
-            return cls(ResultKind.KNOCK, knocker, knocker, (d - k) * multiplier, k, d, multiplier)
-        if d < k or rules.undercut_on_tie:
-            pts = (k - d + rules.undercut_bonus) * multiplier
-            return cls(ResultKind.UNDERCUT, knocker, defender, pts, k, d, multiplier)
-        return cls(ResultKind.KNOCK, knocker, None, 0, k, d, multiplier)
+        winner, pts = _score(rules, k, d, multiplier)
+        if winner == DEFENDER:
+            return cls(ResultKind.UNDERCUT, knocker, 1 - knocker, pts, k, d, multiplier)
+        seat = knocker if winner == KNOCKER else None
+        return cls(ResultKind.KNOCK, knocker, seat, pts, k, d, multiplier)
 
     @classmethod
     def gin(
         cls, rules: Rules, knocker: int, defender_deadwood: int, multiplier: int = 1
     ) -> HandResult:
         knocker, defender_deadwood, multiplier = _checked(knocker, defender_deadwood, multiplier)
-        pts = (defender_deadwood + rules.gin_bonus) * multiplier
+        _, pts = _score(rules, 0, defender_deadwood, multiplier)
         return cls(ResultKind.GIN, knocker, knocker, pts, 0, defender_deadwood, multiplier)
 
     @classmethod
@@ -115,4 +114,16 @@ def _checked(knocker: int, defender_deadwood: int, multiplier: int) -> tuple[int
         check_seat(knocker, "the knocker"),
         _deadwood(defender_deadwood, "the defender's deadwood"),
         _multiplier(multiplier),
+    )
+
+
+def _score(rules: Rules, knocker_dw: int, defender_dw: int, multiplier: int) -> tuple[int, int]:
+    """:func:`~.masks.knock_score` under ``rules``."""
+    return knock_score(
+        knocker_dw,
+        defender_dw,
+        rules.gin_bonus,
+        rules.undercut_bonus,
+        rules.undercut_on_tie,
+        multiplier,
     )

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .actions import Action, Event
 from .cards import Card, Cards, parse_cards
 from .errors import GinRummyError, InvalidArgumentError, InvalidNotationError, check_int, check_seat
+from .masks import FULL_DECK_MASK
 from .melds import Meld
 from .phases import Phase, parse_phase
 from .results import HandResult
@@ -80,7 +81,7 @@ class PlayerView:
             seen |= meld.mask
         if self.opponent_hand is not None:
             seen |= self.opponent_hand.mask
-        return Cards.from_mask(((1 << 52) - 1) & ~seen)
+        return Cards.from_mask(FULL_DECK_MASK & ~seen)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -2,13 +2,20 @@
 
 The URL is, first found: the one given, ``$GINRUMMY_DATABASE_URL``, or SQLite in the user's
 data directory (``platformdirs.user_data_dir("ginrummy")/ginrummy.db``, which follows
-``XDG_DATA_HOME`` on Linux). A value without ``://`` is the path of a SQLite file.
+``XDG_DATA_HOME`` on Linux). A value without ``://`` is the path of a SQLite file. PostgreSQL
+URLs (``postgresql://`` or ``postgres://``, as ``psql`` and most hosts write them) are read
+with psycopg 3 (``postgresql+psycopg://``), the driver the ``postgres`` extra installs.
 
 SQLite gets foreign keys, WAL mode for files with ``synchronous=FULL`` (a commit is on disk
 before it returns), a busy timeout, and real transactions: Python's
 ``sqlite3`` module otherwise begins transactions late and never around DDL, so here every
 transaction starts with an explicit ``BEGIN`` (``BEGIN IMMEDIATE`` for writes, so that two
 writers queue up instead of failing halfway).
+
+PostgreSQL runs at its default isolation, READ COMMITTED, and writers queue up per game instead
+of per database: each write locks its game's row first (``SELECT ... FOR UPDATE``, see
+:class:`~.writer.Writer`). Migrations hold an advisory lock, so that servers started together
+on one database upgrade it once, one after the other.
 """
 
 from __future__ import annotations
@@ -30,6 +37,10 @@ ENV_VAR = "GINRUMMY_DATABASE_URL"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 #: The execution option that makes a SQLite transaction ``BEGIN IMMEDIATE``.
 WRITE = "ginrummy_write"
+#: The key of the PostgreSQL advisory lock held while migrating (any fixed 64-bit number).
+MIGRATION_LOCK = 0x67696E72756D6D79  # "ginrummy"
+#: The schemes PostgreSQL's own tools write, read with psycopg 3.
+_POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 
 def default_path() -> Path:
@@ -56,8 +67,28 @@ def resolve_url(url: str | None = None) -> str:
     """
     for value in (url, os.environ.get(ENV_VAR, "").strip()):
         if value:
-            return value if "://" in value else sqlite_url(value)
+            return with_driver(value) if "://" in value else sqlite_url(value)
     return sqlite_url(default_path())
+
+
+def with_driver(url: str) -> str:
+    """``url`` with psycopg 3 named as the driver where it names PostgreSQL without one
+    (SQLAlchemy would pick psycopg2, and knows no ``postgres://`` at all).
+
+    >>> with_driver("postgres://u@db.example/games")
+    'postgresql+psycopg://u@db.example/games'
+    >>> with_driver("postgresql://u@db/g"), with_driver("postgresql+psycopg2://u@db/g")
+    ('postgresql+psycopg://u@db/g', 'postgresql+psycopg2://u@db/g')
+    """
+    for scheme in _POSTGRES_SCHEMES:
+        if url.lower().startswith(scheme):
+            return "postgresql+psycopg://" + url[len(scheme) :]
+    return url
+
+
+def is_postgresql(url: str | URL) -> bool:
+    """Whether ``url`` is a PostgreSQL database (any driver)."""
+    return make_url(url).get_backend_name() == "postgresql"
 
 
 def sqlite_file(url: str | URL) -> Path | None:
@@ -85,8 +116,10 @@ def is_memory(url: str | URL) -> bool:
 
 def make_engine(url: str) -> Engine:
     """An engine for ``url``, set up as the module docstring says."""
-    parsed = make_url(url)
+    parsed = make_url(with_driver(url))
     if parsed.get_backend_name() != "sqlite":
+        # pre-ping: a connection the database closed (a restart, a failover) is replaced
+        # before use instead of failing the move that drew it from the pool.
         return create_engine(parsed, pool_pre_ping=True)
     memory = is_memory(parsed)
     kwargs: dict[str, Any] = {}
@@ -141,6 +174,7 @@ def migrate(engine: Engine, revision: str = "head") -> None:
     """Upgrade the schema to ``revision`` in one transaction (nothing to do when up to date)."""
     config = _config()
     with engine.execution_options(**{WRITE: True}).begin() as connection:
+        _lock_for_migration(connection)
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
 
@@ -149,5 +183,14 @@ def downgrade(engine: Engine, revision: str) -> None:
     """Downgrade the schema to ``revision`` (``"base"`` drops every table)."""
     config = _config()
     with engine.execution_options(**{WRITE: True}).begin() as connection:
+        _lock_for_migration(connection)
         config.attributes["connection"] = connection
         command.downgrade(config, revision)
+
+
+def _lock_for_migration(connection: Connection) -> None:
+    """On PostgreSQL, wait for any other process migrating the same database: two servers
+    started at once would otherwise both find it empty and both create the tables (SQLite's
+    ``BEGIN IMMEDIATE`` already makes them take turns). The lock ends with the transaction."""
+    if connection.dialect.name == "postgresql":
+        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({MIGRATION_LOCK})")

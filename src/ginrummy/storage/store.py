@@ -89,6 +89,12 @@ class Store:
     def close(self) -> None:
         self.engine.dispose()
 
+    def ping(self) -> None:
+        """Ask the database a trivial question; raises (SQLAlchemy's errors) when it cannot
+        answer. What a readiness check runs."""
+        with self._lock, self.engine.connect() as connection:
+            connection.exec_driver_sql("SELECT 1")
+
     def __enter__(self) -> Store:
         return self
 
@@ -144,8 +150,11 @@ class Store:
             return None if row is None else player_info(row)
 
     def list_players(self) -> list[PlayerInfo]:
+        """Every player, by name in code-point order (sorted here: databases' collations
+        order text differently, PostgreSQL's by the locale it was created with)."""
         with self._reading() as session:
-            return [player_info(p) for p in session.scalars(select(Player).order_by(Player.name))]
+            players = [player_info(p) for p in session.scalars(select(Player))]
+        return sorted(players, key=lambda p: p.name)
 
     def get_game(self, game_id: str) -> GameInfo | None:
         with self._reading() as session:

@@ -60,10 +60,24 @@ class Writer:
 
     The session must not autoflush: each method flushes once, at its end, so that a clash is
     reported by the method that caused it, as a :class:`ConflictError`.
+
+    Two transactions writing the same game take turns, so that no acknowledged move is lost or
+    stored twice and ``seq`` numbers never clash. SQLite does this for the whole database
+    (``BEGIN IMMEDIATE``). On other databases every method locks its game's row before it
+    reads anything (``SELECT ... FOR UPDATE``, once per game and transaction), and the
+    statements after it see what the previous writer committed (READ COMMITTED reads afresh
+    at each statement). Row locks rather than the alternatives: SERIALIZABLE would have to
+    retry whole transactions, which only the caller of :meth:`Store.transaction` could
+    replay; an advisory lock per game would need a hash of the game id and guard nothing
+    against a writer that forgets it, whereas every write to a game goes through its row.
+    Games are independent, so writers of different games never wait for each other.
     """
 
     def __init__(self, session: Session) -> None:
         self._session = session
+        #: Whether to lock rows (SQLite has no FOR UPDATE: its writers already take turns).
+        self._lock_rows = session.get_bind().dialect.name != "sqlite"
+        self._locked: set[str] = set()
 
     # -- players -------------------------------------------------------------------------
 
@@ -78,7 +92,18 @@ class Writer:
         """The player called ``name``, added if new."""
         name = _name(name)
         found = self._session.scalar(select(Player).where(Player.name == name))
-        return player_info(found) if found is not None else self.add_player(name)
+        if found is not None:
+            return player_info(found)
+        try:
+            with self._session.begin_nested():  # a clash undoes only this insert
+                return self.add_player(name)
+        except ConflictError:
+            # Another transaction added the same name since we looked, and has committed:
+            # the unique index made this insert wait for it. Its player is the one.
+            found = self._session.scalar(select(Player).where(Player.name == name))
+            if found is None:
+                raise
+            return player_info(found)
 
     # -- games ---------------------------------------------------------------------------
 
@@ -185,7 +210,13 @@ class Writer:
         if kind not in GAME_KINDS:
             raise ValueError(f"a game's kind is one of {', '.join(GAME_KINDS)}, not {kind!r}")
         stale = (GameRow.kind == kind, GameRow.status == "open", GameRow.updated_at < before)
-        ids = list(self._session.scalars(select(GameRow.id).where(*stale)))
+        # Locked in id order, so a game moved meanwhile is seen as moved (and left open) and
+        # two of these never wait for each other in a circle.
+        ids = list(
+            self._session.scalars(
+                select(GameRow.id).where(*stale).order_by(GameRow.id).with_for_update()
+            )
+        )
         if ids:
             self._session.execute(
                 update(GameRow)
@@ -227,7 +258,7 @@ class Writer:
         _seat(seat)
         if not isinstance(owner, str) or not _HEX64.fullmatch(owner):
             raise ValueError("an owner is the 64 lowercase hex digits of a SHA-256")
-        row = self._session.get(SeatRow, (game_id, seat))
+        row = self._session.get(SeatRow, (game_id, seat), with_for_update=self._for_update())
         if row is None:
             raise NotFoundError(f"game {game_id} has no seat {seat}")
         if row.owner is None:
@@ -291,8 +322,12 @@ class Writer:
         if not isinstance(text, str) or not 0 < len(text) <= 200:
             raise ValueError("an action is text of 1 to 200 characters")
         # Two plain statements instead of loading the game and the hand: this is the web app's
-        # hottest write. The insert happens only while the hand is still being played.
+        # hottest write. The update comes first: it locks the game's row (see the class
+        # docstring), so the insert, which happens only while the hand is still being played,
+        # sees a finish_hand that committed while it waited.
         now = utcnow()
+        self._session.execute(update(GameRow).where(GameRow.id == game_id).values(updated_at=now))
+        self._locked.add(game_id)
         values = select(
             literal(game_id),
             literal(hand_number),
@@ -305,15 +340,19 @@ class Writer:
         )
         columns = ["game_id", "hand_number", "seq", "seat", "action", "created_at"]
         try:
-            inserted = self._session.execute(insert(ActionRow).from_select(columns, values))
+            # The row count is the answer here, and SQLAlchemy keeps an INSERT's only when
+            # asked (without it, psycopg's reads -1).
+            inserted = self._session.connection().execute(
+                insert(ActionRow).from_select(columns, values),
+                execution_options={"preserve_rowcount": True},
+            )
         except IntegrityError as exc:
             raise ConflictError(
                 f"hand {hand_number} of game {game_id} already has an action {seq}"
             ) from exc
-        if not inserted.rowcount:  # type: ignore[attr-defined]
+        if not inserted.rowcount:
             self._hand(game_id, hand_number)  # raises NotFoundError for a missing game or hand
             raise ConflictError(f"hand {hand_number} of game {game_id} is over")
-        self._session.execute(update(GameRow).where(GameRow.id == game_id).values(updated_at=now))
 
     def remove_actions(self, game_id: str, hand_number: int, *, keep: int) -> int:
         """Take back actions: keep the hand's first ``keep`` actions (in seq order), delete the
@@ -387,10 +426,20 @@ class Writer:
     # -- helpers -------------------------------------------------------------------------
 
     def _game(self, game_id: str) -> GameRow:
-        row = self._session.get(GameRow, game_id) if isinstance(game_id, str) else None
+        """The game's row, locked for this transaction (see the class docstring)."""
+        if not isinstance(game_id, str):
+            raise NotFoundError(f"there is no game {game_id!r}")
+        lock = self._for_update() if game_id not in self._locked else None
+        row = self._session.get(GameRow, game_id, with_for_update=lock)
         if row is None:
             raise NotFoundError(f"there is no game {game_id!r}")
+        if lock:
+            self._locked.add(game_id)
         return row
+
+    def _for_update(self) -> bool | None:
+        """``with_for_update`` for a row this transaction is about to change."""
+        return True if self._lock_rows else None
 
     def _hand(self, game_id: str, number: int) -> tuple[GameRow, HandRow]:
         game = self._game(game_id)

@@ -19,10 +19,12 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 
 from ..storage import Store
-from .context import TABLES_PER_MINUTE, Context
+from .context import METRICS_FROM, TABLES_PER_MINUTE, Context
 from .manager import ABANDON_AFTER_DAYS, Limits, Manager
-from .routes import games, lobby, pages, websocket
+from .routes import games, lobby, ops, pages, websocket
 from .security import SecurityHeaders
+from .server import Trusted
+from .thinking import THINK_TIMEOUT
 
 log = logging.getLogger("ginrummy.web")
 
@@ -37,9 +39,16 @@ def create_app(
     allowed_origins: Sequence[str] = (),
     abandon_after_days: float = ABANDON_AFTER_DAYS,
     limits: Limits | None = None,
+    think_workers: int = 0,
+    think_timeout: float = THINK_TIMEOUT,
+    metrics_from: str = METRICS_FROM,
 ) -> Starlette:
     """The web app over ``store`` (else a Store on ``db_url``). ``allowed_origins`` lists
-    origins besides the server's own (``https://example.com``) that may open sockets and post."""
+    origins besides the server's own (``https://example.com``) that may open sockets and post.
+    ``think_workers`` processes think for the computer, hints and reviews (0: threads of this
+    process, the default here so that tests and embedders start no processes);
+    ``metrics_from`` the addresses and networks that may read ``/metrics`` (``*``: all)."""
+    Trusted.parse(metrics_from)  # a ValueError before the database is opened
     if store is None:
         store = Store(db_url)
     manager = Manager(
@@ -48,11 +57,24 @@ def create_app(
         seed=seed,
         abandon_after_days=abandon_after_days,
         limits=limits,
+        think_workers=think_workers,
+        think_timeout=think_timeout,
     )
     context = Context.make(
-        store, manager, allowed_origins=allowed_origins, tables_per_minute=tables_per_minute
+        store,
+        manager,
+        allowed_origins=allowed_origins,
+        tables_per_minute=tables_per_minute,
+        metrics_from=metrics_from,
     )
-    routes = [*pages.ROUTES, *lobby.ROUTES, *games.ROUTES, *websocket.ROUTES, pages.STATIC_FILES]
+    routes = [
+        *pages.ROUTES,
+        *lobby.ROUTES,
+        *games.ROUTES,
+        *websocket.ROUTES,
+        *ops.ROUTES,
+        pages.STATIC_FILES,
+    ]
     app = Starlette(routes=routes, lifespan=_lifespan, middleware=[Middleware(SecurityHeaders)])
     app.state.context = context
     app.state.manager = manager
@@ -64,15 +86,18 @@ def create_app(
 async def _lifespan(app: Starlette) -> AsyncIterator[None]:
     # Tables are loaded when someone comes back to them: start-up reads nothing.
     manager: Manager = app.state.manager
+    context: Context = app.state.context
     tasks = [
         asyncio.ensure_future(_every(1.0, manager.tick, "move clock")),
         asyncio.ensure_future(_every(3600.0, manager.abandon_stale, "abandoning", first=0)),
+        asyncio.ensure_future(context.metrics.watch_loop()),
     ]
     try:
         yield
     finally:
         for task in tasks:
             task.cancel()
+        context.readiness.close()
         manager.close()
 
 

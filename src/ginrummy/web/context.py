@@ -12,8 +12,11 @@ from dataclasses import dataclass
 from starlette.requests import HTTPConnection
 
 from ..storage import Store
+from .health import Readiness
 from .limits import Buckets
 from .manager import Manager
+from .metrics import Metrics
+from .server import Trusted
 
 #: New tables an address may open: this many a minute on average, up to TABLE_BURST at once.
 TABLES_PER_MINUTE = 6.0
@@ -22,6 +25,8 @@ TABLE_BURST = 20.0
 #: second on average, up to READ_BURST at once.
 READS_PER_SECOND = 2.0
 READ_BURST = 20.0
+#: Who may read ``/metrics`` unless told otherwise: this machine only.
+METRICS_FROM = "127.0.0.1,::1"
 
 
 @dataclass(frozen=True)
@@ -38,6 +43,11 @@ class Context:
     creators: Buckets | None
     #: The reads of saved games each address may ask for.
     readers: Buckets
+    #: The figures ``/metrics`` shows, and the addresses it shows them to.
+    metrics: Metrics
+    metrics_from: Trusted
+    #: The database check behind ``/readyz``.
+    readiness: Readiness
 
     @classmethod
     def make(
@@ -47,8 +57,11 @@ class Context:
         *,
         allowed_origins: Sequence[str] = (),
         tables_per_minute: float = TABLES_PER_MINUTE,
+        metrics_from: str = METRICS_FROM,
     ) -> Context:
-        """The context for these settings (``tables_per_minute`` 0: no limit)."""
+        """The context for these settings (``tables_per_minute`` 0: no limit;
+        ``metrics_from``: comma-separated addresses and networks, ``*`` for all, raising
+        ValueError for anything else)."""
         return cls(
             store,
             manager,
@@ -57,6 +70,9 @@ class Context:
                 Buckets(tables_per_minute / 60.0, TABLE_BURST) if tables_per_minute > 0 else None
             ),
             readers=Buckets(READS_PER_SECOND, READ_BURST),
+            metrics=Metrics(manager),
+            metrics_from=Trusted.parse(metrics_from),
+            readiness=Readiness(store),
         )
 
     async def claim(self, game_id: str, seat: int, owner: str) -> None:

@@ -2,8 +2,9 @@
 and tells every connected seat its own state. Knows nothing of HTTP; the app joins it to sockets.
 
 Nothing here waits on the database in the event loop: every read and write runs in a small
-pool of threads (:meth:`Manager.db`), the computer players and hints think in other threads,
-and a table's changes are made one at a time under its lock, stored before anyone is told.
+pool of threads (:meth:`Manager.db`); the computer players, hints and reviews think in worker
+processes (:mod:`.thinking`, ``think_workers``; with none, in threads of this process); and a
+table's changes are made one at a time under its lock, stored before anyone is told.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from ..agents.review import review_hand
 from ..engine import GinRummyError, IllegalActionError, Rules, parse_cards
 from ..engine.game import Game
 from ..engine.match import Match
+from ..engine.views import PlayerView
 from ..storage import Store
 from ..storage.models import utcnow
 from .dealing import Deal
@@ -37,12 +39,14 @@ from .tables import (
     Step,
     Table,
     computer_agent,
+    computer_level,
     new_token,
     rebuild_hand,
     replay_hand,
     think,
     token_hash,
 )
+from .thinking import THINK_TIMEOUT, ThinkError, ThinkPool, ThinkTimeout, hint_dicts
 
 log = logging.getLogger("ginrummy.web")
 Send = Callable[[dict[str, Any]], Awaitable[None]]
@@ -100,8 +104,15 @@ class Manager:
         idle_seconds: float = IDLE_SECONDS,
         abandon_after_days: float = ABANDON_AFTER_DAYS,
         limits: Limits | None = None,
+        think_workers: int = 0,
+        think_timeout: float = THINK_TIMEOUT,
     ) -> None:
         self.store = store
+        #: The worker processes the computer, hints and reviews think in (started on first
+        #: use); None: they think in threads of this process, as small setups and tests do.
+        self.thinking = (
+            ThinkPool(think_workers, timeout=think_timeout) if think_workers > 0 else None
+        )
         self.idle_seconds = idle_seconds
         self.abandon_after = timedelta(days=abandon_after_days)
         self.limits = limits or DEFAULT_LIMITS
@@ -116,6 +127,8 @@ class Manager:
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self._timeouts: set[str] = set()
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="ginrummy-db")
+        #: Moves stored and made since start (read by ``/metrics``).
+        self.actions_applied = 0
         lim = self.limits
         self._seat_msgs = Buckets(lim.seat_rate, lim.seat_burst)
         self._address_msgs = Buckets(lim.address_rate, lim.address_burst)
@@ -126,10 +139,28 @@ class Manager:
         self._address_sockets: dict[str, int] = {}
 
     def close(self) -> None:
-        """Stop the database threads: writes not yet started are dropped (nobody was told of
-        them), the one running finishes, so the store may be closed after this returns (closing
-        it under a running write crashes SQLite's driver)."""
+        """Stop the thinking workers and the database threads: writes not yet started are
+        dropped (nobody was told of them), the one running finishes, so the store may be
+        closed after this returns (closing it under a running write crashes SQLite's
+        driver)."""
+        if self.thinking is not None:
+            self.thinking.close()
         self._pool.shutdown(wait=True, cancel_futures=True)
+
+    def db_queue_length(self) -> int:
+        """Store calls waiting for a database thread (for ``/metrics``)."""
+        return self._pool._work_queue.qsize()
+
+    async def think(self, kind: str, payload: dict[str, Any]) -> Any:
+        """A job's answer from the worker processes; raises :class:`ThinkError` (a
+        :class:`ThinkTimeout` when it took longer than the pool's limit)."""
+        pool = self.thinking
+        assert pool is not None
+        future = pool.submit(kind, payload)
+        try:
+            return await asyncio.wait_for(asyncio.wrap_future(future), pool.timeout)
+        except TimeoutError:  # the pool stops the worker, if one had started on it
+            raise ThinkTimeout(f"the {kind} took too long") from None
 
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a store call in the database threads, never in the event loop."""
@@ -403,6 +434,7 @@ class Manager:
         """Store a planned step, then make it the table's state (the caller holds the lock)."""
         await self.db(self._write, table.write, step)
         table.commit(step)
+        self.actions_applied += 1
 
     async def after_change(self, table: Table) -> None:
         await self.broadcast(table)
@@ -438,20 +470,33 @@ class Manager:
                 hand = table.hand
                 if table.version != version or hand is None:
                     continue  # the person moved (undo): look again
-                # A frozen view and a seed drawn here: the thread shares nothing that changes.
+                # A frozen view and a seed drawn here: the thinker shares nothing that changes.
                 view = hand.view(COMPUTER_SEAT, table.game.totals)
-                rng = random.Random(self._agent_rng.getrandbits(64))
-                agent = computer_agent(table)
-                action = await asyncio.to_thread(think, agent, view, rng)
+                seed = self._agent_rng.getrandbits(64)
+                action = await self._computer_move(table, view, seed)
                 async with table.lock:
                     if table.version != version:
                         continue
-                    await self._store_and_commit(table, table.plan(COMPUTER_SEAT, str(action)))
+                    await self._store_and_commit(table, table.plan(COMPUTER_SEAT, action))
                 await self.broadcast(table)
         finally:
             # At once, not in the done callback a loop turn later: a move the person makes in
             # between must start the computer's next turns (kick), or the table would stall.
             self._stop_thinking(table.id, asyncio.current_task())
+
+    async def _computer_move(self, table: Table, view: PlayerView, seed: int) -> str:
+        """The computer's action for ``view``: from a worker process, or in a thread with the
+        table's own agent when there are no workers. A worker too slow or dead gives the move
+        the clock makes for a seat out of time, so the table goes on."""
+        if self.thinking is None:
+            agent = computer_agent(table)
+            return str(await asyncio.to_thread(think, agent, view, random.Random(seed)))
+        payload = {"level": computer_level(table), "view": view.to_dict(), "seed": seed}
+        try:
+            return str(await self.think("move", payload))
+        except ThinkError as exc:
+            log.warning("computer move at table %s: %s; making the clock's move", table.id, exc)
+            return str(await asyncio.to_thread(timeout_move, view))
 
     async def _undo(self, table: Table, seat: int) -> None:
         """Take back the seat's last action, as far as the fair-play policy allows (see
@@ -517,16 +562,29 @@ class Manager:
         actions = [str(e.action) for e in hand.events]
         self._hinting.add(key)
         try:
-            found = await asyncio.to_thread(
-                review_hand,
-                table.rules,
-                hand.dealer,
-                list(deal.deck),
-                actions,
-                seat=seat,
-                scores=table.scores_before,
-                seed=table.hand_number,
-            )
+            if self.thinking is None:
+                found = await asyncio.to_thread(
+                    review_hand,
+                    table.rules,
+                    hand.dealer,
+                    list(deal.deck),
+                    actions,
+                    seat=seat,
+                    scores=table.scores_before,
+                    seed=table.hand_number,
+                )
+                mistakes = [m.to_dict() for m in found]
+            else:
+                payload = {
+                    "rules": table.rules.to_dict(),
+                    "dealer": hand.dealer,
+                    "deck": deal.deck_text,
+                    "actions": actions,
+                    "seat": seat,
+                    "scores": list(table.scores_before),
+                    "seed": table.hand_number,
+                }
+                mistakes = await self._expert("review", payload, "the review")
         finally:
             self._hinting.discard(key)
         # the hand step by step with both hands, for the review's replay (the deck is
@@ -536,7 +594,7 @@ class Manager:
             "type": "review",
             "hand": table.hand_number,
             "seat": seat,
-            "mistakes": [m.to_dict() for m in found],
+            "mistakes": mistakes,
             "replay": played,
         }
 
@@ -565,14 +623,25 @@ class Manager:
         self._hinting.add(key)
         _count(self._address_hints, client.address, +1)
         try:
-            found = await asyncio.to_thread(hint, view, rng=random.Random(0))
+            if self.thinking is None:
+                return hint_dicts(await asyncio.to_thread(hint, view, rng=random.Random(0)))
+            found: list[dict[str, Any]] = await self._expert(
+                "hints", {"view": view.to_dict()}, "the hint"
+            )
+            return found
         finally:
             self._hinting.discard(key)
             _count(self._address_hints, client.address, -1)
-        return [
-            {"action": str(h.action), "score": round(float(h.score), 2), "reason": h.reason}
-            for h in found
-        ]
+
+    async def _expert(self, kind: str, payload: dict[str, Any], what: str) -> Any:
+        """A hint's or review's answer from the workers, or an error the client is told."""
+        try:
+            return await self.think(kind, payload)
+        except ThinkTimeout:
+            raise ProtocolError(f"the expert took too long over {what}: try again") from None
+        except ThinkError as exc:
+            log.warning("%s failed: %s", what, exc)
+            raise ProtocolError(f"the expert could not work out {what}: try again") from None
 
     async def tick(self) -> None:
         """Move clock: a seat out of time gets a move made for it. Idle tables are let go."""

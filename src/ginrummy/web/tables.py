@@ -16,7 +16,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..agents import get_agent
 from ..engine import (
     Action,
     ActionKind,
@@ -34,9 +33,9 @@ from ..engine.game import Game
 from ..engine.match import Match
 from ..engine.melds import Arrangement, discard_deadwoods_mask
 from ..engine.serial import event_to_dict, result_to_dict
-from ..engine.views import PlayerView
 from ..storage import Store, Writer
 from .dealing import Deal, commitment, deck_text, shuffle
+from .thinking import make_agent, think
 
 LEVELS = ("beginner", "intermediate", "expert")
 COMPUTER_SEAT = 1
@@ -468,24 +467,17 @@ def arrangement_info(arrangement: Arrangement) -> dict[str, Any]:
 # -- the computer -----------------------------------------------------------------------------
 
 
+def computer_level(table: Table) -> str:
+    """The agent that plays the table's computer seat (its level, or ``intermediate``)."""
+    return table.options.level if table.options.level in LEVELS else "intermediate"
+
+
 def computer_agent(table: Table) -> Any:
-    """The table's computer player for this hand (made on first use)."""
+    """The table's computer player for this hand (made on first use), for thinking in a
+    thread; a worker process makes its own for each move (:mod:`.thinking`)."""
     if table.agent is None:
-        level = table.options.level if table.options.level in LEVELS else "intermediate"
-        try:
-            agent = get_agent(level)
-        except ValueError:
-            agent = get_agent("simple")
-        if hasattr(agent, "new_hand"):
-            agent.new_hand()
-        table.agent = agent
+        table.agent = make_agent(computer_level(table))
     return table.agent
-
-
-def think(agent: Any, view: PlayerView, rng: random.Random) -> Action:
-    """The agent's move for a frozen view: safe to run in another thread."""
-    action: Action = agent.act(view, rng)
-    return action
 
 
 def new_token() -> str:
@@ -530,4 +522,12 @@ def rebuild_hand(rules: Rules, dealer: int, deck: str, actions: list[str]) -> Ha
     return hand
 
 
-__all__ = ["Deal", "Options", "Table", "commitment", "deck_text", "token_hash"]
+__all__ = [
+    "Deal",
+    "Options",
+    "Table",
+    "commitment",
+    "deck_text",
+    "think",
+    "token_hash",
+]

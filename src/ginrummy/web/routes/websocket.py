@@ -8,6 +8,8 @@ put it in the URL (which is then theirs to keep out of logs). The manager does t
 
 from __future__ import annotations
 
+import time
+
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -57,6 +59,7 @@ async def socket(ws: WebSocket) -> None:
         await ws.send_json(table.state_for(seat))
         while True:
             message = await ws.receive()
+            received = time.perf_counter()
             if message["type"] == "websocket.disconnect":
                 break
             raw = message.get("text")
@@ -75,6 +78,7 @@ async def socket(ws: WebSocket) -> None:
                     continue
                 said_hello = True
                 await manager.handle(client, msg)
+                context.metrics.observe_round_trip(msg["type"], time.perf_counter() - received)
             except (ProtocolError, GinRummyError) as exc:
                 await ws.send_json({"type": "error", "message": str(exc)})
     except WebSocketDisconnect:

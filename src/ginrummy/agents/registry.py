@@ -1,0 +1,68 @@
+"""The agents by name: one table of the built-in ones, and :func:`register` for more.
+
+:func:`builtin_agents` is the one place that lists the built-in agents; their modules are
+imported the first time an agent is asked for, so importing :mod:`ginrummy.agents` stays light
+(the expert's search is loaded only when a player is made). An agent added with
+:func:`register` is offered beside them, and replaces a built-in of the same name.
+
+>>> get_agent("simple").name
+'simple'
+>>> "expert" in agent_names()
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Final
+
+from .base import Actor, Agent, as_agent
+
+#: What makes a fresh player: an agent class, or any function without arguments.
+AgentFactory = Callable[[], Actor]
+#: The levels offered to people, weakest first.
+LEVELS: Final = ("beginner", "intermediate", "expert")
+
+_added: dict[str, AgentFactory] = {}
+
+
+def builtin_agents() -> dict[str, AgentFactory]:
+    """Every built-in agent by name."""
+    from .basic import BeginnerAgent, GreedyAgent, IntermediateAgent, RandomAgent, SimpleAgent
+    from .expert import ExpertAgent, IntermediateExpert
+
+    return {
+        "random": RandomAgent,
+        "simple": SimpleAgent,
+        "greedy": GreedyAgent,
+        "beginner": BeginnerAgent,
+        "intermediate": IntermediateAgent,
+        "expert": ExpertAgent,
+        "intermediate-expert": IntermediateExpert,
+    }
+
+
+def register(name: str, factory: AgentFactory) -> None:
+    """Make an agent available to :func:`get_agent` under ``name`` (a factory that makes a
+    player with only ``act`` is fine: :func:`get_agent` adapts it, see :func:`~.base.as_agent`)."""
+    _added[name] = factory
+
+
+def _agents() -> dict[str, AgentFactory]:
+    return {**builtin_agents(), **_added}
+
+
+def get_agent(name: str) -> Agent:
+    """A fresh agent by name (``random``, ``simple``, ``greedy``, ``beginner``, ...)."""
+    agents = _agents()
+    try:
+        factory = agents[name]
+    except KeyError:
+        known = ", ".join(sorted(agents))
+        raise ValueError(f"unknown agent {name!r}; known agents: {known}") from None
+    return as_agent(factory())
+
+
+def agent_names() -> list[str]:
+    """The names :func:`get_agent` knows, sorted."""
+    return sorted(_agents())

@@ -1,0 +1,158 @@
+"""What the server tells those who run it: /healthz, /readyz (does the database answer?) and
+/metrics (Prometheus's text format, nothing per table or player, loopback only by default),
+on each database and through ``ginrummy serve``."""
+
+from __future__ import annotations
+
+import random
+import threading
+from typing import Any
+
+import httpx
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+from sqlalchemy.exc import OperationalError
+
+from ginrummy.web.context import Context
+from webutil import (
+    LiveServer,
+    app_client,
+    invite_token,
+    new_table,
+    pick,
+    post_table,
+    recv,
+    unlimited_rate,
+)
+
+
+def context(client: Any) -> Context:
+    found: Context = client.app.state.context
+    return found
+
+
+def figures(text: str) -> dict[str, float]:
+    """Every sample of a /metrics page, by name and labels."""
+    out: dict[str, float] = {}
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            labels = ",".join(f"{k}={v}" for k, v in sorted(sample.labels.items()))
+            out[f"{sample.name}{{{labels}}}" if labels else sample.name] = sample.value
+    return out
+
+
+@pytest.mark.usefixtures("on_each_database")
+def test_healthz_and_readyz_answer_while_the_database_does() -> None:
+    with app_client() as client:
+        health = client.get("/healthz")
+        assert (health.status_code, health.text) == (200, "ok\n")
+        ready = client.get("/readyz")
+        assert (ready.status_code, ready.text) == (200, "ready\n")
+        assert ready.headers["cache-control"] == "no-store"
+
+
+def test_readyz_says_503_and_why_when_the_database_fails(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with app_client() as client:
+        store = client.app.state.store
+
+        def refuse() -> None:
+            raise OperationalError("SELECT 1", {}, Exception("server at db.internal refused"))
+
+        monkeypatch.setattr(store, "ping", refuse)
+        ready = client.get("/readyz")
+        assert ready.status_code == 503
+        assert ready.text == "not ready: the database failed the check (OperationalError)\n"
+        assert "db.internal" not in ready.text  # the driver's words stay in the log
+        assert client.get("/healthz").status_code == 200  # the process is still up
+
+
+def test_readyz_says_503_when_the_database_hangs_and_never_piles_up_checks(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with app_client() as client:
+        store = client.app.state.store
+        readiness = context(client).readiness
+        readiness.timeout = 0.2
+        release = threading.Event()
+        calls: list[int] = []
+
+        def hang() -> None:
+            calls.append(1)
+            release.wait(30)
+
+        monkeypatch.setattr(store, "ping", hang)
+        first = client.get("/readyz")
+        assert first.status_code == 503
+        assert first.text == "not ready: the database did not answer within 0.2 s\n"
+        second = client.get("/readyz")
+        assert second.status_code == 503
+        assert "has not answered the previous check" in second.text
+        assert len(calls) == 1  # no second thread waits on the hung database
+        release.set()
+        monkeypatch.undo()
+        readiness.timeout = 5.0
+        assert client.get("/readyz").status_code == 200
+
+
+def test_metrics_are_for_loopback_only_by_default() -> None:
+    with app_client() as client:  # the test client's address is "testclient"
+        refused = client.get("/metrics")
+        assert refused.status_code == 403
+        assert "--metrics-from" in refused.text
+    with app_client(metrics_from="10.0.0.0/8, ::1") as client:
+        assert client.get("/metrics").status_code == 403
+    with pytest.raises(ValueError, match="not an IP address"):
+        app_client(metrics_from="everyone").__enter__()
+
+
+@pytest.mark.usefixtures("on_each_database")
+def test_metrics_count_what_happens_and_name_no_table_or_player(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    unlimited_rate(monkeypatch)
+    rng = random.Random(5)
+    with app_client(metrics_from="*") as client:
+        created = new_table(client, mode="friend", name="Ann", opponent="Bob")
+        tokens = [created["token"], invite_token(created)]
+        with (
+            client.websocket_connect(f"/ws/{created['id']}?token={tokens[0]}") as ws0,
+            client.websocket_connect(f"/ws/{created['id']}?token={tokens[1]}") as ws1,
+        ):
+            sockets = [ws0, ws1]
+            states = [recv(ws0), recv(ws1)]
+            for _ in range(4):
+                seat = states[0]["view"]["current_player"]
+                action = pick(states[seat]["view"], rng)
+                sockets[seat].send_json({"type": "action", "action": action})
+                states = [recv(ws0), recv(ws1)]
+            # the loop watcher measures every 0.1 s: wait for its first figure
+            for _ in range(100):
+                page = client.get("/metrics")
+                if figures(page.text).get("ginrummy_event_loop_lag_seconds_count", 0) >= 1:
+                    break
+                threading.Event().wait(0.05)
+            assert page.status_code == 200
+            assert page.headers["content-type"].startswith("text/plain; version=0.0.4")
+            seen = figures(page.text)
+            assert seen["ginrummy_open_sockets"] == 2
+            assert seen["ginrummy_tables_in_memory"] == 1
+            assert seen["ginrummy_actions_applied_total"] == 4
+            assert seen["ginrummy_message_round_trip_seconds_count{type=action}"] == 4
+            assert seen["ginrummy_event_loop_lag_seconds_count"] >= 1
+            assert seen["ginrummy_event_loop_lag_last_seconds"] >= 0
+            assert seen["ginrummy_database_queue_length"] >= 0
+            for secret in (created["id"], *tokens, "Ann", "Bob"):
+                assert secret not in page.text
+
+
+def test_serve_answers_health_readiness_and_loopback_metrics(tmp_path: Any, db_url: str) -> None:
+    """``ginrummy serve --db URL`` on each database: a SQLite file, PostgreSQL."""
+    with LiveServer(tmp_path / "games.db", db_url=db_url) as server:
+        post_table(server, mode="computer", level="beginner", name="Ann")
+        assert httpx.get(f"{server.url}/healthz", timeout=10).status_code == 200
+        assert httpx.get(f"{server.url}/readyz", timeout=10).status_code == 200
+        page = httpx.get(f"{server.url}/metrics", timeout=10)
+        assert page.status_code == 200, page.text
+        assert figures(page.text)["ginrummy_tables_in_memory"] == 1
