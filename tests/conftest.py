@@ -19,10 +19,29 @@ from urllib.parse import quote
 
 import pytest
 
+from brokerutil import redis_missing, redis_url
 from pgutil import REQUIRE_ENV, UNREACHABLE, admin, postgres_missing, postgres_url
 
 #: The databases a test parametrised on ``db_url`` or ``store_url`` runs on.
 DATABASES = ["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)]
+
+
+def _unavailable(reason: str) -> None:
+    """Skip the test for want of a service, or fail it where services are required (CI)."""
+    if os.environ.get(REQUIRE_ENV, "") not in ("", "0"):
+        unreachable = reason.replace(f": {UNREACHABLE.split(': ')[1]}", "")
+        pytest.fail(f"{unreachable}, and {REQUIRE_ENV} is set: its tests fail", pytrace=False)
+    pytest.skip(reason)
+
+
+@pytest.fixture
+def broker_url() -> Iterator[str]:
+    """The test Redis (``$GINRUMMY_TEST_REDIS``, default redis://127.0.0.1:6379/0), for the
+    tests of many server instances; each test's instances talk on channels of their own."""
+    reason = redis_missing()
+    if reason is not None:
+        _unavailable(reason)
+    yield redis_url()
 
 
 @pytest.fixture
@@ -31,10 +50,7 @@ def postgres_schema_url() -> Iterator[str]:
     application name are the schema), dropped with everything in it afterwards."""
     reason = postgres_missing()
     if reason is not None:
-        if os.environ.get(REQUIRE_ENV, "") not in ("", "0"):
-            unreachable = reason.replace(f": {UNREACHABLE.split(': ')[1]}", "")
-            pytest.fail(f"{unreachable}, and {REQUIRE_ENV} is set: its tests fail", pytrace=False)
-        pytest.skip(reason)
+        _unavailable(reason)
     schema = f"test_{secrets.token_hex(6)}"
     with admin() as connection:
         connection.execute(f'CREATE SCHEMA "{schema}"')
@@ -91,11 +107,14 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """One line, not one a test, when the PostgreSQL tests were skipped for want of it."""
+    """One line a service (PostgreSQL, Redis), not one a test, when tests were skipped for
+    want of it."""
+    said: set[str] = set()
     for report in terminalreporter.stats.get("skipped", []):
         longrepr = getattr(report, "longrepr", None)
         reason = longrepr[2] if isinstance(longrepr, tuple) and len(longrepr) == 3 else ""
         if UNREACHABLE in str(reason):
-            line = str(reason).removeprefix("Skipped: ")
-            terminalreporter.write_line(line.split(" (")[0], yellow=True)
-            return
+            line = str(reason).removeprefix("Skipped: ").split(" (")[0]
+            if line not in said:
+                said.add(line)
+                terminalreporter.write_line(line, yellow=True)

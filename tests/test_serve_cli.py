@@ -64,6 +64,12 @@ def test_a_busy_port_is_one_line(tmp_path: Path) -> None:
         (["--forwarded-allow-ips", "127.0.0.1,proxy"], ["--forwarded-allow-ips", "proxy"]),
         (["--metrics-from", "everyone"], ["--metrics-from", "everyone"]),
         (["--host", "192.0.2.1"], ["cannot listen", "192.0.2.1"]),  # an address not ours
+        (["--workers", "0"], ["--workers"]),
+        (["--workers", "2"], ["--workers", "--broker"]),
+        (["--broker", "http://127.0.0.1:6379"], ["--broker", "redis://"]),
+        (["--lease-seconds", "0"], ["--lease-seconds"]),
+        (["--broker", "redis://127.0.0.1:1"], ["cannot reach the broker"]),
+        (["--workers", "2", "--broker", "redis://127.0.0.1:1", "--db", "sqlite://"], ["memory"]),
     ],
 )
 def test_bad_options_are_one_line(tmp_path: Path, args: list[str], words: list[str]) -> None:
@@ -88,6 +94,9 @@ def test_the_commands_defaults_are_the_servers() -> None:
     from ginrummy.web import context
 
     assert command.METRICS_FROM == context.METRICS_FROM
+    from ginrummy.web import cluster
+
+    assert command.LEASE_SECONDS == cluster.LEASE_SECONDS
 
 
 def test_an_unreachable_postgres_database_is_one_line(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+import time
 from datetime import UTC
 from inspect import signature
 from pathlib import Path
@@ -31,7 +32,7 @@ from ginrummy.storage.database import current, downgrade, head, migrate
 from ginrummy.storage.models import Base
 
 RULES = Rules()
-TABLES = {"players", "games", "seats", "hands", "actions", "entries", "alembic_version"}
+TABLES = {"players", "games", "seats", "hands", "actions", "entries", "leases", "alembic_version"}
 
 
 def token_hash(token: str) -> str:
@@ -60,7 +61,7 @@ def online_game(store: Store, **kw: Any) -> str:
 
 def test_migrations_from_empty_create_every_table(db_url: str) -> None:
     with Store(db_url) as store:
-        assert current(store.engine) == head() == "0002"
+        assert current(store.engine) == head() == "0003"
         assert set(inspect(store.engine).get_table_names()) == TABLES
 
 
@@ -76,7 +77,7 @@ def test_downgrade_to_base_and_up_again(db_url: str) -> None:
         assert current(store.engine) is None
         assert set(inspect(store.engine).get_table_names()) == {"alembic_version"}
         migrate(store.engine)
-        assert current(store.engine) == "0002"
+        assert current(store.engine) == "0003"
         assert store.list_games() == []
 
 
@@ -86,7 +87,7 @@ def test_a_database_of_the_first_version_is_upgraded_with_its_games(db_url: str)
         downgrade(store.engine, "0001")  # as a server of the first version left it
         assert current(store.engine) == "0001"
         migrate(store.engine)
-        assert current(store.engine) == "0002"
+        assert current(store.engine) == "0003"
         assert store.get_game(game_id) is not None
         assert store.owned_games("a" * 64) == []
 
@@ -750,3 +751,36 @@ def test_a_player_added_by_two_at_once_is_one_player(db_url: str) -> None:
         assert len(outcome) == 1 and not isinstance(outcome[0], Exception), outcome
         assert [p.name for p in one.list_players()] == ["Ann"]
         assert outcome[0].id == one.list_players()[0].id
+
+
+# -- leases: which server instance applies a game's moves ----------------------------------
+
+
+def test_a_lease_is_held_renewed_and_taken_over_only_once_expired(db_url: str) -> None:
+    with Store(db_url) as store:
+        game_id = online_game(store)
+        assert store.take_lease(game_id, "A", 60) == 1
+        assert store.take_lease(game_id, "B", 60) is None  # A holds it
+        assert store.take_lease(game_id, "A", 60) == 1  # its own: renewed, same epoch
+        assert store.renew_leases("A", {game_id: 1}, 60) == []
+        assert store.lease_holders([game_id])[game_id][0] == "A"
+        store.release_lease(game_id, "A", 1)  # let go: expired now
+        assert store.take_lease(game_id, "B", 60) == 2  # a new epoch
+        assert store.renew_leases("A", {game_id: 1}, 60) == [game_id]  # A's is lost
+
+
+def test_a_write_under_a_lost_lease_is_refused_and_writes_nothing(db_url: str) -> None:
+    from ginrummy.storage import LeaseLost
+
+    with Store(db_url) as store:
+        game_id = online_game(store)
+        assert store.take_lease(game_id, "A", 0.01) == 1
+        time.sleep(0.05)
+        with store.transaction() as tx:  # expired but not taken over: still A's to write
+            tx.check_lease(game_id, "A", 1)
+        assert store.take_lease(game_id, "B", 60) == 2
+        with pytest.raises(LeaseLost), store.transaction() as tx:
+            tx.check_lease(game_id, "A", 1)
+            tx.update_options(game_id, {"note": "stale"})
+        game = store.get_game(game_id)
+        assert game is not None and "note" not in (game.options or {})

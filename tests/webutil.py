@@ -23,7 +23,7 @@ import subprocess
 import sys
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -290,11 +290,17 @@ class LiveServer:
     ``db_url``); kill it and start again."""
 
     def __init__(
-        self, db_path: Path, *, computer_delay: float = 0.0, db_url: str | None = None
+        self,
+        db_path: Path,
+        *,
+        computer_delay: float = 0.0,
+        db_url: str | None = None,
+        args: Sequence[str] = (),
     ) -> None:
         self.db_url = db_url or f"sqlite:///{db_path}"
         self.log_path = db_path.with_suffix(".log")
         self.computer_delay = computer_delay
+        self.args = list(args)  # more options of ``ginrummy serve`` (--broker ...)
         self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -326,6 +332,7 @@ class LiveServer:
                         self.db_url,
                         "--computer-delay",
                         str(self.computer_delay),
+                        *self.args,
                     ],
                     stdout=log,
                     stderr=subprocess.STDOUT,

@@ -7,7 +7,7 @@ import random
 import sys
 from typing import TYPE_CHECKING
 
-from ..agents.base import agent_names
+from ..agents.registry import agent_names
 from ..engine.rules import Rules
 from . import CommandError
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import sys
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from . import CommandError
 
@@ -21,6 +23,7 @@ REFUSED_HOLD = 30.0
 ABANDON_AFTER_DAYS = 30.0
 METRICS_FROM = "127.0.0.1,::1"
 THINK_TIMEOUT = 10.0
+LEASE_SECONDS = 3.0
 
 
 def default_think_workers() -> int:
@@ -138,6 +141,29 @@ def add_parser(subparsers: Subparsers) -> None:
         "default %(default)s, this machine only); /healthz and /readyz are open to all",
     )
     parser.add_argument(
+        "--broker",
+        metavar="URL",
+        help="redis://host:port/db: run as one of many instances sharing the database's "
+        "tables, each table's moves applied by the instance holding its lease and the others "
+        "relaying their sockets to it (needs the 'broker' extra; default: the only instance)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help="start N instances on this machine sharing the port (needs --broker and a "
+        "database file or server every process can open; a dead instance is started again)",
+    )
+    parser.add_argument(
+        "--lease-seconds",
+        type=float,
+        default=LEASE_SECONDS,
+        metavar="SECONDS",
+        help="with --broker: how long a table stays with an instance that stops renewing its "
+        "lease (a dead one) before another takes it over (default %(default)g)",
+    )
+    parser.add_argument(
         "--access-log",
         action="store_true",
         help="log each request's method, path (never the query string) and status on stdout",
@@ -166,10 +192,17 @@ def _check(args: argparse.Namespace) -> None:
         "header-timeout": args.header_timeout,
         "refused-hold": args.refused_hold,
         "think-timeout": args.think_timeout,
+        "lease-seconds": args.lease_seconds,
     }
     for name, value in above_zero.items():
         if not (math.isfinite(value) and value > 0):
             raise CommandError(f"--{name} must be more than 0, not {value:g}")
+    if args.workers < 1:
+        raise CommandError(f"--workers must be 1 or more, not {args.workers}")
+    if args.broker is not None and not args.broker.startswith(("redis://", "rediss://", "unix://")):
+        raise CommandError(f"--broker {args.broker!r} is not a redis:// URL")
+    if args.workers > 1 and args.broker is None:
+        raise CommandError("--workers needs --broker redis://...: the instances share tables")
 
 
 def _database(db: str | None) -> str | None:
@@ -201,7 +234,7 @@ def run(args: argparse.Namespace) -> int:
         ) from None
     _check(args)
     try:
-        trusted = server.Trusted.parse(args.forwarded_allow_ips)
+        server.Trusted.parse(args.forwarded_allow_ips)
     except ValueError as exc:
         raise CommandError(f"--forwarded-allow-ips: {exc}") from None
     try:
@@ -209,6 +242,10 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise CommandError(f"--metrics-from: {exc}") from None
     db_url = _database(args.db)
+    if args.workers > 1 and db_url is not None and _in_memory(db_url):
+        raise CommandError("--workers needs a database every process can open, not one in memory")
+    if args.broker is not None:
+        _check_broker(args.broker)
     files = server.raise_open_file_limit()
     if 0 < files < args.max_connections + 100:
         print(
@@ -221,8 +258,52 @@ def run(args: argparse.Namespace) -> int:
         sock = server.listen(args.host, args.port)
     except server.ListenError as exc:
         raise CommandError(str(exc)) from None
+    if args.workers > 1:
+        _announce(sock, f"{args.workers} instances")
+        return _supervise(args.workers, lambda: _serve_one(args, server, create_app, sock, db_url))
+    return _serve_one(args, server, create_app, sock, db_url)
+
+
+def _announce(sock: Any, what: str = "") -> None:
+    host, port = sock.getsockname()[:2]
+    shown = f"[{host}]" if ":" in host else host
+    also = f", {what}" if what else ""
+    print(f"ginrummy: serving on http://{shown}:{port}  (Ctrl+C stops{also})", flush=True)
+
+
+def _check_broker(url: str) -> None:
+    """The broker answers (CommandError saying why not, in one line)."""
+    try:
+        import redis
+    except ImportError:  # pragma: no cover - depends on the install
+        raise CommandError(
+            "--broker needs the 'broker' extra: pip install 'ginrummy[broker]'"
+        ) from None
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=5, socket_timeout=5)
+        client.ping()
+        client.close()
+    except (ValueError, OSError, redis.RedisError) as exc:
+        reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise CommandError(f"cannot reach the broker {url}: {reason}") from None
+
+
+def _in_memory(db_url: str) -> bool:
+    from ..storage.database import is_memory
+
+    return bool(is_memory(db_url))
+
+
+def _serve_one(
+    args: argparse.Namespace, server: Any, create_app: Any, sock: Any, db_url: str | None
+) -> int:
+    """One instance serving on the listening socket ``sock`` until stopped."""
     from sqlalchemy.exc import SQLAlchemyError
 
+    trusted = server.Trusted.parse(args.forwarded_allow_ips)
+    think_workers = args.think_workers
+    if think_workers is None:  # the machine's CPUs shared among the instances
+        think_workers = max(1, default_think_workers() // args.workers)
     try:
         app = create_app(
             db_url=db_url,
@@ -231,10 +312,10 @@ def run(args: argparse.Namespace) -> int:
             allowed_origins=list(args.allowed_origin),
             abandon_after_days=args.abandon_after,
             metrics_from=args.metrics_from,
-            think_workers=(
-                default_think_workers() if args.think_workers is None else args.think_workers
-            ),
+            think_workers=think_workers,
             think_timeout=args.think_timeout,
+            broker=args.broker,
+            lease_seconds=args.lease_seconds,
         )
     except ValueError as exc:  # an option create_app refuses, such as a malformed origin
         sock.close()
@@ -246,9 +327,8 @@ def run(args: argparse.Namespace) -> int:
     except BaseException:
         sock.close()
         raise
-    host, port = sock.getsockname()[:2]
-    shown = f"[{host}]" if ":" in host else host
-    print(f"ginrummy: serving on http://{shown}:{port}  (Ctrl+C stops)", flush=True)
+    if args.workers == 1:
+        _announce(sock)
     server.serve(
         app,
         [sock],
@@ -260,3 +340,74 @@ def run(args: argparse.Namespace) -> int:
         log_access=args.access_log,
     )
     return 0
+
+
+def _supervise(count: int, serve_one: Callable[[], int]) -> int:
+    """Run ``count`` instances, each a process of its own forked with the listening socket
+    (the kernel shares its connections among them); start again any that dies; stop them
+    all on SIGINT or SIGTERM. Forked before anything is opened, so that no process shares
+    another's database connections or threads."""
+    import signal
+    import time
+
+    children: dict[int, float] = {}  # pid -> when started
+    stopping = False
+
+    def start() -> None:
+        pid = os.fork()
+        if pid == 0:  # the instance
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            _end_with_parent()
+            code = 1
+            try:
+                code = serve_one()
+            except CommandError as exc:
+                print(f"ginrummy serve: {exc}", file=sys.stderr, flush=True)
+            finally:
+                os._exit(code)
+        children[pid] = time.monotonic()
+
+    failed = False
+
+    def stop(signum: int, _frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+        for pid in children:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGTERM)
+
+    signal.signal(signal.SIGINT, stop)
+    signal.signal(signal.SIGTERM, stop)
+    for _ in range(count):
+        start()
+    while children:
+        try:
+            pid, status = os.wait()
+        except ChildProcessError:
+            break
+        lived = time.monotonic() - children.pop(pid)
+        if stopping:
+            continue
+        if lived < 5.0 and os.WIFEXITED(status) and os.WEXITSTATUS(status) != 0:
+            # it could not start (the database, the broker): neither would another
+            print(f"ginrummy: instance {pid} ended at once ({status}); stopping", file=sys.stderr)
+            stop(signal.SIGTERM, None)
+            failed = True
+            continue
+        print(f"ginrummy: instance {pid} ended ({status}); starting another", flush=True)
+        start()
+    return 1 if failed else 0
+
+
+def _end_with_parent() -> None:
+    """On Linux, have this process sent SIGTERM when its parent dies (even by SIGKILL), so that
+    no instance outlives the command that started it, holding the port."""
+    if not sys.platform.startswith("linux"):
+        return
+    import ctypes
+    import signal
+
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, int(signal.SIGTERM))  # PR_SET_PDEATHSIG

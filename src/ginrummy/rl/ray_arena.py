@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any
 
 from ..agents.arena import ArenaSummary, PairResult, play_pair, summarize
-from ..agents.base import get_agent
+from ..agents.registry import get_agent
 from ..engine import Rules
 
 INSTALL_HINT = "Ray is not installed: pip install 'ginrummy[ray]'"

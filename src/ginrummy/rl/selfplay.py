@@ -37,8 +37,9 @@ from typing import Any, Final
 import numpy as np
 import numpy.typing as npt
 
-from ..agents.base import Agent, BaseAgent, get_agent
+from ..agents.base import Agent, BaseAgent
 from ..agents.play import play_hand
+from ..agents.registry import get_agent
 from ..engine import Action, PlayerView, Rules
 from ..engine.game import derived_seed
 from . import openspiel_actions as ids

@@ -6,7 +6,7 @@ by the Alembic migrations shipped in ``migrations/`` and brought up to date on o
 """
 
 from .database import ENV_VAR, default_path, resolve_url
-from .errors import ConflictError, NotFoundError, StorageError
+from .errors import ConflictError, LeaseLost, NotFoundError, StorageError
 from .saved import (
     ActionInfo,
     EntryInfo,
@@ -29,6 +29,7 @@ __all__ = [
     "EntryInfo",
     "GameInfo",
     "HandInfo",
+    "LeaseLost",
     "NotFoundError",
     "PlayerInfo",
     "PlayerStats",

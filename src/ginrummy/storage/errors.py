@@ -13,3 +13,8 @@ class NotFoundError(StorageError, LookupError):
 
 class ConflictError(StorageError):
     """The write clashes with what is already stored."""
+
+
+class LeaseLost(StorageError):
+    """A write for a game whose lease this instance no longer holds (another instance has
+    taken the game over): nothing was written."""

@@ -199,3 +199,19 @@ class EntryRow(Base):
     kind: Mapped[str] = mapped_column(String(32))
     data: Mapped[dict[str, Any]]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class LeaseRow(Base):
+    """Which server instance applies a game's moves, until when (many instances sharing one
+    database; see :meth:`~ginrummy.storage.writer.Writer.take_lease`). ``epoch`` grows by one
+    each time the game changes hands: a write names the epoch it was planned under and is
+    refused once the game has moved on (a fencing token)."""
+
+    __tablename__ = "leases"
+
+    game_id: Mapped[str] = mapped_column(
+        String(16), ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    holder: Mapped[str] = mapped_column(String(64))
+    epoch: Mapped[int] = mapped_column(BigInteger)
+    expires: Mapped[datetime]

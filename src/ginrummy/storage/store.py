@@ -28,8 +28,9 @@ from __future__ import annotations
 
 import functools
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager, nullcontext
+from datetime import datetime
 from types import TracebackType
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
@@ -39,7 +40,7 @@ from sqlalchemy.orm import Session, selectinload, sessionmaker
 from ..engine.results import ResultKind
 from .convert import entry_info, game_info, hand_info, player_info, seat_info
 from .database import WRITE, is_memory, make_engine, migrate, resolve_url
-from .models import GAME_KINDS, GAME_STATUSES, GameRow, HandRow, Player, SeatRow
+from .models import GAME_KINDS, GAME_STATUSES, GameRow, HandRow, LeaseRow, Player, SeatRow
 from .saved import GameInfo, PlayerInfo, PlayerStats, SavedGame, SeatedGame
 from .writer import Writer
 
@@ -141,6 +142,10 @@ class Store:
     finish_hand = _own_transaction(Writer.finish_hand)
     add_entry = _own_transaction(Writer.add_entry)
     remove_last_entry = _own_transaction(Writer.remove_last_entry)
+    take_lease = _own_transaction(Writer.take_lease)
+    renew_leases = _own_transaction(Writer.renew_leases)
+    release_lease = _own_transaction(Writer.release_lease)
+    check_lease = _own_transaction(Writer.check_lease)
 
     # -- reads ---------------------------------------------------------------------------
 
@@ -182,6 +187,15 @@ class Store:
             query = query.limit(limit)
         with self._reading() as session:
             return [game_info(row) for row in session.scalars(query)]
+
+    def lease_holders(self, game_ids: Iterable[str]) -> dict[str, tuple[str, datetime]]:
+        """Who holds each game's lease, until when (games never leased are missing)."""
+        wanted = sorted(set(game_ids))
+        if not wanted:
+            return {}
+        with self._reading() as session:
+            rows = session.scalars(select(LeaseRow).where(LeaseRow.game_id.in_(wanted)))
+            return {row.game_id: (row.holder, row.expires) for row in rows}
 
     def seat_for_token(self, game_id: str, token_hash: str) -> int | None:
         """The seat whose token hashes to ``token_hash``, or None."""

@@ -13,10 +13,11 @@ import json
 import re
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime
-from typing import Any
+from datetime import datetime, timedelta
+from typing import Any, cast
 
 from sqlalchemy import Integer, func, insert, literal, select, update
+from sqlalchemy.engine import CursorResult
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -26,13 +27,14 @@ from ..engine.results import HandResult
 from ..engine.rules import Rules
 from ..engine.serial import result_to_dict
 from .convert import entry_info, player_info
-from .errors import ConflictError, NotFoundError
+from .errors import ConflictError, LeaseLost, NotFoundError
 from .models import (
     GAME_KINDS,
     ActionRow,
     EntryRow,
     GameRow,
     HandRow,
+    LeaseRow,
     Player,
     SeatRow,
     UTCDateTime,
@@ -422,6 +424,73 @@ class Writer:
         game.updated_at = utcnow()
         self._flush("could not remove the entry")
         return entry
+
+    # -- leases (many server instances, one database) -------------------------------------
+
+    def take_lease(self, game_id: str, holder: str, seconds: float) -> int | None:
+        """Make ``holder`` the instance that applies the game's moves for ``seconds``: the
+        lease's epoch (a fencing token for :meth:`check_lease`), or None while another
+        holder's lease has not expired. Taken from a holder whose lease ran out, the epoch
+        grows by one, so that every write the old holder planned is refused from then on.
+
+        The game's row is locked first, as for every write to the game, so that taking a
+        lease and a write checking it take turns: a write that passed its check is committed
+        before the lease can change hands."""
+        self._game(game_id)
+        now = utcnow()
+        row = self._session.get(LeaseRow, game_id)
+        until = now + timedelta(seconds=seconds)
+        if row is None:
+            self._session.add(LeaseRow(game_id=game_id, holder=holder, epoch=1, expires=until))
+        elif row.holder == holder:
+            row.expires = until
+        elif row.expires <= now:
+            row.holder, row.epoch, row.expires = holder, row.epoch + 1, until
+        else:
+            return None
+        self._flush("the lease changed meanwhile")
+        epoch = 1 if row is None else row.epoch
+        return epoch
+
+    def renew_leases(self, holder: str, epochs: Mapping[str, int], seconds: float) -> list[str]:
+        """Extend ``holder``'s leases (game id -> epoch) by ``seconds`` from now; the games
+        whose lease has changed hands since are returned (their tables must be let go)."""
+        until = utcnow() + timedelta(seconds=seconds)
+        lost = []
+        for game_id, epoch in sorted(epochs.items()):
+            renewed = cast(
+                CursorResult[Any],
+                self._session.execute(
+                    update(LeaseRow)
+                    .where(
+                        LeaseRow.game_id == game_id,
+                        LeaseRow.holder == holder,
+                        LeaseRow.epoch == epoch,
+                    )
+                    .values(expires=until),
+                ),
+            )
+            if renewed.rowcount != 1:
+                lost.append(game_id)
+        return lost
+
+    def release_lease(self, game_id: str, holder: str, epoch: int) -> None:
+        """Let the game go: its lease expires now, so any instance may take it at once."""
+        self._session.execute(
+            update(LeaseRow)
+            .where(LeaseRow.game_id == game_id, LeaseRow.holder == holder, LeaseRow.epoch == epoch)
+            .values(expires=utcnow())
+        )
+
+    def check_lease(self, game_id: str, holder: str, epoch: int) -> None:
+        """Refuse (:class:`LeaseLost`) a write to the game unless ``holder`` still holds its
+        lease at ``epoch``; the game's row stays locked to the end of the transaction, so the
+        lease cannot change hands before the write commits. An expired lease nobody has taken
+        over still counts: no other instance can have written meanwhile."""
+        self._game(game_id)
+        row = self._session.get(LeaseRow, game_id)
+        if row is None or row.holder != holder or row.epoch != epoch:
+            raise LeaseLost(f"game {game_id} is now applied by another server instance")
 
     # -- helpers -------------------------------------------------------------------------
 

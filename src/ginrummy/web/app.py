@@ -19,6 +19,7 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 
 from ..storage import Store
+from .cluster import LEASE_SECONDS
 from .context import METRICS_FROM, TABLES_PER_MINUTE, Context
 from .manager import ABANDON_AFTER_DAYS, Limits, Manager
 from .routes import games, lobby, ops, pages, websocket
@@ -42,12 +43,16 @@ def create_app(
     think_workers: int = 0,
     think_timeout: float = THINK_TIMEOUT,
     metrics_from: str = METRICS_FROM,
+    broker: str | None = None,
+    lease_seconds: float = LEASE_SECONDS,
 ) -> Starlette:
     """The web app over ``store`` (else a Store on ``db_url``). ``allowed_origins`` lists
     origins besides the server's own (``https://example.com``) that may open sockets and post.
     ``think_workers`` processes think for the computer, hints and reviews (0: threads of this
     process, the default here so that tests and embedders start no processes);
-    ``metrics_from`` the addresses and networks that may read ``/metrics`` (``*``: all)."""
+    ``metrics_from`` the addresses and networks that may read ``/metrics`` (``*``: all).
+    ``broker`` (``redis://...``) makes this one of many instances sharing the store's tables
+    (:mod:`.cluster`, leases of ``lease_seconds``); None: the only one, as always."""
     Trusted.parse(metrics_from)  # a ValueError before the database is opened
     if store is None:
         store = Store(db_url)
@@ -60,6 +65,10 @@ def create_app(
         think_workers=think_workers,
         think_timeout=think_timeout,
     )
+    if broker is not None:
+        from .cluster import Cluster
+
+        manager.cluster = Cluster(manager, broker, lease_seconds=lease_seconds)
     context = Context.make(
         store,
         manager,
@@ -87,6 +96,8 @@ async def _lifespan(app: Starlette) -> AsyncIterator[None]:
     # Tables are loaded when someone comes back to them: start-up reads nothing.
     manager: Manager = app.state.manager
     context: Context = app.state.context
+    if manager.cluster is not None:
+        await manager.cluster.start()
     tasks = [
         asyncio.ensure_future(_every(1.0, manager.tick, "move clock")),
         asyncio.ensure_future(_every(3600.0, manager.abandon_stale, "abandoning", first=0)),
@@ -97,6 +108,8 @@ async def _lifespan(app: Starlette) -> AsyncIterator[None]:
     finally:
         for task in tasks:
             task.cancel()
+        if manager.cluster is not None:
+            await manager.cluster.stop()
         context.readiness.close()
         manager.close()
 

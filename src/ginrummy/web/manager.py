@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..agents import get_agent
 from ..agents.hints import hint
@@ -27,7 +27,7 @@ from ..engine import GinRummyError, IllegalActionError, Rules, parse_cards
 from ..engine.game import Game
 from ..engine.match import Match
 from ..engine.views import PlayerView
-from ..storage import Store
+from ..storage import Store, Writer
 from ..storage.models import utcnow
 from .dealing import Deal
 from .limits import Buckets
@@ -48,6 +48,9 @@ from .tables import (
 )
 from .thinking import THINK_TIMEOUT, ThinkError, ThinkPool, ThinkTimeout, hint_dicts
 
+if TYPE_CHECKING:
+    from .cluster import Cluster
+
 log = logging.getLogger("ginrummy.web")
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 T = TypeVar("T")
@@ -59,6 +62,8 @@ class Client:
     seat: int | None
     send: Send
     address: str = ""
+    #: Closes the socket, which then reconnects (when its table moves to another instance).
+    close: Callable[[], Awaitable[None]] | None = None
 
 
 @dataclass
@@ -118,6 +123,9 @@ class Manager:
         self.limits = limits or DEFAULT_LIMITS
         #: The tables in memory: those played or watched lately, loaded on first access.
         self.tables: dict[str, Table] = {}
+        #: With many instances (``--broker``): the leases that say which tables this one
+        #: holds; every write of a table checks its lease. None: the only instance.
+        self.cluster: Cluster | None = None
         self.clients: dict[str, set[Client]] = {}
         self.computer_delay = computer_delay
         self._rng = random.Random(seed) if seed is not None else None
@@ -207,8 +215,12 @@ class Manager:
                     "online", rules, names, seed=seed, options=options.to_dict(), seats=seats
                 )
                 table.id = game_id
+                if self.cluster is not None:
+                    self.cluster.created(tx, game_id)
                 table.write_deal(tx, deal)
                 if after is not None:
+                    if self.cluster is not None:  # the old table must still be ours
+                        self.cluster.fence(tx, after)
                     tx.update_options(after, {"rematch": game_id})
                 return game_id
 
@@ -241,7 +253,10 @@ class Manager:
         return table
 
     async def find(self, table_id: str) -> Table | None:
-        """The table, from memory or else loaded from the store (once, however many ask)."""
+        """The table, from memory or else loaded from the store (once, however many ask);
+        None where there is none, or another instance holds it."""
+        if self.cluster is not None and not self.cluster.holds(table_id):
+            return None
         table = self.tables.get(table_id)
         if table is not None:
             return table
@@ -416,7 +431,7 @@ class Manager:
                 await self._store_and_commit(table, table.plan(seat, msg["action"]))
             elif kind == "next":
                 deal = table.next_deal(self._rng)
-                await self.db(self._write, table.write_deal, deal)
+                await self.db(self._write, table, table.write_deal, deal)
                 table.start(deal)
             elif kind == "undo":
                 await self._undo(table, seat)
@@ -426,13 +441,20 @@ class Manager:
                 raise ProtocolError(f"unknown message type {kind!r}")
         await self.after_change(table)
 
-    def _write(self, fn: Callable[..., None], *args: Any) -> None:
+    def _write(self, table: Table, fn: Callable[..., None], *args: Any) -> None:
         with self.store.transaction() as tx:
+            self._fence(tx, table)
             fn(tx, *args)
+
+    def _fence(self, tx: Writer, table: Table) -> None:
+        """With many instances, refuse the write (:class:`LeaseLost`) unless this one still
+        holds the table's lease: checked in the write's own transaction."""
+        if self.cluster is not None:
+            self.cluster.fence(tx, table.id)
 
     async def _store_and_commit(self, table: Table, step: Step) -> None:
         """Store a planned step, then make it the table's state (the caller holds the lock)."""
-        await self.db(self._write, table.write, step)
+        await self.db(self._write, table, table.write, step)
         table.commit(step)
         self.actions_applied += 1
 
@@ -505,6 +527,7 @@ class Manager:
 
         def write() -> None:
             with self.store.transaction() as tx:
+                self._fence(tx, table)
                 tx.remove_actions(table.id, table.hand_number, keep=keep)
                 tx.update_options(table.id, {"undo_used": True})
 
@@ -522,7 +545,7 @@ class Manager:
         if table.finished:
             raise IllegalActionError("the game is over: its names stay as they were")
         name = clean_name(name)
-        await self.db(self._write, lambda tx: tx.rename_seat(table.id, seat, name))
+        await self.db(self._write, table, lambda tx: tx.rename_seat(table.id, seat, name))
         table.rename(seat, name)
         table.touch()
 

@@ -8,12 +8,17 @@ put it in the URL (which is then theirs to keep out of logs). The manager does t
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import time
+from typing import Any
 
 from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...engine import GinRummyError
+from ...storage import LeaseLost
+from ..cluster import MOVED, Cluster
 from ..context import Context, context_of
 from ..manager import Client
 from ..protocol import ProtocolError, parse_message
@@ -34,8 +39,17 @@ async def socket(ws: WebSocket) -> None:
     # in the URL (which is then theirs to keep out of logs).
     token = ws.query_params.get("token")
     await ws.accept()
-    table = await manager.find(table_id)
-    if table is None:
+    cluster = manager.cluster
+    holder = None
+    if cluster is not None:  # many instances: is the table held here, or where?
+        try:
+            holder = await cluster.place(table_id)
+        except ProtocolError as exc:
+            await ws.send_json({"type": "error", "message": str(exc)})
+            await ws.close(code=MOVED)
+            return
+    table = await manager.find(table_id) if holder is None else None
+    if table is None and holder is None:
         await ws.send_json({"type": "error", "message": "no such table (it may be over)"})
         await ws.close(code=4404)
         return
@@ -52,7 +66,11 @@ async def socket(ws: WebSocket) -> None:
     owner = player_key(ws.cookies)
     if seat is not None and owner is not None:
         await context.claim(table_id, seat, owner)
-    client = Client(table_id, seat, ws.send_json, where)
+    client = Client(table_id, seat, ws.send_json, where, close=functools.partial(ws.close, MOVED))
+    if cluster is not None and holder is not None:
+        await _relay(context, cluster, client, holder, ws, owner)
+        return
+    assert table is not None
     manager.join(client)
     said_hello = False
     try:
@@ -81,10 +99,63 @@ async def socket(ws: WebSocket) -> None:
                 context.metrics.observe_round_trip(msg["type"], time.perf_counter() - received)
             except (ProtocolError, GinRummyError) as exc:
                 await ws.send_json({"type": "error", "message": str(exc)})
+            except LeaseLost:  # another instance took the table over: reconnect there
+                assert cluster is not None
+                await cluster.drop(table_id)
+                break
     except WebSocketDisconnect:
         pass
     finally:
         manager.leave(client)
+
+
+async def _relay(
+    context: Context,
+    cluster: Cluster,
+    client: Client,
+    holder: str,
+    ws: WebSocket,
+    owner: str | None,
+) -> None:
+    """A socket whose table another instance holds: its seat and limits are checked here,
+    its messages are applied there, and what it is sent comes from there."""
+    manager = context.manager
+    said_hello = False
+
+    async def receive() -> dict[str, Any] | None:
+        nonlocal said_hello
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return None
+            raw = message.get("text")
+            if raw is None:
+                raw = message.get("bytes") or b""
+            if not manager.allow(client):
+                await ws.send_json({"type": "error", "message": "too many messages: slow down"})
+                continue
+            try:
+                msg = parse_message(raw)
+                if msg["type"] == "hello":
+                    if said_hello:
+                        raise ProtocolError("say hello once, as the first message")
+                    said_hello = True
+                    seat = await _check_hello(context, client, msg["token"], owner)
+                    return {"op": "seat", "seat": seat}
+                said_hello = True
+                return {"op": "msg", "msg": msg}
+            except (ProtocolError, GinRummyError) as exc:
+                await ws.send_json({"type": "error", "message": str(exc)})
+
+    manager.join(client)  # counted here, against this instance's limits per seat and address
+    try:
+        await cluster.relay(client, holder, receive, ws.send_json)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        manager.leave(client)
+    with contextlib.suppress(Exception):
+        await ws.close(MOVED)
 
 
 async def _hello(
@@ -92,6 +163,12 @@ async def _hello(
 ) -> None:
     """A socket says which seat it holds (its token in a message, not in the URL); the seat
     becomes its player's (``owner``) unless it is someone's already."""
+    seat = await _check_hello(context, client, token, owner)
+    await client.send(table.state_for(seat))
+
+
+async def _check_hello(context: Context, client: Client, token: str, owner: str | None) -> int:
+    """The seat a hello's token is for, claimed for ``owner``, the socket moved to it."""
     manager = context.manager
     seat = await manager.seat_for(client.table_id, token)
     if seat is None:
@@ -103,7 +180,7 @@ async def _hello(
         if refusal is not None:
             raise ProtocolError(refusal)
         manager.reseat(client, seat)
-    await client.send(table.state_for(seat))
+    return seat
 
 
 ROUTES: list[BaseRoute] = [WebSocketRoute("/ws/{table}", socket)]

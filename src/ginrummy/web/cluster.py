@@ -1,0 +1,414 @@
+"""Many ``ginrummy serve`` instances sharing tables: a lease per table in the database, and a
+Redis broker that carries each socket's messages between the instance holding the socket and
+the instance holding the table (``--broker redis://...``; without it none of this runs).
+
+How a table is shared, and why:
+
+* **One holder per table.** The instance that holds a table's lease (a row in the database:
+  holder, epoch, expiry; see :meth:`~ginrummy.storage.writer.Writer.take_lease`) is the only one
+  with the table in memory; it applies every move, runs the computer and the move clock,
+  exactly as a single server does. The lease lives in the database rather than in Redis
+  because the write of a move must check it: every write of the table checks, in its own
+  transaction and under the game's row lock, that this instance still holds the lease at the
+  epoch it was given (a fencing token), so a holder that was paused past its expiry and
+  taken over has its late writes refused instead of interleaved. A lease in Redis would need
+  that same token stored in the database anyway, and two places to agree.
+* **Sockets anywhere.** A socket that reaches another instance is *relayed*: that instance
+  checks its seat token and rate limits, and forwards its messages to the holder on the
+  holder's own channel (``ginrummy:i:<id>``); the holder joins it to the table as a
+  :class:`RemoteClient`, whose every message (the state for its own seat, errors, hints) goes
+  back on the relaying instance's own channel. So the holder computes each seat's state, as
+  it always did, and the broker carries to each instance only what its own sockets are sent:
+  never hidden cards to be filtered later, and no instance other than the holder keeps a copy
+  of a table that could go stale. Messages on one channel arrive in the order they are
+  published, and each instance publishes from one task in order, so each socket sees every
+  state in order.
+* **Failure.** The holder renews its leases every third of ``lease_seconds``. When it dies
+  the leases run out; the instances relaying for it notice (the lease's holder changed or
+  expired, or the holder's channel has no subscriber) and close those sockets with 1012, and
+  the pages reconnect by themselves. The next socket for the table takes the lease over
+  (waiting out the dead holder's expiry, at most ``lease_seconds``) and loads the table from
+  the database, where every acknowledged move is, since a move is stored before anyone is
+  told of it. A move sent meanwhile is either stored (and then seen after the reconnect) or
+  refused with the socket's close, never half applied.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import socket
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..engine import GinRummyError
+from ..storage import LeaseLost, NotFoundError, Writer
+from ..storage.models import utcnow
+from .protocol import ProtocolError
+
+if TYPE_CHECKING:
+    from .manager import Client, Manager
+
+log = logging.getLogger("ginrummy.web")
+
+#: Seconds a lease lasts unless renewed: a dead holder's tables are taken over this long after
+#: its last renewal at most.
+LEASE_SECONDS = 3.0
+#: The close code sent to sockets whose table has moved to another instance: "service restart",
+#: which pages answer by reconnecting.
+MOVED = 1012
+PREFIX = "ginrummy:i:"
+
+
+def channel(instance: str) -> str:
+    return PREFIX + instance
+
+
+@dataclass(eq=False)
+class Relay:
+    """A socket on this instance whose table another instance holds."""
+
+    conn: str
+    table_id: str
+    holder: str
+    outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+
+
+class RemoteClient:
+    """At the holder: a socket held by another instance, joined to the table like a local one;
+    what it is sent goes to that instance, in order."""
+
+    def __init__(self, cluster: Cluster, conn: str, origin: str, client: Client) -> None:
+        self.cluster, self.conn, self.origin, self.client = cluster, conn, origin, client
+        self.inbox: asyncio.Queue[dict[str, Any] | None] = asyncio.Queue()
+
+    async def send(self, msg: dict[str, Any]) -> None:
+        self.cluster.publish(self.origin, {"op": "send", "conn": self.conn, "msg": msg})
+
+    async def close(self) -> None:
+        self.cluster.publish(self.origin, {"op": "close", "conn": self.conn})
+        self.cluster.forget_remote(self.conn)
+
+
+class Cluster:
+    """This instance's part in a site of several (see the module docstring)."""
+
+    def __init__(
+        self,
+        manager: Manager,
+        broker_url: str,
+        *,
+        lease_seconds: float = LEASE_SECONDS,
+        instance: str | None = None,
+    ) -> None:
+        import redis.asyncio
+
+        self.manager = manager
+        #: Says where the instance runs (host and process id, for whoever reads the leases)
+        #: and is never reused (a random part), so a restarted process is a new holder.
+        self.id = instance or f"{socket.gethostname()[:32]}-{os.getpid()}-{secrets.token_hex(4)}"
+        self.lease_seconds = lease_seconds
+        self.redis = redis.asyncio.from_url(broker_url)
+        #: The tables this instance holds: table id -> the epoch of its lease.
+        self.epochs: dict[str, int] = {}
+        self.remotes: dict[str, RemoteClient] = {}
+        self.relays: dict[str, Relay] = {}
+        self._out: asyncio.Queue[tuple[str, str]] = asyncio.Queue()
+        self._tasks: list[asyncio.Task[Any]] = []
+        self._ready = asyncio.Event()
+        self._absent: set[str] = set()
+
+    # -- starting and stopping ---------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Subscribe to this instance's channel, start publishing and renewing leases."""
+        await self.redis.ping()  # a broker that does not answer stops the start, saying so
+        self._tasks = [
+            asyncio.ensure_future(self._listen()),
+            asyncio.ensure_future(self._publish()),
+            asyncio.ensure_future(self._every_while(self.lease_seconds / 3, self.maintain)),
+        ]
+        await asyncio.wait_for(self._ready.wait(), 10.0)
+
+    async def stop(self) -> None:
+        """Let go of every lease, so that other instances take the tables over at once."""
+        for task in self._tasks:
+            task.cancel()
+        for table_id, epoch in list(self.epochs.items()):
+            with contextlib.suppress(Exception):
+                await self.manager.db(self.manager.store.release_lease, table_id, self.id, epoch)
+        self.epochs.clear()
+        with contextlib.suppress(Exception):
+            await self.redis.aclose()
+
+    # -- leases -------------------------------------------------------------------------------
+
+    def holds(self, table_id: str) -> bool:
+        return table_id in self.epochs
+
+    def fence(self, tx: Writer, table_id: str) -> None:
+        """In a write's transaction: refuse it unless this instance still holds the table."""
+        epoch = self.epochs.get(table_id)
+        if epoch is None:
+            raise LeaseLost(f"game {table_id} is not held by this server instance")
+        tx.check_lease(table_id, self.id, epoch)
+
+    def created(self, tx: Writer, table_id: str) -> None:
+        """In a new table's transaction: the table is this instance's to apply."""
+        epoch = tx.take_lease(table_id, self.id, self.lease_seconds)
+        assert epoch is not None  # nobody else can know of a table not yet committed
+        self.epochs[table_id] = epoch
+
+    async def place(self, table_id: str) -> str | None:
+        """Where a socket for the table is served: None here (this instance holds the table,
+        or there is no such table), else the holding instance's id. A holder whose channel
+        has nobody listening is dead: its lease is waited out and the table taken over."""
+        if table_id in self.epochs:
+            return None
+        manager = self.manager
+        deadline = asyncio.get_running_loop().time() + self.lease_seconds + 1.0
+        while True:
+            try:
+                epoch = await manager.db(
+                    manager.store.take_lease, table_id, self.id, self.lease_seconds
+                )
+            except NotFoundError:
+                return None  # no such game: the manager says so
+            if epoch is not None:
+                if self.epochs.get(table_id) != epoch:
+                    manager.tables.pop(table_id, None)  # a copy from an earlier lease: stale
+                    self.epochs[table_id] = epoch
+                return None
+            holders = await manager.db(manager.store.lease_holders, [table_id])
+            holder = holders.get(table_id, ("", utcnow()))[0]
+            if holder and await self._alive(holder):
+                return holder
+            if asyncio.get_running_loop().time() > deadline:
+                raise ProtocolError("the server holding this table is not answering: try again")
+            await asyncio.sleep(0.2)
+
+    async def _alive(self, instance: str) -> bool:
+        found = await self.redis.pubsub_numsub(channel(instance))
+        return bool(found and int(found[0][1]) > 0)
+
+    async def drop(self, table_id: str) -> None:
+        """The table is no longer this instance's: forget it and close its sockets, which
+        reconnect and reach the new holder."""
+        self.epochs.pop(table_id, None)
+        self.manager.tables.pop(table_id, None)
+        for client in list(self.manager.clients.get(table_id, ())):
+            self.manager.leave(client)
+            if client.close is not None:
+                with contextlib.suppress(Exception):
+                    await client.close()
+
+    async def maintain(self) -> None:
+        """Renew this instance's leases, let go of tables evicted from memory, drop those lost,
+        close relayed sockets whose holder is gone, forget remote sockets whose instance is."""
+        manager = self.manager
+        # A table absent from memory twice running was evicted (once may be one being
+        # created or loaded this moment): let its lease go.
+        absent = {t for t in list(self.epochs) if t not in manager.tables}
+        for table_id in absent & self._absent:
+            epoch = self.epochs.pop(table_id)
+            await manager.db(manager.store.release_lease, table_id, self.id, epoch)
+        self._absent = absent
+        if self.epochs:
+            lost = await manager.db(
+                manager.store.renew_leases, self.id, dict(self.epochs), self.lease_seconds
+            )
+            for table_id in lost:
+                log.warning("table %s was taken over by another instance", table_id)
+                await self.drop(table_id)
+        relayed = {r.table_id for r in self.relays.values()}
+        if relayed:
+            holders = await manager.db(manager.store.lease_holders, relayed)
+            now = utcnow()
+            alive: dict[str, bool] = {}
+            for relay in list(self.relays.values()):
+                holder, expires = holders.get(relay.table_id, ("", now))
+                if relay.holder not in alive:
+                    alive[relay.holder] = await self._alive(relay.holder)
+                if holder != relay.holder or expires <= now or not alive[relay.holder]:
+                    relay.outbox.put_nowait(None)  # closes the socket: it reconnects
+        for origin in {r.origin for r in self.remotes.values()}:
+            if not await self._alive(origin):
+                for remote in [r for r in self.remotes.values() if r.origin == origin]:
+                    self.forget_remote(remote.conn)
+
+    # -- the broker ---------------------------------------------------------------------------
+
+    def publish(self, instance: str, msg: dict[str, Any]) -> None:
+        """Queue a message for an instance; one task publishes them all, in this order."""
+        self._out.put_nowait((channel(instance), json.dumps(msg, separators=(",", ":"))))
+
+    async def _publish(self) -> None:
+        while True:
+            target, data = await self._out.get()
+            try:
+                await self.redis.publish(target, data)
+            except Exception as exc:
+                log.error("could not publish to the broker: %s", exc)
+                await self._broker_lost()
+
+    async def _listen(self) -> None:
+        """This instance's channel, subscribed again whenever the broker comes back."""
+        while True:
+            pubsub = self.redis.pubsub()
+            try:
+                await pubsub.subscribe(channel(self.id))
+                self._ready.set()
+                while True:
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                    if message is None:
+                        continue
+                    try:
+                        await self._received(json.loads(message["data"]))
+                    except Exception:
+                        log.exception("a message from the broker")
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.error("lost the broker (%s): reconnecting", exc)
+                await self._broker_lost()
+                await asyncio.sleep(1.0)
+            finally:
+                with contextlib.suppress(Exception):
+                    await pubsub.reset()
+
+    async def _broker_lost(self) -> None:
+        """Messages may have been lost with the broker: close every relayed socket, here
+        and at the instances relaying to this one, so that each reconnects and is sent its
+        whole state afresh. Moves are stored by the holder before anyone is told, so a move
+        lost on the way was never acknowledged."""
+        for relay in list(self.relays.values()):
+            relay.outbox.put_nowait(None)
+        for remote in list(self.remotes.values()):
+            await remote.close()
+
+    async def _received(self, msg: dict[str, Any]) -> None:
+        op, conn = msg.get("op"), str(msg.get("conn"))
+        if op == "send" or op == "close":  # for a socket here, from a table's holder
+            relay = self.relays.get(conn)
+            if relay is not None:
+                relay.outbox.put_nowait(msg["msg"] if op == "send" else None)
+        elif op == "join":
+            await self._remote_join(msg)
+        elif op in ("msg", "seat", "leave"):  # for a table here, from another's socket
+            remote = self.remotes.get(conn)
+            if remote is not None:
+                remote.inbox.put_nowait(msg)
+                if op == "leave":
+                    remote.inbox.put_nowait(None)
+
+    # -- at the holder: sockets of other instances --------------------------------------------
+
+    async def _remote_join(self, msg: dict[str, Any]) -> None:
+        from .manager import Client
+
+        conn, origin, table_id = str(msg["conn"]), str(msg["from"]), str(msg["table"])
+        seat = msg.get("seat")
+        table = await self.manager.find(table_id) if table_id in self.epochs else None
+        if table is None:  # not ours (any more): the socket reconnects and finds the holder
+            self.publish(origin, {"op": "close", "conn": conn})
+            return
+        client = Client(table_id, seat if isinstance(seat, int) else None, _nowhere, "")
+        client.address = str(msg.get("address", ""))
+        remote = RemoteClient(self, conn, origin, client)
+        client.send, client.close = remote.send, remote.close
+        self.remotes[conn] = remote
+        self.manager.join(client)
+        await client.send(table.state_for(client.seat))
+        self.manager._spawn(self._serve_remote(remote))
+
+    async def _serve_remote(self, remote: RemoteClient) -> None:
+        """A remote socket's messages, one at a time and in order, as a local socket's are."""
+        manager, client = self.manager, remote.client
+        try:
+            while (msg := await remote.inbox.get()) is not None:
+                if msg["op"] == "leave":
+                    break
+                table = manager.tables.get(client.table_id)
+                if table is None:
+                    await remote.close()
+                    break
+                if msg["op"] == "seat":
+                    manager.reseat(client, msg.get("seat"))
+                    await client.send(table.state_for(client.seat))
+                    continue
+                try:
+                    await manager.handle(client, msg["msg"])
+                except (ProtocolError, GinRummyError) as exc:
+                    await client.send({"type": "error", "message": str(exc)})
+                except LeaseLost:
+                    await self.drop(client.table_id)
+                    break
+        finally:
+            self.forget_remote(remote.conn)
+
+    def forget_remote(self, conn: str) -> None:
+        remote = self.remotes.pop(conn, None)
+        if remote is not None:
+            self.manager.leave(remote.client)
+            remote.inbox.put_nowait(None)
+
+    # -- at a socket's instance: relaying to the holder ---------------------------------------
+
+    async def relay(
+        self,
+        client: Client,
+        holder: str,
+        receive: Callable[[], Awaitable[dict[str, Any] | None]],
+        send: Callable[[dict[str, Any]], Awaitable[None]],
+    ) -> None:
+        """Serve a socket whose table ``holder`` holds: its messages (from ``receive``, None
+        when it closes; hellos already answered, as ``{"op": "seat", ...}``) go there, and
+        what the holder sends it comes back through ``send``. Returns when either side closes."""
+        conn = secrets.token_hex(8)
+        relay = Relay(conn, client.table_id, holder)
+        self.relays[conn] = relay
+
+        async def forward() -> None:
+            while (item := await receive()) is not None:
+                self.publish(holder, {**item, "conn": conn})
+
+        async def back() -> None:
+            while (msg := await relay.outbox.get()) is not None:
+                await send(msg)
+
+        self.publish(
+            holder,
+            {
+                "op": "join",
+                "conn": conn,
+                "from": self.id,
+                "table": client.table_id,
+                "seat": client.seat,
+                "address": client.address,
+            },
+        )
+        tasks = [asyncio.ensure_future(forward()), asyncio.ensure_future(back())]
+        try:
+            await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in tasks:
+                task.cancel()
+            self.relays.pop(conn, None)
+            self.publish(holder, {"op": "leave", "conn": conn})
+
+    async def _every_while(self, seconds: float, job: Callable[[], Awaitable[None]]) -> None:
+        while True:
+            await asyncio.sleep(seconds)
+            try:
+                await job()
+            except Exception:
+                log.exception("keeping the leases")
+
+
+async def _nowhere(_msg: dict[str, Any]) -> None:  # pragma: no cover - replaced at once
+    return None

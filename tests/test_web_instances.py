@@ -1,0 +1,257 @@
+"""Many ``ginrummy serve`` instances, one site: real server processes sharing one PostgreSQL
+database and one Redis broker (``--broker``). The seats of a table and its spectators connect
+to different instances and all see every move, in order, none a hidden card; the instance
+holding the table is killed (SIGKILL) mid-hand and the game goes on at the others with
+nothing acknowledged lost.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ginrummy.engine import Hand
+from ginrummy.storage import Store
+from ginrummy.web.tables import rebuild_hand
+from webutil import LiveServer, SeatSocket, invite_token, leaks, pick, post_table
+
+#: Short leases, so that a dead instance's tables are taken over quickly.
+LEASE = "1.5"
+
+
+@pytest.fixture
+def instances(
+    tmp_path: Path, postgres_schema_url: str, broker_url: str
+) -> Iterator[list[LiveServer]]:
+    """Three instances on one PostgreSQL schema and one Redis."""
+    servers = [
+        LiveServer(
+            tmp_path / f"instance{i}.db",
+            db_url=postgres_schema_url,
+            args=["--broker", broker_url, "--lease-seconds", LEASE, "--think-workers", "0"],
+        )
+        for i in range(3)
+    ]
+    try:
+        for server in servers:
+            server.start()
+        yield servers
+    finally:
+        for server in servers:
+            server.kill()
+
+
+def stored_hand(store: Store, table_id: str) -> Hand:
+    """The table's current hand as the database has it."""
+    saved = store.load_game(table_id)
+    assert saved is not None
+    last = saved.hands[-1]
+    return rebuild_hand(saved.game.rules, last.dealer, last.deck, [a.text for a in last.actions])
+
+
+def states(sockets: list[SeatSocket]) -> list[dict[str, Any]]:
+    """The next state each socket is sent."""
+    out = []
+    for s in sockets:
+        msg = s.recv()
+        assert msg["type"] == "state", msg
+        out.append(msg)
+    return out
+
+
+def comparable(state: dict[str, Any]) -> dict[str, Any]:
+    """A state less what differs once another instance has loaded the table: its version
+    counter, and which seats are connected."""
+    out = dict(state)
+    out.pop("version")
+    out["table"] = {k: v for k, v in out["table"].items() if k != "connected"}
+    return out
+
+
+def until_closed(sock: SeatSocket, timeout: float = 20.0) -> None:
+    """Read until the server closes the socket (the table moved to another instance)."""
+    from websockets.exceptions import ConnectionClosed
+
+    deadline = time.monotonic() + timeout
+    with pytest.raises(ConnectionClosed):
+        while time.monotonic() < deadline:
+            sock.recv(timeout=max(0.1, deadline - time.monotonic()), presence=True)
+    sock.close()
+
+
+def test_seats_and_a_spectator_on_three_instances_see_every_move_in_order(
+    instances: list[LiveServer], postgres_schema_url: str
+) -> None:
+    a, b, c = instances
+    friend = post_table(a, mode="friend", name="Ann", opponent="Bob")  # a holds the table
+    table_id = friend["id"]
+    seats = [
+        SeatSocket(a, table_id, friend["token"]),
+        SeatSocket(b, table_id, invite_token(friend)),
+    ]
+    watcher = SeatSocket(c, table_id)
+    everyone = [*seats, watcher]
+    rng = random.Random(11)
+    with Store(postgres_schema_url) as store:
+        last = states(everyone)
+        assert [m["table"]["seat"] for m in last] == [0, 1, None]
+        moves = 0
+        while last[0]["view"]["phase"] != "over":
+            mover = last[0]["view"]["current_player"]
+            seats[mover].act(pick(last[mover]["view"], rng))
+            now = states(everyone)
+            # one state per move on every instance, the same move everywhere, in order
+            assert len({m["version"] for m in now}) == 1, [m["version"] for m in now]
+            assert all(n["version"] > o["version"] for n, o in zip(now, last, strict=True))
+            assert len({len(m["view"]["history"]) for m in now}) == 1
+            hand = stored_hand(store, table_id)
+            for msg, seat in zip(now, (0, 1, None), strict=True):
+                if hand.is_over:  # the deck and both hands are revealed to all, to check
+                    assert "reveal" in msg
+                else:
+                    assert "reveal" not in msg
+                    assert leaks(msg, hand, seat) == {}, (seat, leaks(msg, hand, seat))
+            last = now
+            moves += 1
+        assert moves > 2
+    # the spectator cannot act, wherever it is
+    watcher.send({"type": "action", "action": "pass"})
+    assert watcher.recv()["type"] == "error"
+    for s in everyone:
+        s.close()
+
+
+def test_the_holder_killed_mid_hand_the_game_goes_on_at_the_others(
+    instances: list[LiveServer], postgres_schema_url: str
+) -> None:
+    a, b, c = instances
+    friend = post_table(a, mode="friend", name="Ann", opponent="Bob")  # a holds the table
+    table_id = friend["id"]
+    tokens = [friend["token"], invite_token(friend)]
+    where = [b, c]  # neither seat is on the holder
+    seats = [SeatSocket(where[i], table_id, tokens[i]) for i in (0, 1)]
+    rng = random.Random(5)
+    last = states(seats)
+    for _ in range(6):
+        mover = last[0]["view"]["current_player"]
+        seats[mover].act(pick(last[mover]["view"], rng))
+        last = states(seats)  # acknowledged: both seats were sent the move
+    assert last[0]["view"]["phase"] != "over", "the hand ended too soon for this seed"
+
+    a.kill()  # SIGKILL: the table's lease is left to run out
+    for s in seats:
+        until_closed(s)  # each instance closes its sockets: the pages reconnect
+
+    seats = [SeatSocket(where[i], table_id, tokens[i]) for i in (0, 1)]
+    again = states(seats)
+    assert [comparable(m) for m in again] == [comparable(m) for m in last]
+    last = again
+    while last[0]["view"]["phase"] != "over":  # on to the end of the hand, on b and c
+        mover = last[0]["view"]["current_player"]
+        seats[mover].act(pick(last[mover]["view"], rng))
+        last = states(seats)
+    with Store(postgres_schema_url) as store:
+        assert stored_hand(store, table_id).is_over
+    for s in seats:
+        s.close()
+
+
+def test_workers_share_one_port_and_a_dead_one_is_replaced(
+    tmp_path: Path, postgres_schema_url: str, broker_url: str
+) -> None:
+    """``--workers 2``: two instances behind one port; one killed mid-hand, the command starts
+    another, the seats reconnect and play on with nothing lost."""
+    import psutil
+
+    server = LiveServer(
+        tmp_path / "workers.db",
+        db_url=postgres_schema_url,
+        args=["--broker", broker_url, "--workers", "2", "--lease-seconds", LEASE],
+    )
+    server.start()
+    assert server.proc is not None
+    parent = psutil.Process(server.proc.pid)
+    seats: list[SeatSocket] = []
+    try:
+        deadline = time.monotonic() + 30
+        while len(parent.children()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        first = {c.pid for c in parent.children()}
+        assert len(first) == 2
+        friend = post_table(server, mode="friend", name="Ann", opponent="Bob")
+        tokens = [friend["token"], invite_token(friend)]
+        seats = [SeatSocket(server, friend["id"], t) for t in tokens]
+        rng = random.Random(3)
+        last = states(seats)
+        for _ in range(4):
+            mover = last[0]["view"]["current_player"]
+            seats[mover].act(pick(last[mover]["view"], rng))
+            last = states(seats)
+
+        with Store(postgres_schema_url) as store:  # the instance holding the table dies
+            holder = store.lease_holders([friend["id"]])[friend["id"]][0]
+        dead = int(holder.split("-")[-2])  # host-pid-random
+        assert dead in first
+        psutil.Process(dead).kill()
+        for s in seats:  # each socket is closed, by its death or by its table moving
+            until_closed(s)
+        seats = [SeatSocket(server, friend["id"], t) for t in tokens]
+        again = states(seats)
+        assert [comparable(m) for m in again] == [comparable(m) for m in last]
+        last = again
+        while last[0]["view"]["phase"] != "over":
+            mover = last[0]["view"]["current_player"]
+            seats[mover].act(pick(last[mover]["view"], rng))
+            last = states(seats)
+        deadline = time.monotonic() + 30
+        while len(parent.children()) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        now = {c.pid for c in parent.children()}
+        assert len(now) == 2 and dead not in now
+    finally:
+        for s in seats:
+            s.close()
+        children = parent.children()
+        server.kill()
+        psutil.wait_procs(children, timeout=20)
+
+
+def test_a_holder_whose_lease_was_taken_over_writes_nothing_more(
+    instances: list[LiveServer], postgres_schema_url: str
+) -> None:
+    """A holder that stalled past its lease (here: the lease handed to another holder behind
+    its back) has its next move refused by the database, not stored beside the new holder's:
+    its sockets are closed, and reconnect to the table as stored."""
+    from sqlalchemy import update
+
+    from ginrummy.storage.models import LeaseRow, utcnow
+
+    a, b, _ = instances
+    friend = post_table(a, mode="friend", name="Ann", opponent="Bob")
+    table_id = friend["id"]
+    tokens = [friend["token"], invite_token(friend)]
+    seats = [SeatSocket(a, table_id, t) for t in tokens]
+    last = states(seats)
+    with Store(postgres_schema_url) as store:
+        with store.engine.begin() as connection:  # A's lease runs out...
+            connection.execute(
+                update(LeaseRow).where(LeaseRow.game_id == table_id).values(expires=utcnow())
+            )
+        assert store.take_lease(table_id, "newcomer", 60) == 2  # ...and a newcomer takes it
+        moves_before = len(stored_hand(store, table_id).events)
+        mover = last[0]["view"]["current_player"]
+        seats[mover].act(pick(last[mover]["view"], random.Random(1)))
+        for s in seats:
+            until_closed(s)
+        assert len(stored_hand(store, table_id).events) == moves_before
+        store.release_lease(table_id, "newcomer", 2)
+    seats = [SeatSocket(b, table_id, t) for t in tokens]
+    again = states(seats)
+    assert [comparable(m) for m in again] == [comparable(m) for m in last]
+    for s in seats:
+        s.close()
