@@ -35,7 +35,7 @@ from ginrummy.agents.inference import Beliefs, beliefs, sample_world
 from ginrummy.agents.play import play_game
 from ginrummy.engine import Rules
 from ginrummy.engine.cards import DECK
-from ginrummy.engine.hand import Hand
+from ginrummy.engine.hand import Hand, Phase
 from ginrummy.engine.masks import bits
 from ginrummy.engine.views import PlayerView
 
@@ -75,7 +75,7 @@ class Recorder:
         ]
 
     def record(self, view: PlayerView) -> None:
-        if view.phase not in ("draw", "discard"):
+        if view.phase not in (Phase.DRAW, Phase.DISCARD):
             return
         hand: Hand = self.current["hand"]
         truth = hand.hand_mask(1 - int(self.current["seat"]))
@@ -88,7 +88,7 @@ class Recorder:
             self.right[name].append(
                 statistics.mean((h & hidden).bit_count() / b.hidden for h in hands)
             )
-        if view.phase != "discard":
+        if view.phase is not Phase.DISCARD:
             return
         mine = bits(view.hand.mask)
         truths = [melds_with(truth, c) for c in mine]

@@ -30,7 +30,7 @@ from ginrummy.agents.expert import ExpertAgent
 from ginrummy.agents.inference import RELATIONS, beliefs, sample_world
 from ginrummy.agents.play import play_game
 from ginrummy.engine import Rules
-from ginrummy.engine.hand import Hand
+from ginrummy.engine.hand import Hand, Phase
 from ginrummy.engine.masks import VALUES, bits
 from ginrummy.engine.views import PlayerView
 
@@ -49,7 +49,7 @@ def collect(first_seed: int, games: int) -> list[Case]:
         return view_of(self, seat, *a, **k)
 
     def recording(self: ExpertAgent, view: PlayerView, r: Any, **k: Any) -> Any:
-        if view.phase == "discard":
+        if view.phase is Phase.DISCARD:
             truth = current["hand"].hand_mask(1 - int(current["seat"]))
             cases.extend(_cases(view, truth, rng))
         return evaluate(self, view, r, **k)

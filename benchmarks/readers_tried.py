@@ -42,7 +42,7 @@ from ginrummy.agents.expert import ExpertAgent, Settings
 from ginrummy.agents.inference import Beliefs, beliefs, choices, sample_hidden, sample_world
 from ginrummy.agents.play import play_game
 from ginrummy.engine import Rules
-from ginrummy.engine.hand import Hand
+from ginrummy.engine.hand import Hand, Phase
 from ginrummy.engine.masks import bits
 from ginrummy.engine.melds import discard_deadwoods_mask
 from ginrummy.engine.views import PlayerView
@@ -311,7 +311,7 @@ def main(argv: list[str] | None = None) -> int:
 
     def recording(self: ExpertAgent, view: PlayerView, r: Any, **k: Any) -> Any:
         b = beliefs(view)
-        if view.phase in ("draw", "discard") and b.hidden >= 3:
+        if view.phase in (Phase.DRAW, Phase.DISCARD) and b.hidden >= 3:
             truth = current["hand"].hand_mask(1 - int(current["seat"]))
             hidden = truth & ~b.known
             rng = random.Random(5)
@@ -323,7 +323,7 @@ def main(argv: list[str] | None = None) -> int:
                 share[name].append(
                     statistics.mean((h & hidden).bit_count() / b.hidden for h in hands)
                 )
-                if view.phase == "discard":
+                if view.phase is Phase.DISCARD:
                     for card in bits(view.hand.mask):
                         p = sum(melds_with(h | b.known, card) for h in hands) / len(hands)
                         brier[name].append((p - melds_with(truth, card)) ** 2)

@@ -91,21 +91,6 @@ def wall_stock(used: str, last: str, before_last: int = 28) -> str:
     return f"{filler(used + ' ' + last, before_last)} {last}"
 
 
-def hand_for(
-    non_dealer: str,
-    dealer: str,
-    upcard: str | None = None,
-    stock: str = "",
-    *,
-    rules: Rules | None = None,
-    dealer_seat: int = 0,
-) -> Hand:
-    """``Hand.from_deck`` on :func:`deck_for`'s deck (standard rules, seat 0 deals)."""
-    return Hand.from_deck(
-        rules or Rules(), dealer_seat, deck_for(non_dealer, dealer, upcard, stock)
-    )
-
-
 def play(hand: Hand, actions: str | Iterable[str]) -> Hand:
     """Apply actions given as ``"pass, draw, discard Kh"`` or a list of texts."""
     texts = actions.split(",") if isinstance(actions, str) else actions
@@ -156,7 +141,7 @@ def quick_snapshot(hand: Hand) -> tuple[Any, ...]:
     action may change, all immutable values), its events and its undo history."""
     events = hand.events
     return (
-        hand._snapshot(),
+        hand._state,
         len(events),
         events[-1] if events else None,
         len(hand._history),
@@ -405,10 +390,6 @@ class Policy:
 def _card_of(action: Action) -> Card:
     assert action.card is not None
     return action.card
-
-
-def random_hand(rng: random.Random, rules: Rules) -> Hand:
-    return Hand.deal(rules, rng.randrange(2), rng.randrange(1 << 62))
 
 
 def play_out(hand: Hand, policy: Policy) -> Hand:

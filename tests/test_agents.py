@@ -103,8 +103,10 @@ def cards(text: str) -> list[Card]:
     return list(parse_cards(text))
 
 
-def draw_view(hand: str, top: str, *, phase: str = "draw", knock_limit: int = 10) -> PlayerView:
-    legal = (TAKE, PASS) if phase == "first_upcard" else (TAKE, DRAW)
+def draw_view(
+    hand: str, top: str, *, phase: Phase = Phase.DRAW, knock_limit: int = 10
+) -> PlayerView:
+    legal = (TAKE, PASS) if phase is Phase.FIRST_UPCARD else (TAKE, DRAW)
     top_card = Card.parse(top)
     return PlayerView(
         seat=0,
@@ -197,7 +199,7 @@ def test_simple_takes_the_upcard_iff_it_makes_a_meld(hand: str, top: str, makes_
     expected = TAKE if makes_meld else DRAW
     assert choices("simple", draw_view(hand, top)) == {str(expected)}
     first = PASS if not makes_meld else TAKE
-    assert choices("simple", draw_view(hand, top, phase="first_upcard")) == {str(first)}
+    assert choices("simple", draw_view(hand, top, phase=Phase.FIRST_UPCARD)) == {str(first)}
 
 
 def test_simple_never_discards_the_card_just_taken() -> None:
@@ -402,7 +404,7 @@ def test_play_hand_calls_new_hand_and_observe_and_times_every_decision() -> None
 def test_play_hand_is_reproducible_from_its_seed() -> None:
     first = play_hand(Rules(), 1, 42, ("simple", "intermediate"))
     second = play_hand(Rules(), 1, 42, ("simple", "intermediate"))
-    assert first.actions == second.actions
+    assert first.action_texts == second.action_texts
     assert first.deck == Hand.deal(Rules(), 1, 42).deck
 
 

@@ -57,7 +57,7 @@ def _agent(name: str) -> Agent:
 def _moves(agent: str, preset: str, seed: int) -> list[str]:
     players = (_agent(agent), _agent(OPPONENT[agent]))
     hand = play_hand(Rules.preset(preset), seed % 2, seed, players)
-    return hand.actions
+    return hand.action_texts
 
 
 def _key(agent: str, preset: str, seed: int) -> str:

@@ -14,6 +14,7 @@ from ginrummy.agents.eaai import EaaiError, EaaiPlayer, answer, play_eaai_game
 from ginrummy.cli.bot import serve_lines
 from ginrummy.engine.actions import DISCARDS, DRAW, PASS, TAKE, Action, ActionKind
 from ginrummy.engine.cards import Card, parse_cards
+from ginrummy.engine.hand import Phase
 from ginrummy.engine.views import PlayerView
 
 
@@ -62,7 +63,7 @@ def test_the_view_follows_the_callbacks() -> None:
     # He (player 0) starts and passes the face-up card; this player is offered it.
     assert me.will_draw_face_up_card(Card.parse("Qh")) is False
     view = agent.views[-1]
-    assert view.phase == "first_upcard" and view.legal_actions == (TAKE, PASS)
+    assert view.phase is Phase.FIRST_UPCARD and view.legal_actions == (TAKE, PASS)
     assert view.upcard == Card.parse("Qh") and view.dealer == 1
     assert [e.action for e in view.history] == [PASS]  # his pass
     # He is offered it again and draws from the stock, then throws Td.
@@ -70,7 +71,7 @@ def test_the_view_follows_the_callbacks() -> None:
     me.report_discard(0, Card.parse("Td"))
     assert me.will_draw_face_up_card(Card.parse("Td")) is True
     view = agent.views[-1]
-    assert view.phase == "draw" and view.legal_actions == (TAKE, DRAW)
+    assert view.phase is Phase.DRAW and view.legal_actions == (TAKE, DRAW)
     assert [e.action.kind for e in view.history] == [
         ActionKind.PASS,
         ActionKind.PASS,

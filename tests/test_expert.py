@@ -32,6 +32,7 @@ from ginrummy.engine import (
     Card,
     Cards,
     Hand,
+    Phase,
     PlayerView,
     Rules,
     best_arrangement,
@@ -110,7 +111,7 @@ def test_the_same_seed_makes_the_same_decisions() -> None:
     # time never cuts it short), so a seed replays the same hand on any machine.
     settings = Settings(worlds=8, min_worlds=8)
     records = [
-        play(EAAI, [ExpertAgent(settings), get_agent("simple")], 12, (0, 0)).actions
+        play(EAAI, [ExpertAgent(settings), get_agent("simple")], 12, (0, 0)).action_texts
         for _ in range(2)
     ]
     assert records[0] == records[1] and len(records[0]) > 4
@@ -244,7 +245,7 @@ def test_defends_with_the_best_layoffs() -> None:
             assert seat is not None
             view = hand.view(seat)
             action = agents[seat].act(view, rng)
-            if seat == 0 and view.phase == "layoff" and len(view.legal_actions) > 2:
+            if seat == 0 and view.phase is Phase.LAYOFF and len(view.legal_actions) > 2:
                 assert action == AUTO
                 defended += 1
             hand.apply(action)

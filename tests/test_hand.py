@@ -8,6 +8,8 @@ straight gin in test_hand_variants.py.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from ginrummy import (
@@ -16,9 +18,11 @@ from ginrummy import (
     Card,
     Hand,
     IllegalActionError,
+    InvalidArgumentError,
     InvalidNotationError,
     Meld,
     Phase,
+    PlayerView,
     Rules,
 )
 from helpers import (
@@ -69,7 +73,7 @@ def test_a_deck_must_have_52_distinct_cards() -> None:
         Hand.from_deck(Rules(), 0, deck[:51])
     with pytest.raises(InvalidNotationError, match="duplicate"):
         Hand.from_deck(Rules(), 0, [*deck[:51], deck[0]])
-    with pytest.raises(IllegalActionError, match="seat 0 or 1"):
+    with pytest.raises(InvalidArgumentError, match="the dealer must be seat 0 or 1, not 2"):
         Hand.from_deck(Rules(), 2, deck)
 
 
@@ -272,7 +276,10 @@ def test_action_text_is_case_insensitive_and_spacing_free() -> None:
     play(hand, ["PASS", "  Pass ", "draw"])
     event = hand.apply("KNOCK   kd")
     assert str(event.action) == "knock Kd"
-    assert hand.actions == ["pass", "pass", "draw", "knock Kd"]
+    assert hand.action_texts == ["pass", "pass", "draw", "knock Kd"]
+    assert [str(a) for a in hand.record().actions] == hand.action_texts
+    with pytest.warns(DeprecationWarning, match="use Hand.action_texts"):
+        assert hand.actions == hand.action_texts  # the older name, kept for old callers
 
 
 # --------------------------------------------------------------------------------------------
@@ -299,6 +306,29 @@ def test_undo_restores_every_step_exactly() -> None:
     assert hand.events == events
 
 
+def test_the_state_is_one_immutable_value_shared_by_undo_and_copy() -> None:
+    hand = deal(**LAYOFF_DEAL)
+    states = [hand.state]
+    for text in [*LAYOFF_START.split(", "), "layoff 8s"]:
+        hand.apply(text)
+        states.append(hand.state)
+    state = hand.state
+    assert (state.phase, state.turn, state.knocker) == (Phase.LAYOFF, 0, 1)
+    assert state.melds == hand.table_melds and state.layoffs[0][0] == Card.parse("8s")
+    assert not state.hands[0] & mask("8s") and state.hands[0] == hand.hand_mask(0)
+    with pytest.raises(AttributeError):
+        state.phase = Phase.OVER
+    # A copy shares the state; undo goes back to the very state each action started from.
+    assert hand.copy().state is state
+    while hand.events:
+        states.pop()
+        hand.undo()
+        assert hand.state is states[-1]
+    # Equal states are the same position: the same moves again give an equal state.
+    play(hand, [*LAYOFF_START.split(", "), "layoff 8s"])
+    assert hand.state == state and hash(hand.state) == hash(state)
+
+
 def test_copy_is_independent() -> None:
     hand = play(deal(**LAYOFF_DEAL), "pass, take")
     before = snapshot(hand)
@@ -313,8 +343,8 @@ def test_copy_is_independent() -> None:
     assert snapshot(other) == after
     while other.events:
         other.undo()
-    assert hand.actions == ["pass"]
-    assert other.actions == []
+    assert hand.action_texts == ["pass"]
+    assert other.action_texts == []
 
 
 # --------------------------------------------------------------------------------------------
@@ -391,6 +421,47 @@ def test_events_record_who_did_what_with_which_card() -> None:
         "4. seat 1: draw (2c)",
         "5. seat 1: knock Kd",
     ]
+
+
+def test_a_views_phase_is_the_enum_and_travels_as_its_text() -> None:
+    hand = play(deal(**LAYOFF_DEAL), "pass, take")
+    view = hand.view(0)
+    assert view.phase is Phase.DISCARD
+    data = view.to_dict()
+    assert data["phase"] == "discard" and type(data["phase"]) is str
+    assert PlayerView.from_dict(data).phase is Phase.DISCARD
+    # Another referee may build a view with the phase's text: it is read into the enum.
+    assert replace(view, phase="draw").phase is Phase.DRAW
+    with pytest.raises(InvalidNotationError, match="unknown phase 'shuffle'; the phases are: "):
+        PlayerView.from_dict({**data, "phase": "shuffle"})
+    with pytest.raises(InvalidNotationError, match="unknown phase 3"):
+        replace(view, phase=3)
+
+
+def test_a_spectator_sees_public_cards_and_counts_only() -> None:
+    hand = play(deal(**LAYOFF_DEAL), "pass, take, discard Kh, draw")
+    view = hand.public_view()
+    assert view.phase is Phase.DISCARD and view.current_player == 1 and view.dealer == 0
+    assert [str(e.action) for e in view.history] == ["pass", "take", "discard Kh", "draw"]
+    assert view.history[1].card == Card.parse("4s") and view.history[3].card is None  # 2c
+    assert view.known == (cards("4s"), cards("")) and view.counts == (10, 11)
+    assert view.discard_pile == (Card.parse("Kh"),) and view.stock_count == 30
+    assert view.hands is None and view.result is None
+    assert "2c" not in str(view.to_dict()) and view.to_dict()["seat"] is None
+    # The knocker's discard is face down until the hand ends: the history says "knock" alone.
+    play(hand, "knock Kd, layoff 8s")
+    view = hand.public_view()
+    assert [str(e.action) for e in view.history[-2:]] == ["knock", "layoff 8s"]
+    assert view.history[-2].card is None and "Kd" not in str(view.to_dict())
+    assert view.knocker == 1 and view.table_melds == hand.table_melds
+    assert view.knocker_deadwood == cards("Ac") and view.counts == (9, 10)
+    # The end shows both hands, and the discard.
+    play(hand, "done")
+    view = hand.public_view()
+    knock = view.history[-3]
+    assert str(knock.action) == "knock Kd" and knock.card == Card.parse("Kd")
+    assert view.hands == (hand.cards(0), hand.cards(1)) and view.result == hand.result
+    assert view.to_dict()["hands"] == [str(hand.cards(0)), str(hand.cards(1))]
 
 
 def test_views_hide_the_stock_draw_and_the_opponents_cards() -> None:

@@ -14,6 +14,7 @@ from ginrummy.engine import (
     Card,
     Cards,
     Hand,
+    Phase,
     PlayerView,
     Rules,
     parse_cards,
@@ -46,7 +47,7 @@ def check_hints(hand: Hand, hints: list[Hint]) -> None:
         assert hand.is_legal(h.action, seat), h
         assert h.reason and isinstance(h.reason, str)
         assert str(h)
-    if hand.phase.value != "layoff":
+    if hand.phase is not Phase.LAYOFF:
         scores = [h.score for h in hints]
         assert scores == sorted(scores, reverse=True)
 
@@ -135,7 +136,7 @@ def test_layoff_hints_put_auto_first() -> None:
             seat = hand.current_player
             assert seat is not None
             view = hand.view(seat)
-            if view.phase == "layoff" and len(view.legal_actions) > 2:
+            if view.phase is Phase.LAYOFF and len(view.legal_actions) > 2:
                 hints = hint(view, worlds=WORLDS)
                 check_hints(hand, hints)
                 assert hints[0].action == AUTO and "least" in hints[0].reason

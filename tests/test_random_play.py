@@ -90,6 +90,24 @@ def check_view(hand: Hand, seat: int, stock: int, round_trip: bool) -> None:
         assert PlayerView.from_dict(json.loads(json.dumps(data))) == view
 
 
+def check_public_view(hand: Hand, stock: int) -> None:
+    """A spectator sees no stock card, no card a player holds that was not taken from the pile
+    (but the knocker's, laid out), and not the knocker's discard while the hand is on."""
+    view = hand.public_view()
+    hidden = stock
+    if not hand.is_over:
+        for seat in (0, 1):
+            if hand.knocker != seat:
+                hidden |= hand.hand_mask(seat) & ~hand.known_cards[seat]
+    leaked = card_texts(view.to_dict()) & {str(c) for c in Cards.from_mask(hidden)}
+    assert not leaked, f"the spectator's view shows hidden cards {sorted(leaked)}"
+    knocks = [e for e in view.history if e.action.kind is ActionKind.KNOCK]
+    if not hand.is_over:  # the discard may be known from before (taken from the pile)
+        assert all(str(e.action) == "knock" and e.card is None for e in knocks), knocks
+    assert view.counts == (hand.hand_mask(0).bit_count(), hand.hand_mask(1).bit_count())
+    assert (view.hands is not None) == hand.is_over
+
+
 def expected_result(hand: Hand) -> tuple[ResultKind, int | None, int]:
     """(kind, winner, points) computed from RULES.md's scoring, apart from HandResult."""
     result = hand.result
@@ -223,6 +241,7 @@ def _play_and_check(
         if deep or step == view_step:
             for seat in (0, 1) if deep else (seed % 2,):
                 check_view(hand, seat, stock_mask, round_trip and step == view_step)
+            check_public_view(hand, stock_mask)
         try_illegal(hand, random_action(rng), thorough=deep)
         if hand.is_over:
             break
@@ -240,6 +259,7 @@ def _play_and_check(
     if round_trip:
         for seat in (0, 1):
             check_view(hand, seat, stock[52 - hand.stock_count], True)
+        check_public_view(hand, stock[52 - hand.stock_count])
     # Replays: both forms in deep hands; else the text form (seed % 4 == 0) or JSON (== 2).
     forms = slice(None) if deep else slice(0, 0) if seed % 2 else slice(seed % 4 // 2, None, 2)
     check_finished(hand, forms)

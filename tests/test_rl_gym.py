@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
 
-from ginrummy import Action, PlayerView, Rules
+from ginrummy import Action, Phase, PlayerView, Rules
 from ginrummy.agents import BaseAgent
 from ginrummy.rl import ENV_ID, GinRummyEnv
 from ginrummy.rl.actions import DRAW
@@ -118,7 +118,7 @@ def test_an_illegal_action_loses_the_episode_by_default() -> None:
     with pytest.raises(ValueError, match="illegal action"):
         raising = GinRummyEnv(illegal="raise", seat=1)
         observation, _ = raising.reset(seed=5)
-        while raising.session.hand.phase.value != "first_upcard":
+        while raising.session.hand.phase is not Phase.FIRST_UPCARD:
             raising.reset()
         raising.step(DRAW)
 

@@ -11,7 +11,18 @@ import numpy as np
 import pyspiel
 import pytest
 
-from ginrummy import DECK, Action, ActionKind, Card, Hand, Meld, Rules, deadwood, parse_cards
+from ginrummy import (
+    DECK,
+    Action,
+    ActionKind,
+    Card,
+    Hand,
+    Meld,
+    Phase,
+    Rules,
+    deadwood,
+    parse_cards,
+)
 from ginrummy.agents.registry import get_agent
 from ginrummy.engine.melds import min_discard_deadwood_mask
 from ginrummy.rl.openspiel import (
@@ -136,7 +147,7 @@ def choose(hand: Hand, rng: random.Random) -> Action:
     legal = hand.legal_actions()
     seat = hand.current_player
     assert seat is not None
-    if hand.phase.value == "layoff" or rng.random() < 0.15:
+    if hand.phase is Phase.LAYOFF or rng.random() < 0.15:
         return rng.choice(legal)
     kinds = {a.kind for a in legal}
     if ActionKind.KNOCK in kinds and ActionKind.GIN not in kinds and rng.random() < 0.7:
@@ -186,13 +197,13 @@ def replay(rules: Rules, dealer: int, seed: int, rng: random.Random) -> Replay:
 
 def refused(hand: Hand, move: int, state: pyspiel.State) -> str:
     """Why OpenSpiel refused one of our legal moves: one of its two known rule bugs."""
-    phase = hand.phase.value
-    if phase == "layoff" and move < 52:
+    phase = hand.phase
+    if phase is Phase.LAYOFF and move < 52:
         # It stops a chain of layoffs after two cards on one end of a run.
         return "openspiel refused a chained layoff"
     seat = hand.current_player
     assert seat is not None
-    if phase == "discard" and move == KNOCK_ACTION:
+    if phase is Phase.DISCARD and move == KNOCK_ACTION:
         # Its 11-card deadwood melds the most points and then discards the highest card left,
         # which is not always the least deadwood after a discard.
         theirs = state.deadwood()[openspiel_player(seat, hand.dealer)]

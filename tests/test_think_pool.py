@@ -102,7 +102,7 @@ def _hand_both_ways(pool: ThinkPool, level: str, seed: int) -> tuple[list[str], 
             else:
                 text = str(thinking.think(agent, view, random.Random(move_seed)))
             hand.apply(text, seat=seat)
-        played.append(list(hand.actions))
+        played.append(list(hand.action_texts))
     return played[0], played[1]
 
 
@@ -133,7 +133,7 @@ def test_hints_and_a_review_come_back_as_plain_data(uncapped: ThinkPool) -> None
         "rules": Rules().to_dict(),
         "dealer": 0,
         "deck": deal.deck_text,
-        "actions": played.actions,
+        "actions": played.action_texts,
         "seat": 0,
         "scores": [0, 0],
         "seed": 1,

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from ginrummy.engine import DECK, IllegalActionError, Rules, parse_cards
+from ginrummy.engine import DECK, IllegalActionError, Phase, Rules, parse_cards
 from ginrummy.storage import Store
 from ginrummy.web import manager as manager_module
 from ginrummy.web import tables as tables_module
@@ -151,7 +151,7 @@ def test_no_undo_after_the_computer_knocked(fixed_deck: None) -> None:
         manager, store, table, me = await computer_table(dealer=0)
         await computer_knocks(store, table, me)
         hand = table.hand
-        assert hand is not None and hand.phase.value == "layoff" and hand.current_player == 0
+        assert hand is not None and hand.phase is Phase.LAYOFF and hand.current_player == 0
         with pytest.raises(IllegalActionError, match="computer has answered"):
             await me.do({"type": "undo"})
         await me.act("done")

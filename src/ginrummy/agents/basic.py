@@ -120,7 +120,7 @@ def best_legal(view: PlayerView) -> Action:
 def require_turn(view: PlayerView) -> tuple[Action, ...]:
     legal = view.legal_actions
     if not legal:
-        raise ValueError(f"seat {view.seat} has nothing to do in phase {view.phase!r}")
+        raise ValueError(f"seat {view.seat} has nothing to do in phase {view.phase.value!r}")
     return legal
 
 

@@ -39,6 +39,7 @@ from ..engine.actions import (
 )
 from ..engine.cards import DECK, Card, Cards
 from ..engine.errors import GinRummyError
+from ..engine.hand import Phase
 from ..engine.masks import mask_value
 from ..engine.melds import (
     Meld,
@@ -113,7 +114,7 @@ class EaaiPlayer:
             self.pile.append(card.index)
         elif self.pile[-1] != card.index:
             raise EaaiError(f"the face-up card is {DECK[self.pile[-1]]}, not {card}")
-        phase = "draw"
+        phase = Phase.DRAW
         if self.opening:
             if self.seat != self.starting and self.passes == 0:
                 self._event(1 - self.seat, PASS)  # he was offered it first and passed
@@ -124,11 +125,11 @@ class EaaiPlayer:
                 # the card again; this engine's rules do not).
                 self.taking = False
                 return False
-            phase = "first_upcard"
-        legal = (TAKE, PASS) if phase == "first_upcard" else (TAKE, DRAW)
+            phase = Phase.FIRST_UPCARD
+        legal = (TAKE, PASS) if phase is Phase.FIRST_UPCARD else (TAKE, DRAW)
         action = self._ask(phase, legal)
         self.taking = action == TAKE
-        if phase == "first_upcard" and not self.taking:
+        if phase is Phase.FIRST_UPCARD and not self.taking:
             self._event(self.seat, PASS)
         return self.taking
 
@@ -175,7 +176,7 @@ class EaaiPlayer:
                 legal.append(GINS[card])
             elif dw <= self.rules.knock_limit:
                 legal.append(KNOCKS[card])
-        action = self._ask("discard", tuple(legal))
+        action = self._ask(Phase.DISCARD, tuple(legal))
         assert action.card is not None
         card = action.card.index
         rest = self.hand & ~(1 << card)
@@ -250,7 +251,7 @@ class EaaiPlayer:
         self.pile.pop()
         self._event(seat, TAKE, card)
 
-    def view(self, phase: str, legal: tuple[Action, ...]) -> PlayerView:
+    def view(self, phase: Phase, legal: tuple[Action, ...]) -> PlayerView:
         """This player's view of the hand, as the engine would give it."""
         return PlayerView(
             seat=self.seat,
@@ -271,7 +272,7 @@ class EaaiPlayer:
             scores=self.scores,
         )
 
-    def _ask(self, phase: str, legal: tuple[Action, ...]) -> Action:
+    def _ask(self, phase: Phase, legal: tuple[Action, ...]) -> Action:
         action = self.agent.act(self.view(phase, legal), self.rng)
         if action in legal:
             return action

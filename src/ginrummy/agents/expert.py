@@ -29,6 +29,7 @@ from time import perf_counter
 
 from ..engine.actions import AUTO, BIG_GIN, DRAW, KNOCKS, PASS, TAKE, Action, ActionKind
 from ..engine.cards import DECK
+from ..engine.hand import Phase
 from ..engine.masks import FULL_DECK_MASK, STOCK_FLOOR, VALUES
 from ..engine.melds import Meld, best_arrangements, deadwood_mask, discard_deadwoods_mask
 from ..engine.views import PlayerView
@@ -233,10 +234,10 @@ class ExpertAgent(BaseAgent):
     def act(self, view: PlayerView, rng: random.Random) -> Action:
         legal = view.legal_actions
         if not legal:
-            raise ValueError(f"seat {view.seat} has nothing to do in phase {view.phase!r}")
+            raise ValueError(f"seat {view.seat} has nothing to do in phase {view.phase.value!r}")
         if len(legal) == 1:
             return legal[0]
-        if view.phase == "layoff":
+        if view.phase is Phase.LAYOFF:
             return AUTO if AUTO in legal else legal[-1]
         evaluation = self.evaluate(view, rng)
         return evaluation.best().action
@@ -250,7 +251,7 @@ class ExpertAgent(BaseAgent):
         b = beliefs(view)
         utility = Utility(view.rules, view.scores, view.seat)
         scoring = Scoring.of(view.rules, view.knock_limit, view.multiplier)
-        if phase in ("first_upcard", "draw", "wall"):
+        if phase in (Phase.FIRST_UPCARD, Phase.DRAW, Phase.WALL):
             cands = self._draw_candidates(view, b, every)
         else:
             cands = self._discard_candidates(view, b, every)
@@ -266,14 +267,14 @@ class ExpertAgent(BaseAgent):
         top = view.top_discard
         no_take = DRAW if DRAW in legal else PASS
         no_kind = "draw" if no_take is DRAW else "pass"
-        if view.phase == "wall":
+        if view.phase is Phase.WALL:
             no_kind = "dead"
         if TAKE not in legal or top is None:
             return [Candidate(no_take, no_kind)]
         card = top.index
         useful = (
             every
-            or view.phase == "wall"
+            or view.phase is Phase.WALL
             or takes_into_meld(hand, card)
             or self._low_swap(view, card)
         )
@@ -470,7 +471,7 @@ class ExpertAgent(BaseAgent):
                 return 0, 0
             return play_out(start, opp, stock, scoring, outs)
         if kind == "take":
-            if view.phase == "wall":
+            if view.phase is Phase.WALL:
                 return self._wall_knock(hand | (1 << c.card), c.card, opp, scoring)
             return play_out(start, opp, stock, scoring, outs)
         if kind == "draw":

@@ -24,6 +24,7 @@ from statistics import mean
 
 from ..engine.actions import AUTO, Action, ActionKind
 from ..engine.cards import DECK, Card, Cards
+from ..engine.hand import Phase
 from ..engine.masks import VALUES, bits
 from ..engine.melds import (
     Meld,
@@ -85,7 +86,7 @@ def hint(
         if worlds is not None
         else replace(base, budget_ms=budget_ms, worlds=max(base.worlds, 400), min_worlds=4)
     )
-    if view.phase == "layoff":
+    if view.phase is Phase.LAYOFF:
         return _layoff_hints(view)
     evaluation = agent.evaluate(view, rng, every=True)
     utility = Utility(view.rules, view.scores, view.seat)
@@ -269,7 +270,7 @@ class _Explainer:
     def _take(self, cand: Candidate) -> str:
         card = DECK[cand.card]
         with_card = self.hand | card.bit
-        if self.view.phase == "wall":
+        if self.view.phase is Phase.WALL:
             return f"take {card} to knock with it rather than let the hand die"
         table = discard_deadwoods_mask(with_card)
         after = min(v for i, v in table.items() if i != cand.card)

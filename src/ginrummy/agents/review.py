@@ -19,11 +19,11 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from ..engine import Action, Card, Hand, Rules
+from ..engine import Action, Card, Hand, Phase, Rules
 from .hints import action_key, hint
 
 #: The decisions reviewed: the phases where the expert ranks every legal action.
-REVIEWED = ("first_upcard", "draw", "discard", "wall")
+REVIEWED = frozenset({Phase.FIRST_UPCARD, Phase.DRAW, Phase.DISCARD, Phase.WALL})
 #: Differences smaller than this (in the hint's unit) are not mistakes, only noise.
 NOISE = 0.05
 
@@ -71,7 +71,7 @@ def review_hand(
     hand = Hand.from_deck(rules, dealer, list(deck))
     found: list[Mistake] = []
     for number, text in enumerate(actions, start=1):
-        if hand.current_player == seat and hand.phase.value in REVIEWED:
+        if hand.current_player == seat and hand.phase in REVIEWED:
             played = Action.parse(text)
             view = hand.view(seat, scores)
             ranked = hint(view, rng=random.Random(seed * 1_000_003 + number), worlds=worlds)

@@ -19,7 +19,7 @@ from typing import TextIO, TypeVar
 from ..engine.errors import GinRummyError
 from ..engine.game import Cut
 from ..engine.rules import Rules
-from ..engine.rulings import Action, parse_irregularity
+from ..engine.rulings import Remedy, parse_irregularity
 from ..scorekeeper import (
     EXPORT_FORMATS,
     Command,
@@ -263,7 +263,7 @@ class ScorePrompt:
         dealt_by = 1 - keeper.expected if text.startswith("wrong dealer") else keeper.dealer
         try:
             ruling = parse_irregularity(text, dealt_by)
-            if ruling.action is Action.PLAYER_CHOOSES:
+            if ruling.remedy is Remedy.PLAYER_CHOOSES:
                 self.view.say(keeper.with_names(ruling.explanation), "yellow")
                 chooser = keeper.names[ruling.chooser or 0]
                 choice = self.ask_until(f"{chooser} chooses: redeal or play on? ", _choice)

@@ -5,12 +5,13 @@ from .cards import DECK, Card, Cards, parse_cards
 from .errors import (
     GinRummyError,
     IllegalActionError,
+    InvalidArgumentError,
     InvalidNotationError,
     InvalidRulesError,
     RulesWordError,
 )
 from .game import Game, GameRecord, HandEntry
-from .hand import Hand, Phase
+from .hand import Hand, HandState, Phase
 from .match import Match, MatchRecord
 from .melds import (
     Arrangement,
@@ -28,7 +29,7 @@ from .results import HandResult, ResultKind
 from .rules import Rules
 from .scoring import GameFinal
 from .sheet import ScoreSheet
-from .views import PlayerView
+from .views import PlayerView, PublicView
 
 __all__ = [
     "DECK",
@@ -46,7 +47,9 @@ __all__ = [
     "HandEntry",
     "HandRecord",
     "HandResult",
+    "HandState",
     "IllegalActionError",
+    "InvalidArgumentError",
     "InvalidNotationError",
     "InvalidRulesError",
     "LayoffResult",
@@ -55,6 +58,7 @@ __all__ = [
     "Meld",
     "Phase",
     "PlayerView",
+    "PublicView",
     "ResultKind",
     "Rules",
     "RulesWordError",

@@ -12,6 +12,10 @@ from .melds import Meld
 
 
 class ActionKind(StrEnum):
+    """What an action does. The value is its first word in the canonical text, which records
+    keep, so it never changes: one word each, hence ``biggin`` for big gin (identifiers say
+    ``big_gin``, a result's kind is ``big_gin`` and prose says "big gin")."""
+
     PASS = "pass"
     TAKE = "take"
     DRAW = "draw"
@@ -111,13 +115,20 @@ DISCARDS: Final = CARD_ACTIONS[ActionKind.DISCARD]
 KNOCKS: Final = CARD_ACTIONS[ActionKind.KNOCK]
 GINS: Final = CARD_ACTIONS[ActionKind.GIN]
 LAYOFFS: Final = CARD_ACTIONS[ActionKind.LAYOFF]
+#: A knock as those who may not see the knocker's discard are told of it (it is no action
+#: anyone can apply: a knock names its discard).
+FACE_DOWN_KNOCK: Final = Action(ActionKind.KNOCK)
+_DRAW_KIND: Final = ActionKind.DRAW  # read on every event of every view: a plain name is faster
+_KNOCK_KIND: Final = ActionKind.KNOCK
 
 
 def discard(card: Card | str) -> Action:
+    """``discard <card>`` (the shared instance), from a card or its text."""
     return DISCARDS[_card(card).index]
 
 
 def knock(card: Card | str, melds: tuple[Meld, ...] | None = None) -> Action:
+    """``knock <card>``, laying down ``melds`` when given (else the default arrangement)."""
     return (
         KNOCKS[_card(card).index] if melds is None else Action(ActionKind.KNOCK, _card(card), melds)
     )
@@ -153,10 +164,16 @@ class Event(NamedTuple):
     card: Card | None = None
     laid_off: tuple[Card, ...] = ()
 
-    def public(self, viewer: int | None) -> Event:
-        """The event as ``viewer`` sees it: another player's stock draw hides its card."""
-        if self.action.kind is ActionKind.DRAW and viewer != self.seat:
-            return Event(self.number, self.seat, self.action, None, self.laid_off)
+    def public(self, viewer: int | None, *, face_down_knock: bool = False) -> Event:
+        """The event as ``viewer`` (None: a spectator) sees it: another player's stock draw
+        hides its card. With ``face_down_knock`` (while the hand is on) another player's knock
+        hides its discard too, laid face down: the action reads ``knock`` alone."""
+        if viewer != self.seat:
+            kind = self.action.kind
+            if kind is _DRAW_KIND:
+                return Event(self.number, self.seat, self.action, None, self.laid_off)
+            if face_down_knock and kind is _KNOCK_KIND:
+                return Event(self.number, self.seat, FACE_DOWN_KNOCK, None, self.laid_off)
         return self
 
     def __str__(self) -> str:

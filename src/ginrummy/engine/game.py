@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .cards import DECK, Card, Cards, parse_cards
-from .errors import GinRummyError, IllegalActionError
+from .errors import GinRummyError, IllegalActionError, InvalidNotationError, check_int, check_seat
 from .results import HandResult
 from .rules import Rules
 from .scoring import Column, GameFinal, Tally
-from .serial import result_from_dict, result_to_dict
+from .serial import json_object, result_from_dict, result_to_dict
 
 if TYPE_CHECKING:
     from .hand import Hand
@@ -89,13 +89,13 @@ def next_dealer(rules: Rules, dealer: int, result: HandResult) -> int:
 
 @dataclass(frozen=True, slots=True)
 class HandEntry:
-    """One hand of a game. Engine hands keep their deck (top first) and canonical actions;
-    results entered by hand have neither."""
+    """One hand of a game. Engine hands keep their deck (top first) and their actions' canonical
+    text; results entered by hand have neither."""
 
     number: int
     dealer: int
     result: HandResult
-    actions: tuple[str, ...] | None = None
+    action_texts: tuple[str, ...] | None = None
     deck: tuple[Card, ...] | None = None
 
 
@@ -118,12 +118,14 @@ class Game:
         first_dealer: int | None = None,
     ) -> None:
         self.rules = rules if rules is not None else Rules()
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(1 << 63)
+        self.seed = (
+            check_int(seed, "the seed")
+            if seed is not None
+            else random.SystemRandom().randrange(1 << 63)
+        )
         self.cuts: tuple[Cut, ...] = ()
         if first_dealer is not None:
-            if first_dealer not in (0, 1):
-                raise GinRummyError(f"the first dealer must be seat 0 or 1, not {first_dealer!r}")
-            self.first_dealer = first_dealer
+            self.first_dealer = check_seat(first_dealer, "the first dealer")
         elif self.rules.first_dealer == "cut":
             rng = random.Random(derived_seed(self.seed, "cut"))
             self.first_dealer, self.cuts = cut_for_deal(rng)
@@ -206,13 +208,16 @@ class Game:
         """Score a finished engine hand, keeping its deck and actions for the record."""
         if hand.result is None:
             raise IllegalActionError("the hand is not over")
-        return self._add(hand.result, tuple(hand.actions), tuple(hand.deck))
+        return self._add(hand.result, tuple(hand.action_texts), tuple(hand.deck))
 
     def _add(
-        self, result: HandResult, actions: tuple[str, ...] | None, deck: tuple[Card, ...] | None
+        self,
+        result: HandResult,
+        action_texts: tuple[str, ...] | None,
+        deck: tuple[Card, ...] | None,
     ) -> HandEntry:
         tally = self.tally.add(result)
-        entry = HandEntry(self.number, self.dealer, result, actions, deck)
+        entry = HandEntry(self.number, self.dealer, result, action_texts, deck)
         self._tallies.append(tally)
         self._dealers.append(next_dealer(self.rules, self.dealer, result))
         self._entries.append(entry)
@@ -245,9 +250,9 @@ class GameRecord:
             if entry.dealer != game.dealer:
                 raise GinRummyError(f"hand {entry.number}: the record's dealer is not the rules'")
             result = entry.result
-            if play and entry.actions is not None:
+            if play and entry.action_texts is not None:
                 result = _play_again(self.rules, entry)
-            game._add(result, entry.actions, entry.deck)
+            game._add(result, entry.action_texts, entry.deck)
         return game
 
     def to_dict(self) -> dict[str, Any]:
@@ -265,22 +270,27 @@ class GameRecord:
     def from_dict(cls, data: dict[str, Any]) -> GameRecord:
         if data.get("format") != RECORD_FORMAT or data.get("version") != RECORD_VERSION:
             raise GinRummyError("not a version 1 game record")
-        cuts = tuple((Card.parse(a), Card.parse(b)) for a, b in data["cuts"])
-        hands = tuple(_entry_from_dict(n, h) for n, h in enumerate(data["hands"], 1))
-        return cls(
-            Rules.from_dict(data["rules"]),
-            int(data["seed"]),
-            int(data["first_dealer"]),
-            cuts,
-            hands,
-        )
+        try:
+            cuts = tuple((Card.parse(a), Card.parse(b)) for a, b in data["cuts"])
+            hands = tuple(_entry_from_dict(n, h) for n, h in enumerate(data["hands"], 1))
+            return cls(
+                Rules.from_dict(data["rules"]),
+                check_int(data["seed"], "the seed"),
+                check_seat(data["first_dealer"], "the first dealer"),
+                cuts,
+                hands,
+            )
+        except GinRummyError:
+            raise
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidNotationError(f"bad game record: {exc!r}") from None
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=1)
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
-        return cls.from_dict(json.loads(text))
+        return cls.from_dict(json_object(text, "game record"))
 
 
 def _play_again(rules: Rules, entry: HandEntry) -> HandResult:
@@ -289,7 +299,7 @@ def _play_again(rules: Rules, entry: HandEntry) -> HandResult:
     if entry.deck is None:
         raise GinRummyError(f"hand {entry.number}: the record has actions but no deck")
     hand = Hand.from_deck(rules, entry.dealer, Cards(entry.deck))
-    for text in entry.actions or ():
+    for text in entry.action_texts or ():
         hand.apply(text)
     if hand.result is None or _scoring_facts(hand.result) != _scoring_facts(entry.result):
         raise GinRummyError(f"hand {entry.number}: replaying the actions gives another result")
@@ -313,8 +323,8 @@ def _scoring_facts(result: HandResult) -> tuple[object, ...]:
 
 def _entry_to_dict(entry: HandEntry) -> dict[str, Any]:
     out: dict[str, Any] = {"dealer": entry.dealer, "result": result_to_dict(entry.result)}
-    if entry.actions is not None:
-        out["actions"] = list(entry.actions)
+    if entry.action_texts is not None:
+        out["actions"] = list(entry.action_texts)
     if entry.deck is not None:
         out["deck"] = " ".join(str(c) for c in entry.deck)
     return out
@@ -325,7 +335,7 @@ def _entry_from_dict(number: int, data: dict[str, Any]) -> HandEntry:
     deck = data.get("deck")
     return HandEntry(
         number,
-        int(data["dealer"]),
+        check_seat(data["dealer"], f"the dealer of hand {number}"),
         result_from_dict(data["result"]),
         None if actions is None else tuple(str(a) for a in actions),
         None if deck is None else tuple(parse_cards(deck)),

@@ -1,82 +1,32 @@
 """One hand as a state machine: the deal, the first upcard, draws, discards, knocks, layoffs,
 the wall, and the result.
 
-All state is held in immutable values (card masks, tuples), so a snapshot is a tuple of
-references: :meth:`Hand.undo` restores one, :meth:`Hand.copy` is cheap, and an action that
-raises leaves the hand exactly as it was.
+The hand's state is one immutable value (:class:`~ginrummy.engine.phases.HandState`), so the
+state before an action is kept for :meth:`Hand.undo` by reference, :meth:`Hand.copy` shares it,
+and an action that raises leaves the hand exactly as it was. What each phase allows and does is
+in :mod:`.phases`; a :class:`Hand` dispatches to it and keeps the events and the undo history.
 """
 
 from __future__ import annotations
 
 import random
-from dataclasses import replace
-from enum import StrEnum
-from typing import TYPE_CHECKING, Final
+import warnings
+from typing import TYPE_CHECKING
 
-from .actions import (
-    AUTO,
-    BIG_GIN,
-    DISCARDS,
-    DONE,
-    DRAW,
-    GINS,
-    KNOCKS,
-    LAYOFFS,
-    PASS,
-    TAKE,
-    Action,
-    ActionKind,
-    Event,
-    to_action,
-)
-from .cards import DECK, SUIT_CARDS, Card, Cards, CardsLike, mask_cards, to_cards
-from .errors import IllegalActionError, InvalidNotationError
-from .masks import FULL_DECK_MASK, STOCK_FLOOR, SUIT_MASK
-from .melds import (
-    Arrangement,
-    Meld,
-    arrange,
-    best_arrangement,
-    deadwood_mask,
-    discard_deadwoods_mask,
-    layoff,
-    min_discard_deadwood_mask,
-)
+from .actions import Action, Event, to_action
+from .cards import DECK, Card, Cards, CardsLike, to_cards
+from .errors import IllegalActionError, InvalidNotationError, check_seat
+from .masks import FULL_DECK_MASK
+from .melds import Arrangement, Meld, deadwood_mask, discard_deadwoods_mask
+from .phases import PHASES, HandState, Phase
 from .results import HandResult
 from .rules import Rules
 
 if TYPE_CHECKING:
     from .records import HandRecord
-    from .views import PlayerView
+    from .views import PlayerView, PublicView
 
-
-class Phase(StrEnum):
-    FIRST_UPCARD = "first_upcard"  # non-dealer, then dealer: take or pass the first upcard
-    DRAW = "draw"  # take the pile's top card or draw from the stock
-    DISCARD = "discard"  # discard, knock, gin or big gin
-    WALL = "wall"  # wall_pickup: take the last discard to knock with it, or pass
-    LAYOFF = "layoff"  # the defender lays off onto the knocker's melds
-    OVER = "over"
-
-
-_FIELDS = (
-    "_hands",
-    "_stock_pos",
-    "_pile",
-    "_phase",
-    "_turn",
-    "_passes",
-    "_taken",
-    "_known",
-    "_knocker",
-    "_knock_card",
-    "_knock_arr",
-    "_melds",
-    "_layoffs",
-    "_wall_take",
-    "_result",
-)
-_Snapshot = tuple[object, ...]
+_OVER = Phase.OVER  # read on every action: a plain name is faster than the enum's attribute
 
 
 class Hand:
@@ -88,12 +38,16 @@ class Hand:
     (1, 'first_upcard')
     >>> hand.apply("pass").action
     Action('pass')
+
+    What the deal fixes is held in plain attributes (``rules``, ``dealer``, ``deck``, ``upcard``,
+    ``knock_limit``, ``multiplier``); everything that changes is the one :attr:`state`.
     """
 
     __slots__ = (
         "_cache",
         "_history",
         "_order",
+        "_state",
         "dealer",
         "deck",
         "events",
@@ -101,36 +55,18 @@ class Hand:
         "multiplier",
         "rules",
         "upcard",
-        *_FIELDS,
     )
-
-    # The state. Every field holds an immutable value, so a snapshot is a tuple of references.
-    _hands: tuple[int, int]  # card masks
-    _stock_pos: int  # index into the deck of the stock's top card
-    _pile: tuple[Card, ...]  # discard pile, bottom first
-    _phase: Phase
-    _turn: int
-    _passes: int  # first-upcard passes so far
-    _taken: Card | None  # taken from the pile this turn: may not be discarded this turn
-    _known: tuple[int, int]  # cards each seat took from the pile and still holds (public)
-    _knocker: int | None
-    _knock_card: Card | None
-    _knock_arr: Arrangement | None
-    _melds: tuple[Meld, ...]  # the knocker's melds, extended by layoffs
-    _layoffs: tuple[tuple[Card, Meld], ...]  # (card, meld as it was when the card went on)
-    _wall_take: bool  # the pile card was taken at the wall: the turn must end in a knock
-    _result: HandResult | None
 
     def __init__(self, rules: Rules, dealer: int, deck: CardsLike) -> None:
         cards = to_cards(deck)
         if len(cards) != 52:
             raise InvalidNotationError(f"a deck has 52 cards, not {len(cards)}")
-        if dealer not in (0, 1):
-            raise IllegalActionError(f"the dealer is seat 0 or 1, not {dealer!r}")
+        dealer = check_seat(dealer, "the dealer")  # a plain int, even from numpy
         self.rules = rules
         self.dealer = dealer
         self.deck: Cards = cards
-        self._order: tuple[Card, ...] = tuple(cards)  # the deck as a plain tuple, for speed
+        #: The deck as a plain tuple, for speed (the draw reads it).
+        self._order: tuple[Card, ...] = tuple(cards)
         non_dealer = 1 - dealer
         hands = [0, 0]
         for i in range(20):
@@ -146,27 +82,28 @@ class Hand:
             phase = Phase.FIRST_UPCARD
         self.knock_limit = rules.knock_limit_for(self.upcard)
         self.multiplier = rules.hand_multiplier(self.upcard)
-        self._restore(
-            (
-                (hands[0], hands[1]),
-                21,
-                pile,
-                phase,
-                non_dealer,
-                0,
-                None,
-                (0, 0),
-                None,
-                None,
-                None,
-                (),
-                (),
-                False,
-                None,
-            )
+        self._state = HandState(
+            hands=(hands[0], hands[1]),
+            stock_pos=21,
+            pile=pile,
+            phase=phase,
+            turn=non_dealer,
+            passes=0,
+            taken=None,
+            known=(0, 0),
+            knocker=None,
+            knock_card=None,
+            knock_arrangement=None,
+            melds=(),
+            layoffs=(),
+            wall_take=False,
+            result=None,
         )
-        self._history: list[_Snapshot] = []
+        #: The state before each action applied so far (what undo goes back to).
+        self._history: list[HandState] = []
         self.events: list[Event] = []
+        #: The discard table of the last hand mask asked about (legal actions and checks of the
+        #: same turn share it).
         self._cache: tuple[int, dict[int, int]] | None = None
 
     # -- construction --------------------------------------------------------------------
@@ -185,141 +122,120 @@ class Hand:
         return cls(rules, dealer, deck)
 
     def copy(self) -> Hand:
-        """An independent copy (shares only immutable values)."""
+        """An independent copy: it shares the state and the deal (all immutable), and has
+        its own events and undo history."""
         other = object.__new__(Hand)
-        for name in (
-            "rules",
-            "dealer",
-            "deck",
-            "_order",
-            "upcard",
-            "knock_limit",
-            "multiplier",
-            "_cache",
-            *_FIELDS,
-        ):
-            object.__setattr__(other, name, getattr(self, name))
+        other.rules = self.rules
+        other.dealer = self.dealer
+        other.deck = self.deck
+        other._order = self._order
+        other.upcard = self.upcard
+        other.knock_limit = self.knock_limit
+        other.multiplier = self.multiplier
+        other._cache = self._cache
+        other._state = self._state
         other._history = list(self._history)
         other.events = list(self.events)
         return other
 
-    def _snapshot(self) -> _Snapshot:
-        return (
-            self._hands,
-            self._stock_pos,
-            self._pile,
-            self._phase,
-            self._turn,
-            self._passes,
-            self._taken,
-            self._known,
-            self._knocker,
-            self._knock_card,
-            self._knock_arr,
-            self._melds,
-            self._layoffs,
-            self._wall_take,
-            self._result,
-        )
-
-    def _restore(self, snap: _Snapshot) -> None:
-        (
-            self._hands,
-            self._stock_pos,
-            self._pile,
-            self._phase,
-            self._turn,
-            self._passes,
-            self._taken,
-            self._known,
-            self._knocker,
-            self._knock_card,
-            self._knock_arr,
-            self._melds,
-            self._layoffs,
-            self._wall_take,
-            self._result,
-        ) = snap  # type: ignore[assignment]
-
     # -- state ----------------------------------------------------------------------------
 
     @property
+    def state(self) -> HandState:
+        """Everything that has changed since the deal, as one immutable value."""
+        return self._state
+
+    @property
     def phase(self) -> Phase:
-        return self._phase
+        return self._state.phase
 
     @property
     def current_player(self) -> int | None:
         """The seat to act, or None when the hand is over."""
-        return None if self._phase is Phase.OVER else self._turn
+        s = self._state
+        return None if s.phase is _OVER else s.turn
 
     @property
     def is_over(self) -> bool:
-        return self._phase is Phase.OVER
+        return self._state.phase is _OVER
 
     @property
     def result(self) -> HandResult | None:
-        return self._result
+        return self._state.result
 
     def cards(self, seat: int) -> Cards:
         """The cards ``seat`` holds, in card order."""
-        return Cards.from_mask(self._hands[seat])
+        return Cards.from_mask(self._state.hands[check_seat(seat)])
 
     def hand_mask(self, seat: int) -> int:
-        return self._hands[seat]
+        """The cards ``seat`` holds, as a card mask."""
+        return self._state.hands[check_seat(seat)]
 
     @property
     def stock(self) -> Cards:
         """The stock, top card first."""
-        return Cards(self.deck[self._stock_pos :])
+        return Cards(self.deck[self._state.stock_pos :])
 
     @property
     def stock_count(self) -> int:
-        return 52 - self._stock_pos
+        return 52 - self._state.stock_pos
 
     @property
     def discard_pile(self) -> tuple[Card, ...]:
         """The discard pile, bottom first."""
-        return self._pile
+        return self._state.pile
 
     @property
     def known_cards(self) -> tuple[int, int]:
         """Per seat, the mask of cards it took from the pile and still holds (public)."""
-        return self._known
+        return self._state.known
 
     @property
     def knocker(self) -> int | None:
-        return self._knocker
+        return self._state.knocker
 
     @property
     def knock_arrangement(self) -> Arrangement | None:
-        return self._knock_arr
+        return self._state.knock_arrangement
 
     @property
     def knock_card(self) -> Card | None:
-        return self._knock_card
+        return self._state.knock_card
 
     @property
     def table_melds(self) -> tuple[Meld, ...]:
         """The knocker's melds as extended by the layoffs so far."""
-        return self._melds
+        return self._state.melds
 
     @property
     def layoffs(self) -> tuple[tuple[Card, Meld], ...]:
-        return self._layoffs
+        return self._state.layoffs
 
     @property
     def taken_card(self) -> Card | None:
         """The card taken from the pile this turn, which may not be discarded this turn."""
-        return self._taken
+        return self._state.taken
+
+    @property
+    def action_texts(self) -> list[str]:
+        """The canonical text of every action applied so far (``record().actions`` has them
+        as :class:`Action` values)."""
+        return [str(e.action) for e in self.events]
 
     @property
     def actions(self) -> list[str]:
-        """The canonical text of every action applied so far."""
-        return [str(e.action) for e in self.events]
+        """Deprecated: the older name of :attr:`action_texts` (it read like
+        ``record().actions``, which holds Action values), kept for code written before."""
+        warnings.warn(
+            "Hand.actions is deprecated: use Hand.action_texts", DeprecationWarning, stacklevel=2
+        )
+        return self.action_texts
 
     # -- legal actions ----------------------------------------------------------------------
 
     def _discard_table(self, mask: int) -> dict[int, int]:
+        """For the hand ``mask``: each card's index and the least deadwood after discarding it
+        (kept for the last mask asked about)."""
         cache = self._cache
         if cache is not None and cache[0] == mask:
             return cache[1]
@@ -329,64 +245,14 @@ class Hand:
 
     def legal_actions(self) -> list[Action]:
         """The current player's legal actions (knocks in their default arrangement)."""
-        phase = self._phase
-        if phase is Phase.DRAW:
-            return [DRAW] if self._passes == 2 else [TAKE, DRAW]
-        if phase is Phase.DISCARD:
-            return self._discard_phase_actions()
-        if phase is Phase.FIRST_UPCARD:
-            return [TAKE, PASS]
-        if phase is Phase.LAYOFF:
-            return [LAYOFFS[c.index] for c in self._layoff_cards()] + [DONE, AUTO]
-        if phase is Phase.WALL:
-            return [TAKE, PASS] if self._wall_take_can_knock() else [PASS]
-        return []
-
-    def _discard_phase_actions(self) -> list[Action]:
-        mask = self._hands[self._turn]
-        taken = self._taken
-        limit = self.knock_limit
-        knocks: list[Action] = []
-        gins: list[Action] = []
-        if min_discard_deadwood_mask(mask) <= limit:
-            table = self._discard_table(mask)
-            for idx in sorted(table):
-                if taken is not None and idx == taken.index:
-                    continue
-                dw = table[idx]
-                if dw == 0:
-                    gins.append(GINS[idx])
-                elif dw <= limit:
-                    knocks.append(KNOCKS[idx])
-        big = [BIG_GIN] if self.rules.big_gin and deadwood_mask(mask) == 0 else []
-        if self.rules.must_gin and (gins or big):
-            return gins + big
-        if self._wall_take:
-            return gins + knocks + big
-        if taken is not None:
-            mask &= ~taken.bit
-        t = SUIT_DISCARDS
-        discards = (
-            t[0][mask & SUIT_MASK]
-            + t[1][(mask >> 13) & SUIT_MASK]
-            + t[2][(mask >> 26) & SUIT_MASK]
-            + t[3][mask >> 39]
-        )
-        return [*discards, *knocks, *gins, *big]
-
-    def _layoff_cards(self) -> list[Card]:
-        melds = self._melds
-        return [c for c in mask_cards(self._hands[self._turn]) if any(m.accepts(c) for m in melds)]
-
-    def _wall_take_can_knock(self) -> bool:
-        card = self._pile[-1]
-        mask = self._hands[self._turn] | card.bit
-        table = discard_deadwoods_mask(mask)
-        return any(v <= self.knock_limit for i, v in table.items() if i != card.index)
+        s = self._state
+        return PHASES[s.phase].legal(self, s)
 
     # -- checking ---------------------------------------------------------------------------
 
     def is_legal(self, action: Action | str, seat: int | None = None) -> bool:
+        """Whether ``action`` is legal now (for ``seat``, when given). A ``seat`` that is not 0
+        or 1 is a mistake in the call, not an illegal move: it raises InvalidArgumentError."""
         try:
             self.check(action, seat)
         except (IllegalActionError, InvalidNotationError):
@@ -400,120 +266,18 @@ class Hand:
         Returns the parsed action.
         """
         a = to_action(action)
-        self._check(a, seat)
+        self._check(self._state, a, seat)
         return a
 
-    def _check(self, a: Action, seat: int | None) -> Arrangement | None:
-        phase = self._phase
-        kind = a.kind
-        if phase is Phase.OVER:
-            raise IllegalActionError("the hand is over")
-        if seat is not None and seat != self._turn:
-            raise IllegalActionError(f"it is not your turn: seat {self._turn} is to {_verb(phase)}")
-        if phase is Phase.DISCARD:
-            return self._check_discard_phase(a)
-        if phase is Phase.DRAW:
-            if kind is ActionKind.DRAW:
-                return None
-            if kind is ActionKind.TAKE:
-                if self._passes == 2:
-                    raise IllegalActionError(
-                        "both players passed the upcard: the non-dealer must draw from the stock"
-                    )
-                return None
-            raise IllegalActionError(
-                f"'{a}' is not allowed now: draw from the stock or take "
-                f"the top card of the discard pile"
-            )
-        if phase is Phase.FIRST_UPCARD:
-            if kind not in (ActionKind.TAKE, ActionKind.PASS):
-                raise IllegalActionError(
-                    f"'{a}' is not allowed now: take or pass the first upcard {self._pile[-1]}"
-                )
-            return None
-        if phase is Phase.WALL:
-            if kind is ActionKind.PASS:
-                return None
-            if kind is ActionKind.TAKE:
-                if not self._wall_take_can_knock():
-                    raise IllegalActionError(
-                        f"at the wall {self._pile[-1]} may be taken only to knock with it, "
-                        f"and it gives no knock"
-                    )
-                return None
-            raise IllegalActionError(f"'{a}' is not allowed at the wall: take (to knock) or pass")
-        # LAYOFF
-        if kind in (ActionKind.DONE, ActionKind.AUTO):
-            return None
-        if kind is not ActionKind.LAYOFF:
-            raise IllegalActionError(f"'{a}' is not allowed now: lay off a card, done or auto")
-        card = a.card
-        assert card is not None
-        if not self._hands[self._turn] & card.bit:
-            raise IllegalActionError(f"you do not hold {card}")
-        if not any(m.accepts(card) for m in self._melds):
-            raise IllegalActionError(f"{card} does not fit any of the knocker's melds")
-        return None
-
-    def _check_discard_phase(self, a: Action) -> Arrangement | None:
-        kind = a.kind
-        mask = self._hands[self._turn]
-        if kind is ActionKind.BIG_GIN:
-            if not self.rules.big_gin:
-                raise IllegalActionError("big gin is not played under these rules")
-            if deadwood_mask(mask) != 0:
-                raise IllegalActionError("big gin needs all 11 cards melded")
-            return self._named_arrangement(a, mask, 0)
-        if kind not in (ActionKind.DISCARD, ActionKind.KNOCK, ActionKind.GIN):
-            raise IllegalActionError(f"'{a}' is not allowed now: discard, knock or gin")
-        card = a.card
-        assert card is not None
-        if not mask & card.bit:
-            raise IllegalActionError(f"you do not hold {card}")
-        if card is self._taken:
-            raise IllegalActionError(
-                f"{card} was just taken from the discard pile and may not be discarded this turn"
-            )
-        if kind is ActionKind.DISCARD:
-            if self._wall_take:
-                raise IllegalActionError("a card taken at the wall must be used to knock")
-            if self.rules.must_gin and self._can_gin(mask):
-                raise IllegalActionError("you can go gin, and these rules say you must")
-            return None
-        arrangement = self._named_arrangement(a, mask & ~card.bit, None)
-        assert arrangement is not None
-        dw = arrangement.deadwood
-        if kind is ActionKind.GIN:
-            if dw != 0:
-                raise IllegalActionError(f"not gin: {dw} deadwood after discarding {card}")
-            return arrangement
-        if dw == 0:
-            raise IllegalActionError(f"that is gin: use 'gin {card}'")
-        if dw > self.knock_limit:
-            if self.knock_limit == 0:
-                raise IllegalActionError(f"deadwood {dw}: only gin ends this hand")
-            raise IllegalActionError(f"deadwood {dw} over the knock limit {self.knock_limit}")
-        if self.rules.must_gin and self._can_gin(mask):
-            raise IllegalActionError("you can go gin, and these rules say you must")
-        return arrangement
-
-    def _can_gin(self, mask: int) -> bool:
-        taken = self._taken
-        table = self._discard_table(mask)
-        if any(v == 0 for i, v in table.items() if taken is None or i != taken.index):
-            return True
-        return self.rules.big_gin and deadwood_mask(mask) == 0
-
-    def _named_arrangement(self, a: Action, rest: int, need: int | None) -> Arrangement | None:
-        if a.melds is None:
-            return best_arrangement(rest)
-        try:
-            arrangement = arrange(rest, a.melds)
-        except InvalidNotationError as exc:
-            raise IllegalActionError(str(exc)) from None
-        if need is not None and arrangement.deadwood != need:
-            raise IllegalActionError(f"those melds leave {arrangement.deadwood} deadwood")
-        return arrangement
+    def _check(self, s: HandState, a: Action, seat: int | None) -> Arrangement | None:
+        rules = PHASES[s.phase]
+        if (
+            seat is not None
+            and check_seat(seat, "the acting player") != s.turn
+            and s.phase is not _OVER  # once it is over, that is what a late move is told
+        ):
+            raise IllegalActionError(f"it is not your turn: seat {s.turn} is to {rules.verb}")
+        return rules.check(self, s, a)
 
     # -- applying ----------------------------------------------------------------------------
 
@@ -525,14 +289,11 @@ class Hand:
         changes nothing when the action is not legal.
         """
         a = action if isinstance(action, Action) else Action.parse(action)
-        arrangement = self._check(a, seat)
-        before = self._snapshot()
-        try:
-            event = self._do(a, arrangement)
-        except BaseException:
-            self._restore(before)
-            raise
-        self._history.append(before)
+        s = self._state
+        arrangement = self._check(s, a, seat)
+        state, event = PHASES[s.phase].apply[a.kind](self, s, a, arrangement, len(self.events) + 1)
+        self._history.append(s)
+        self._state = state
         self.events.append(event)
         return event
 
@@ -540,141 +301,8 @@ class Hand:
         """Take back the last action; returns its event."""
         if not self._history:
             raise IllegalActionError("nothing to undo")
-        self._restore(self._history.pop())
+        self._state = self._history.pop()
         return self.events.pop()
-
-    def _do(self, a: Action, arrangement: Arrangement | None) -> Event:
-        seat = self._turn
-        number = len(self.events) + 1
-        kind = a.kind
-        if kind is ActionKind.DRAW:
-            card = self._order[self._stock_pos]
-            h = self._hands
-            self._hands = (h[0] | card.bit, h[1]) if seat == 0 else (h[0], h[1] | card.bit)
-            self._stock_pos += 1
-            self._phase = Phase.DISCARD
-            self._passes = 0
-            return Event(number, seat, a, card)
-        if kind is ActionKind.DISCARD:
-            discarded = a.card
-            assert discarded is not None
-            card = discarded
-            h = self._hands
-            self._hands = (h[0] & ~card.bit, h[1]) if seat == 0 else (h[0], h[1] & ~card.bit)
-            self._pile += (card,)
-            self._taken = None
-            if self._known[seat] & card.bit:
-                self._known = _remove(self._known, seat, card.bit)
-            self._turn = 1 - seat
-            if self._stock_pos >= 52 - STOCK_FLOOR:
-                if self.rules.wall_pickup:
-                    self._phase = Phase.WALL
-                else:
-                    self._end(HandResult.dead())
-            else:
-                self._phase = Phase.DRAW
-            return Event(number, seat, a, card)
-        if kind is ActionKind.TAKE:
-            card = self._pile[-1]
-            self._wall_take = self._phase is Phase.WALL
-            self._hands = _add(self._hands, seat, card.bit)
-            self._known = _add(self._known, seat, card.bit)
-            self._pile = self._pile[:-1]
-            self._phase = Phase.DISCARD
-            self._taken = card
-            self._passes = 0
-            return Event(number, seat, a, card)
-        if kind is ActionKind.PASS:
-            if self._phase is Phase.WALL:
-                self._end(HandResult.dead())
-            else:
-                self._passes += 1
-                self._turn = 1 - seat
-                if self._passes == 2:
-                    self._phase = Phase.DRAW
-            return Event(number, seat, a)
-        if kind is ActionKind.LAYOFF:
-            assert a.card is not None
-            self._lay_off(seat, [a.card])
-            return Event(number, seat, a, a.card)
-        if kind is ActionKind.AUTO:
-            best = layoff(self._hands[seat], self._melds)
-            cards = [card for card, _ in best.layoffs]
-            self._lay_off(seat, cards, [i for _, i in best.layoffs])
-            self._finish_knock()
-            return Event(number, seat, a, None, tuple(cards))
-        if kind is ActionKind.DONE:
-            self._finish_knock()
-            return Event(number, seat, a)
-        return self._knock(a, arrangement, number)
-
-    def _lay_off(self, seat: int, cards: list[Card], where: list[int] | None = None) -> None:
-        """Lay cards off one at a time onto the melds at ``where`` (the solver's choice), or
-        each onto a run that takes it, else the set that does.
-
-        A card that fits both a 3-set and a run goes onto the run: the set can take no other
-        card, while the run can then take the next card of the chain (8s onto 5s6s7s, then 9s).
-        """
-        melds = list(self._melds)
-        layoffs = list(self._layoffs)
-        for n, card in enumerate(cards):
-            if where is not None:
-                i = where[n]
-            else:
-                fits = [i for i, m in enumerate(melds) if m.accepts(card)]
-                i = next((i for i in fits if melds[i].kind == "run"), fits[0])
-            layoffs.append((card, melds[i]))
-            melds[i] = melds[i].with_card(card)
-            self._hands = _remove(self._hands, seat, card.bit)
-            self._known = _remove(self._known, seat, card.bit)
-        self._melds = tuple(melds)
-        self._layoffs = tuple(layoffs)
-
-    def _knock(self, a: Action, arrangement: Arrangement | None, number: int) -> Event:
-        seat = self._turn
-        other = 1 - seat
-        assert arrangement is not None
-        card = a.card
-        if card is not None:
-            self._hands = _remove(self._hands, seat, card.bit)
-            self._known = _remove(self._known, seat, card.bit)
-        self._knocker = seat
-        self._knock_card = card
-        self._knock_arr = arrangement
-        self._melds = arrangement.melds
-        self._taken = None
-        self._wall_take = False
-        self._turn = other
-        if a.kind is ActionKind.KNOCK:
-            self._phase = Phase.LAYOFF
-        else:
-            defender = best_arrangement(self._hands[other])
-            make = HandResult.gin if a.kind is ActionKind.GIN else HandResult.big_gin
-            result = make(self.rules, seat, defender.deadwood, self.multiplier)
-            self._end(
-                replace(result, knocker_arrangement=arrangement, defender_arrangement=defender)
-            )
-        return Event(number, seat, a, card)
-
-    def _finish_knock(self) -> None:
-        knocker = self._knocker
-        assert knocker is not None and self._knock_arr is not None
-        defender = best_arrangement(self._hands[1 - knocker])
-        result = HandResult.knock(
-            self.rules, knocker, self._knock_arr.deadwood, defender.deadwood, self.multiplier
-        )
-        self._end(
-            replace(
-                result,
-                knocker_arrangement=self._knock_arr,
-                defender_arrangement=defender,
-                layoffs=self._layoffs,
-            )
-        )
-
-    def _end(self, result: HandResult) -> None:
-        self._phase = Phase.OVER
-        self._result = result
 
     # -- views and records ---------------------------------------------------------------
 
@@ -686,6 +314,12 @@ class Hand:
         from .views import view_of
 
         return view_of(self, seat, scores)
+
+    def public_view(self) -> PublicView:
+        """What someone who holds no seat may see: public cards and counts only."""
+        from .views import public_view
+
+        return public_view(self)
 
     def record(self) -> HandRecord:
         """The hand's record: rules, dealer, deck and actions; it replays exactly."""
@@ -702,34 +336,11 @@ class Hand:
     def __str__(self) -> str:
         lines = [repr(self)]
         for seat in (0, 1):
-            lines.append(f"seat {seat}: {self.cards(seat)}  ({deadwood_mask(self._hands[seat])})")
-        lines.append(f"pile: {' '.join(map(str, self._pile)) or '-'}")
+            lines.append(
+                f"seat {seat}: {self.cards(seat)}  ({deadwood_mask(self._state.hands[seat])})"
+            )
+        lines.append(f"pile: {' '.join(map(str, self._state.pile)) or '-'}")
         return "\n".join(lines)
 
 
-SUIT_DISCARDS: Final = tuple(
-    tuple(tuple(DISCARDS[c.index] for c in cards) for cards in by_pattern)
-    for by_pattern in SUIT_CARDS
-)
-
-
-def _add(pair: tuple[int, int], seat: int, bits: int) -> tuple[int, int]:
-    return (pair[0] | bits, pair[1]) if seat == 0 else (pair[0], pair[1] | bits)
-
-
-def _remove(pair: tuple[int, int], seat: int, bits: int) -> tuple[int, int]:
-    return (pair[0] & ~bits, pair[1]) if seat == 0 else (pair[0], pair[1] & ~bits)
-
-
-def _verb(phase: Phase) -> str:
-    return {
-        Phase.FIRST_UPCARD: "take or pass the upcard",
-        Phase.DRAW: "draw",
-        Phase.DISCARD: "discard",
-        Phase.WALL: "take or pass at the wall",
-        Phase.LAYOFF: "lay off",
-        Phase.OVER: "nothing",
-    }[phase]
-
-
-__all__ = ["Hand", "Phase"]
+__all__ = ["Hand", "HandState", "Phase"]

@@ -17,11 +17,18 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from .errors import GinRummyError, IllegalActionError, InvalidRulesError
+from .errors import (
+    GinRummyError,
+    IllegalActionError,
+    InvalidNotationError,
+    InvalidRulesError,
+    check_int,
+)
 from .game import Game, GameRecord, HandEntry, derived_seed
 from .results import HandResult
 from .rules import Rules
 from .scoring import GameFinal
+from .serial import json_object
 
 if TYPE_CHECKING:
     from .hand import Hand
@@ -79,7 +86,11 @@ class Match:
         self.rules = rules if rules is not None else Rules()
         if not self.rules.match_target:
             raise InvalidRulesError("these rules play single games: match_target is 0")
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(1 << 63)
+        self.seed = (
+            check_int(seed, "the seed")
+            if seed is not None
+            else random.SystemRandom().randrange(1 << 63)
+        )
         self._games = [Game(self.rules, self.game_seed(1), first_dealer=first_dealer)]
 
     def game_seed(self, number: int) -> int:
@@ -225,12 +236,17 @@ class MatchRecord:
     def from_dict(cls, data: dict[str, Any]) -> MatchRecord:
         if data.get("format") != MATCH_FORMAT or data.get("version") != 1:
             raise GinRummyError("not a version 1 match record")
-        games = tuple(GameRecord.from_dict(g) for g in data["games"])
-        return cls(Rules.from_dict(data["rules"]), int(data["seed"]), games)
+        try:
+            games = tuple(GameRecord.from_dict(g) for g in data["games"])
+            return cls(Rules.from_dict(data["rules"]), check_int(data["seed"], "the seed"), games)
+        except GinRummyError:
+            raise
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidNotationError(f"bad match record: {exc!r}") from None
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict(), indent=1)
 
     @classmethod
     def from_json(cls, text: str) -> MatchRecord:
-        return cls.from_dict(json.loads(text))
+        return cls.from_dict(json_object(text, "match record"))

@@ -13,9 +13,10 @@ from typing import Any
 
 from .actions import Action, Event
 from .cards import Cards, parse_cards
-from .errors import InvalidNotationError
+from .errors import GinRummyError, InvalidNotationError, check_seat
 from .hand import Hand
 from .rules import Rules
+from .serial import json_object
 
 TEXT_TAG = "GR1"
 
@@ -28,6 +29,9 @@ class HandRecord:
     dealer: int
     deck: Cards
     actions: tuple[Action, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dealer", check_seat(self.dealer, "the dealer"))
 
     @classmethod
     def of(cls, hand: Hand) -> HandRecord:
@@ -67,7 +71,9 @@ class HandRecord:
                 _deck(data["deck"]),
                 tuple(Action.parse(a) for a in data["actions"]),
             )
-        except (KeyError, TypeError) as exc:
+        except GinRummyError:
+            raise
+        except (KeyError, TypeError, ValueError) as exc:
             raise InvalidNotationError(f"bad hand record: {exc!r}") from None
 
     def to_json(self) -> str:
@@ -75,13 +81,7 @@ class HandRecord:
 
     @classmethod
     def from_json(cls, text: str) -> HandRecord:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InvalidNotationError(f"bad hand record JSON: {exc}") from None
-        if not isinstance(data, dict):
-            raise InvalidNotationError("a hand record is a JSON object")
-        return cls.from_dict(data)
+        return cls.from_dict(json_object(text, "hand record"))
 
     # -- one line of text --------------------------------------------------------------------
 
@@ -115,9 +115,10 @@ class HandRecord:
 
 
 def _dealer(value: object) -> int:
-    if value in (0, 1, "0", "1"):
-        return int(str(value))
-    raise InvalidNotationError(f"the dealer is seat 0 or 1, not {value!r}")
+    """The dealer from a record: a seat, or its digit in the one-line form."""
+    if isinstance(value, str) and value in ("0", "1"):
+        return int(value)
+    return check_seat(value, "the dealer")
 
 
 def _deck(text: str) -> Cards:

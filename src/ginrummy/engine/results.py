@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .cards import Card
+from .errors import check_int, check_seat
 from .masks import DEFENDER, KNOCKER, knock_score
 from .melds import Arrangement, Meld
 from .rules import Rules
@@ -61,9 +62,10 @@ class HandResult:
         multiplier: int = 1,
     ) -> HandResult:
         """A knock: the knocker's deadwood and the defender's after layoffs."""
-        _check_seat(knocker)
-        if not 0 <= knocker_deadwood <= 98 or not 0 <= defender_deadwood <= 98:
-            raise ValueError("deadwood counts must be between 0 and 98")
+        knocker = check_seat(knocker, "the knocker")
+        knocker_deadwood = _deadwood(knocker_deadwood, "the knocker's deadwood")
+        defender_deadwood = _deadwood(defender_deadwood, "the defender's deadwood")
+        multiplier = _multiplier(multiplier)
         if knocker_deadwood == 0:
             return cls.gin(rules, knocker, defender_deadwood, multiplier)
         k, d = knocker_deadwood, defender_deadwood
@@ -77,7 +79,7 @@ class HandResult:
     def gin(
         cls, rules: Rules, knocker: int, defender_deadwood: int, multiplier: int = 1
     ) -> HandResult:
-        _check_seat(knocker)
+        knocker, defender_deadwood, multiplier = _checked(knocker, defender_deadwood, multiplier)
         _, pts = _score(rules, 0, defender_deadwood, multiplier)
         return cls(ResultKind.GIN, knocker, knocker, pts, 0, defender_deadwood, multiplier)
 
@@ -85,13 +87,34 @@ class HandResult:
     def big_gin(
         cls, rules: Rules, knocker: int, defender_deadwood: int, multiplier: int = 1
     ) -> HandResult:
-        _check_seat(knocker)
+        knocker, defender_deadwood, multiplier = _checked(knocker, defender_deadwood, multiplier)
         pts = (defender_deadwood + rules.big_gin_bonus) * multiplier
         return cls(ResultKind.BIG_GIN, knocker, knocker, pts, 0, defender_deadwood, multiplier)
 
     @classmethod
     def dead(cls) -> HandResult:
         return cls(ResultKind.DEAD, None, None, 0)
+
+
+#: The most deadwood ten cards can hold: two each of K, Q, J, 10 and 9, no three in a run.
+MAX_DEADWOOD = 98
+
+
+def _deadwood(value: int, what: str) -> int:
+    return check_int(value, what, 0, MAX_DEADWOOD)
+
+
+def _multiplier(value: int) -> int:
+    return check_int(value, "the multiplier", 1)
+
+
+def _checked(knocker: int, defender_deadwood: int, multiplier: int) -> tuple[int, int, int]:
+    """A gin's or big gin's arguments, checked, as plain ints."""
+    return (
+        check_seat(knocker, "the knocker"),
+        _deadwood(defender_deadwood, "the defender's deadwood"),
+        _multiplier(multiplier),
+    )
 
 
 def _score(rules: Rules, knocker_dw: int, defender_dw: int, multiplier: int) -> tuple[int, int]:
@@ -104,8 +127,3 @@ def _score(rules: Rules, knocker_dw: int, defender_dw: int, multiplier: int) -> 
         rules.undercut_on_tie,
         multiplier,
     )
-
-
-def _check_seat(seat: int) -> None:
-    if seat not in (0, 1):
-        raise ValueError(f"seat must be 0 or 1, not {seat!r}")

@@ -16,7 +16,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Final, Literal, get_args
 
 from .cards import Card
-from .errors import GinRummyError, InvalidRulesError, RulesWordError
+from .errors import GinRummyError, InvalidRulesError, RulesWordError, check_int
 
 DealKind = Literal["standard", "eleven"]
 FirstDealer = Literal["cut", "fixed"]
@@ -264,12 +264,7 @@ Check = Callable[[str, object], object]
 
 def _int_check(low: int, high: int | None = None, why: str = "") -> Check:
     def check(name: str, value: object) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidRulesError(f"{name} must be a whole number, not {value!r}")
-        if value < low or (high is not None and value > high):
-            span = f"at least {low}" if high is None else f"between {low} and {high}"
-            raise InvalidRulesError(f"{name} must be {span}, not {value}{why}")
-        return value if type(value) is int else int(value)
+        return check_int(value, name, low, high, why, error=InvalidRulesError)
 
     return check
 

@@ -2,8 +2,8 @@
 
 A scorekeeper describes what went wrong and gets the ruling back as data. Seats are 0 and 1.
 
->>> wrong_dealer(dealt_by=1, upcard_turned=False, choice="redeal").action
-<Action.REDEAL_RIGHT_DEALER: 'redeal_right_dealer'>
+>>> wrong_dealer(dealt_by=1, upcard_turned=False, choice="redeal").remedy
+<Remedy.REDEAL_RIGHT_DEALER: 'redeal_right_dealer'>
 >>> print(parse_irregularity("irregular hand 1 after draw", dealer=0).explanation)
 Seat 1 holds the wrong number of cards, found after the non-dealer's first draw: seat 0, \
 whose hand is correct, chooses a new deal by seat 0 or to play on.
@@ -15,15 +15,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .errors import GinRummyError, InvalidNotationError
+from .errors import InvalidArgumentError, InvalidNotationError, check_int, check_seat
 
 
-class IrregularityError(GinRummyError):
-    """An irregularity described with impossible or contradictory facts."""
+class IrregularityError(InvalidArgumentError):
+    """An irregularity described with impossible or contradictory facts. (A seat that is not
+    0 or 1 raises InvalidArgumentError itself, as everywhere in the engine.)"""
 
 
-class Action(StrEnum):
-    """What happens next."""
+class Remedy(StrEnum):
+    """What happens next: the remedy a ruling gives (not a move of play, which is an
+    :class:`~ginrummy.engine.actions.Action`)."""
 
     #: The same dealer shuffles and deals again.
     REDEAL_SAME_DEALER = "redeal_same_dealer"
@@ -52,18 +54,18 @@ class Ruling:
     ``surplus`` is how many cards the wrong hand has too many (negative: too few), when known.
     """
 
-    action: Action
+    remedy: Remedy
     explanation: str
     dealer: int | None = None
     chooser: int | None = None
-    options: tuple[Action, ...] = ()
+    options: tuple[Remedy, ...] = ()
     corrector: int | None = None
     surplus: int | None = None
 
     @property
     def redeal(self) -> bool:
         """Whether the cards are dealt again."""
-        return self.action in (Action.REDEAL_SAME_DEALER, Action.REDEAL_RIGHT_DEALER)
+        return self.remedy in (Remedy.REDEAL_SAME_DEALER, Remedy.REDEAL_RIGHT_DEALER)
 
 
 def wrong_dealer(dealt_by: int, upcard_turned: bool, choice: Choice | str | None = None) -> Ruling:
@@ -78,17 +80,17 @@ def wrong_dealer(dealt_by: int, upcard_turned: bool, choice: Choice | str | None
         if made is not None:
             raise IrregularityError("once the upcard is turned the deal stands: there is no choice")
         why = f"Seat {wrong} dealt out of turn, found after the upcard was turned: the deal stands."
-        return Ruling(Action.DEAL_STANDS, why, dealer=wrong)
+        return Ruling(Remedy.DEAL_STANDS, why, dealer=wrong)
     found = f"Seat {wrong} dealt out of turn, found before the upcard was turned"
     if made is Choice.REDEAL:
         why = f"{found}: seat {right} stops the deal and deals."
-        return Ruling(Action.REDEAL_RIGHT_DEALER, why, dealer=right)
+        return Ruling(Remedy.REDEAL_RIGHT_DEALER, why, dealer=right)
     if made is Choice.PLAY_ON:
         why = f"{found}: seat {right} lets the deal stand."
-        return Ruling(Action.DEAL_STANDS, why, dealer=wrong)
+        return Ruling(Remedy.DEAL_STANDS, why, dealer=wrong)
     why = f"{found}: seat {right}, the right dealer, may stop the deal and deal, or let it stand."
-    options = (Action.REDEAL_RIGHT_DEALER, Action.DEAL_STANDS)
-    return Ruling(Action.PLAYER_CHOOSES, why, chooser=right, options=options)
+    options = (Remedy.REDEAL_RIGHT_DEALER, Remedy.DEAL_STANDS)
+    return Ruling(Remedy.PLAYER_CHOOSES, why, chooser=right, options=options)
 
 
 def exposed_card(dealer: int, *, in_dealing: bool = False) -> Ruling:
@@ -103,7 +105,7 @@ def exposed_card(dealer: int, *, in_dealing: bool = False) -> Ruling:
         else "A face-up card was found in the pack before the upcard was turned"
     )
     why = f"{found}: seat {seat} deals again."
-    return Ruling(Action.REDEAL_SAME_DEALER, why, dealer=seat)
+    return Ruling(Remedy.REDEAL_SAME_DEALER, why, dealer=seat)
 
 
 def irregular_hand(
@@ -136,24 +138,24 @@ def irregular_hand(
                 "before the non-dealer's first draw, or when both hands are wrong"
             )
         why = f"{found}: new deal by seat {seat}."
-        return Ruling(Action.REDEAL_SAME_DEALER, why, dealer=seat, surplus=extra)
+        return Ruling(Remedy.REDEAL_SAME_DEALER, why, dealer=seat, surplus=extra)
     bad = wrong[0]
     good = 1 - bad
     if made is Choice.REDEAL:
         why = f"{found}: seat {good}, whose hand is correct, calls for a new deal by seat {seat}."
-        return Ruling(Action.REDEAL_SAME_DEALER, why, dealer=seat, surplus=extra)
+        return Ruling(Remedy.REDEAL_SAME_DEALER, why, dealer=seat, surplus=extra)
     if made is Choice.PLAY_ON:
         why = (
             f"{found}: seat {good}, whose hand is correct, plays on; "
             f"seat {bad} corrects his hand by {_fix(extra)}."
         )
-        return Ruling(Action.PLAY_ON_CORRECT_HAND, why, dealer=seat, corrector=bad, surplus=extra)
+        return Ruling(Remedy.PLAY_ON_CORRECT_HAND, why, dealer=seat, corrector=bad, surplus=extra)
     why = (
         f"{found}: seat {good}, whose hand is correct, chooses a new deal by seat {seat} "
         "or to play on."
     )
-    options = (Action.REDEAL_SAME_DEALER, Action.PLAY_ON_CORRECT_HAND)
-    return Ruling(Action.PLAYER_CHOOSES, why, chooser=good, options=options, surplus=extra)
+    options = (Remedy.REDEAL_SAME_DEALER, Remedy.PLAY_ON_CORRECT_HAND)
+    return Ruling(Remedy.PLAYER_CHOOSES, why, chooser=good, options=options, surplus=extra)
 
 
 # -- the scorekeeper's short forms ---------------------------------------------------------------
@@ -237,9 +239,7 @@ def _unknown(text: str, word: str | None = None) -> InvalidNotationError:
 
 
 def _seat(value: object, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value not in (0, 1):
-        raise IrregularityError(f"{name} must be seat 0 or 1, not {value!r}")
-    return int(value)
+    return check_seat(value, name)
 
 
 def _flag(value: object, name: str) -> bool:
@@ -273,13 +273,13 @@ def _choice(value: object) -> Choice | None:
 def _surplus(value: object, wrong: int) -> int | None:
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value == 0:
-        raise IrregularityError(
-            f"surplus is how many cards too many (or, negative, too few), not {value!r}"
-        )
+    why = "how many cards too many (or, negative, too few)"
+    surplus = check_int(value, f"surplus ({why})", error=IrregularityError)
+    if surplus == 0:
+        raise IrregularityError(f"surplus is {why}, not 0")
     if wrong != 1:
         raise IrregularityError("give a surplus only when one hand is wrong")
-    return int(value)
+    return surplus
 
 
 def _count(surplus: int | None) -> str:

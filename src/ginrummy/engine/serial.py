@@ -6,13 +6,26 @@ strings, so a dict from here survives ``json.dumps`` / ``json.loads`` unchanged.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from .actions import Action, Event
 from .cards import Card, parse_cards
-from .errors import InvalidNotationError
+from .errors import InvalidArgumentError, InvalidNotationError, check_seat
 from .melds import Arrangement, Meld, arrange
 from .results import HandResult, ResultKind
+
+
+def json_object(text: str, what: str) -> dict[str, Any]:
+    """The JSON object ``text`` holds (``what`` it is, for the error); InvalidNotationError
+    when it is not JSON or not an object."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InvalidNotationError(f"bad {what} JSON: {exc}") from None
+    if not isinstance(data, dict):
+        raise InvalidNotationError(f"a {what} is a JSON object")
+    return data
 
 
 def arrangement_text(arrangement: Arrangement) -> str:
@@ -56,8 +69,8 @@ def result_from_dict(data: dict[str, Any]) -> HandResult:
     try:
         result = HandResult(
             kind=ResultKind(data["kind"]),
-            knocker=_opt_int(data.get("knocker")),
-            winner=_opt_int(data.get("winner")),
+            knocker=_opt_seat(data.get("knocker"), "the knocker"),
+            winner=_opt_seat(data.get("winner"), "the winner"),
             points=int(data["points"]),
             knocker_deadwood=int(data.get("knocker_deadwood", 0)),
             defender_deadwood=int(data.get("defender_deadwood", 0)),
@@ -66,10 +79,10 @@ def result_from_dict(data: dict[str, Any]) -> HandResult:
             defender_arrangement=_opt_arrangement(data.get("defender_arrangement")),
             layoffs=tuple((Card.parse(c), Meld.parse(m)) for c, m in data.get("layoffs", ())),
         )
+    except InvalidArgumentError:
+        raise
     except (KeyError, TypeError, ValueError) as exc:
         raise InvalidNotationError(f"bad hand result {data!r}: {exc}") from None
-    if result.knocker not in (None, 0, 1) or result.winner not in (None, 0, 1):
-        raise InvalidNotationError(f"bad seat in hand result {data!r}")
     numbers = (result.points, result.knocker_deadwood, result.defender_deadwood)
     if min(numbers) < 0 or result.multiplier < 1:
         raise InvalidNotationError(f"bad number in hand result {data!r}")
@@ -107,5 +120,5 @@ def _opt_arrangement(text: str | None) -> Arrangement | None:
     return None if text is None else parse_arrangement(text)
 
 
-def _opt_int(value: object) -> int | None:
-    return None if value is None else int(value)  # type: ignore[call-overload]
+def _opt_seat(value: object, what: str) -> int | None:
+    return None if value is None else check_seat(value, what)

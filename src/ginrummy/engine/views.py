@@ -1,7 +1,9 @@
-"""PlayerView: exactly what one seat knows, as a plain frozen dataclass.
+"""What each one at the table may know of a hand, as plain frozen dataclasses.
 
-A view can be built directly from its fields, so another referee can drive our computer players,
-and it round-trips through JSON (:meth:`PlayerView.to_dict` / :meth:`PlayerView.from_dict`).
+:class:`PlayerView` is exactly what one seat knows. A view can be built directly from its
+fields, so another referee can drive our computer players, and it round-trips through JSON
+(:meth:`PlayerView.to_dict` / :meth:`PlayerView.from_dict`). :class:`PublicView` is what someone
+who holds no seat may see (a spectator): public cards and counts only.
 """
 
 from __future__ import annotations
@@ -11,9 +13,10 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import Action, Event
 from .cards import Card, Cards, parse_cards
-from .errors import InvalidNotationError
+from .errors import GinRummyError, InvalidArgumentError, InvalidNotationError, check_int, check_seat
 from .masks import FULL_DECK_MASK
 from .melds import Meld
+from .phases import Phase, parse_phase
 from .results import HandResult
 from .rules import Rules
 from .serial import event_from_dict, event_to_dict, result_from_dict, result_to_dict
@@ -33,7 +36,8 @@ class PlayerView:
 
     seat: int
     hand: Cards
-    phase: str
+    #: The phase (its text, "discard" and so on, is taken too and read into the enum).
+    phase: Phase
     current_player: int | None
     dealer: int
     discard_pile: tuple[Card, ...] = ()
@@ -54,6 +58,10 @@ class PlayerView:
     result: HandResult | None = None
     rules: Rules = field(default_factory=Rules)
     scores: tuple[int, int] = (0, 0)
+
+    def __post_init__(self) -> None:
+        if type(self.phase) is not Phase:  # a view built by another referee, from text
+            object.__setattr__(self, "phase", parse_phase(self.phase))
 
     @property
     def is_my_turn(self) -> bool:
@@ -79,7 +87,7 @@ class PlayerView:
         return {
             "seat": self.seat,
             "hand": str(self.hand),
-            "phase": self.phase,
+            "phase": self.phase.value,
             "current_player": self.current_player,
             "dealer": self.dealer,
             "discard_pile": " ".join(map(str, self.discard_pile)),
@@ -112,11 +120,11 @@ class PlayerView:
 
         try:
             return cls(
-                seat=int(data["seat"]),
+                seat=check_seat(data["seat"], "the view's seat"),
                 hand=cards(data["hand"]),
-                phase=str(data["phase"]),
-                current_player=data["current_player"],
-                dealer=int(data["dealer"]),
+                phase=parse_phase(data["phase"]),
+                current_player=_opt_seat(data["current_player"], "the player to act"),
+                dealer=check_seat(data["dealer"], "the dealer"),
                 discard_pile=tuple(cards(data["discard_pile"])),
                 opponent_known=cards(data["opponent_known"]),
                 opponent_count=int(data["opponent_count"]),
@@ -127,7 +135,7 @@ class PlayerView:
                 taken_card=card(data["taken_card"]),
                 legal_actions=tuple(Action.parse(a) for a in data["legal_actions"]),
                 history=tuple(event_from_dict(e) for e in data["history"]),
-                knocker=data["knocker"],
+                knocker=_opt_seat(data["knocker"], "the knocker"),
                 table_melds=tuple(Meld.parse(m) for m in data["table_melds"]),
                 knocker_deadwood=cards(data["knocker_deadwood"]),
                 layoffs=tuple((Card.parse(c), Meld.parse(m)) for c, m in data["layoffs"]),
@@ -138,14 +146,16 @@ class PlayerView:
                 rules=Rules.from_dict(data["rules"]),
                 scores=(int(data["scores"][0]), int(data["scores"][1])),
             )
-        except (KeyError, TypeError, IndexError) as exc:
+        except GinRummyError:
+            raise
+        except (KeyError, TypeError, IndexError, ValueError) as exc:
             raise InvalidNotationError(f"bad player view: {exc!r}") from None
 
 
 def view_of(hand: Hand, seat: int, scores: tuple[int, int] = (0, 0)) -> PlayerView:
     """Build ``seat``'s view of ``hand``."""
-    if seat not in (0, 1):
-        raise ValueError(f"seat must be 0 or 1, not {seat!r}")
+    seat = check_seat(seat, "the viewer")
+    scores = _scores(scores)
     other = 1 - seat
     over = hand.is_over
     knock = hand.knock_arrangement
@@ -154,7 +164,7 @@ def view_of(hand: Hand, seat: int, scores: tuple[int, int] = (0, 0)) -> PlayerVi
     return PlayerView(
         seat=seat,
         hand=hand.cards(seat),
-        phase=hand.phase.value,
+        phase=hand.phase,
         current_player=turn,
         dealer=hand.dealer,
         discard_pile=hand.discard_pile,
@@ -176,3 +186,95 @@ def view_of(hand: Hand, seat: int, scores: tuple[int, int] = (0, 0)) -> PlayerVi
         rules=hand.rules,
         scores=scores,
     )
+
+
+@dataclass(frozen=True)
+class PublicView:
+    """What someone who holds no seat may see of a hand: the discard pile, the cards each
+    player took from the pile and still holds, how many cards each holds, the stock's size,
+    and after a knock the cards laid down and laid off; both hands once the hand is over.
+
+    Never a card drawn from the stock, and never the knocker's discard while the hand is on:
+    the rules lay it face down, so the history reads ``knock`` alone until the end.
+    """
+
+    phase: Phase
+    current_player: int | None
+    dealer: int
+    discard_pile: tuple[Card, ...]
+    #: Per seat, the cards it took from the pile and still holds.
+    known: tuple[Cards, Cards]
+    #: Per seat, how many cards it holds.
+    counts: tuple[int, int]
+    stock_count: int
+    knock_limit: int
+    multiplier: int
+    upcard: Card | None
+    history: tuple[Event, ...]
+    knocker: int | None
+    table_melds: tuple[Meld, ...]
+    knocker_deadwood: Cards
+    layoffs: tuple[tuple[Card, Meld], ...]
+    #: Both hands, once the hand is over.
+    hands: tuple[Cards, Cards] | None
+    result: HandResult | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-safe data (``seat`` is None: the viewer holds none)."""
+        return {
+            "seat": None,
+            "phase": self.phase.value,
+            "current_player": self.current_player,
+            "dealer": self.dealer,
+            "discard_pile": " ".join(map(str, self.discard_pile)),
+            "known": [str(cards) for cards in self.known],
+            "counts": list(self.counts),
+            "stock_count": self.stock_count,
+            "knock_limit": self.knock_limit,
+            "multiplier": self.multiplier,
+            "upcard": None if self.upcard is None else str(self.upcard),
+            "history": [event_to_dict(e) for e in self.history],
+            "knocker": self.knocker,
+            "table_melds": [str(m) for m in self.table_melds],
+            "knocker_deadwood": str(self.knocker_deadwood),
+            "layoffs": [[str(c), str(m)] for c, m in self.layoffs],
+            "hands": None if self.hands is None else [str(cards) for cards in self.hands],
+            "result": None if self.result is None else result_to_dict(self.result),
+        }
+
+
+def public_view(hand: Hand) -> PublicView:
+    """What a spectator may see of ``hand``."""
+    over = hand.is_over
+    knock = hand.knock_arrangement
+    known = hand.known_cards
+    return PublicView(
+        phase=hand.phase,
+        current_player=hand.current_player,
+        dealer=hand.dealer,
+        discard_pile=hand.discard_pile,
+        known=(Cards.from_mask(known[0]), Cards.from_mask(known[1])),
+        counts=(hand.hand_mask(0).bit_count(), hand.hand_mask(1).bit_count()),
+        stock_count=hand.stock_count,
+        knock_limit=hand.knock_limit,
+        multiplier=hand.multiplier,
+        upcard=hand.upcard,
+        history=tuple(e.public(None, face_down_knock=not over) for e in hand.events),
+        knocker=hand.knocker,
+        table_melds=hand.table_melds,
+        knocker_deadwood=Cards() if knock is None else knock.deadwood_cards,
+        layoffs=hand.layoffs,
+        hands=(hand.cards(0), hand.cards(1)) if over else None,
+        result=hand.result,
+    )
+
+
+def _scores(scores: tuple[int, int]) -> tuple[int, int]:
+    """The game score a view carries: two whole numbers, as plain ints."""
+    if not isinstance(scores, tuple | list) or len(scores) != 2:
+        raise InvalidArgumentError(f"the scores are two numbers, one for each seat, not {scores!r}")
+    return (check_int(scores[0], "seat 0's score"), check_int(scores[1], "seat 1's score"))
+
+
+def _opt_seat(value: object, what: str) -> int | None:
+    return None if value is None else check_seat(value, what)

@@ -86,7 +86,7 @@ TENSOR_LAYOUT: Final = (
 TENSOR_SIZE: Final = 644
 
 _HAND, _CURRENT, _KNOCK, _UPCARD, _PILE, _STOCK, _MELDS = (x[1] for x in TENSOR_LAYOUT[1:])
-_LIVE_PHASES: Final = frozenset({Phase.FIRST_UPCARD.value, Phase.DRAW.value, Phase.WALL.value})
+_LIVE_PHASES: Final = frozenset({Phase.FIRST_UPCARD, Phase.DRAW, Phase.WALL})
 
 Move = tuple[int, int]
 """An OpenSpiel move: (player, action id), the player :data:`CHANCE` for a dealt card."""

@@ -169,7 +169,7 @@ class Keeper:
             "dealt_by": dealt_by,
             "text": text,
             "ruling": {
-                "action": ruling.action.value,
+                "action": ruling.remedy.value,  # the stored key keeps its name
                 "explanation": ruling.explanation,
                 "dealer": ruling.dealer,
                 "chooser": ruling.chooser,

@@ -306,15 +306,17 @@ class Table:
             msg["view"] = None
             return msg
         if seat is None:
-            view = public_view(hand)
+            view = hand.public_view().to_dict()
         else:
             view = hand.view(seat, scores).to_dict()
             legal = hand.legal_actions() if hand.current_player == seat else []
             view["knock_options"] = knock_options(hand, legal)
             view["arrangement"] = _arrangement_info(hand.cards(seat))
             view["discard_deadwood"] = discard_deadwood(hand, legal)
-        if not hand.is_over:
-            _face_down_knock(view["history"], seat)
+            if not hand.is_over:  # the knocker's discard is face down until the hand ends
+                view["history"] = [
+                    event_to_dict(e.public(seat, face_down_knock=True)) for e in hand.events
+                ]
         result = hand.result
         if result is not None:  # both sides laid out, as lists (the result has them as text)
             view["showdown"] = [
@@ -413,39 +415,6 @@ class Table:
             "undo_used": self.options.undo_used,
             "counts": not self.options.undo_used,
         }
-
-
-def _face_down_knock(history: list[dict[str, Any]], viewer: int | None) -> None:
-    """The knocker discards face down: until the hand ends, nobody else learns the card."""
-    for event in history:
-        if event["seat"] != viewer and event["action"].split()[0] == ActionKind.KNOCK.value:
-            event["action"] = ActionKind.KNOCK.value
-            event.pop("card", None)
-
-
-def public_view(hand: Hand) -> dict[str, Any]:
-    """What a spectator sees: public cards and counts only."""
-    knock = hand.knock_arrangement
-    return {
-        "seat": None,
-        "phase": hand.phase.value,
-        "current_player": hand.current_player,
-        "dealer": hand.dealer,
-        "discard_pile": " ".join(map(str, hand.discard_pile)),
-        "known": [str(Cards.from_mask(m)) for m in hand.known_cards],
-        "counts": [hand.hand_mask(0).bit_count(), hand.hand_mask(1).bit_count()],
-        "stock_count": hand.stock_count,
-        "knock_limit": hand.knock_limit,
-        "multiplier": hand.multiplier,
-        "upcard": None if hand.upcard is None else str(hand.upcard),
-        "history": [event_to_dict(e.public(None)) for e in hand.events],
-        "knocker": hand.knocker,
-        "table_melds": [str(m) for m in hand.table_melds],
-        "knocker_deadwood": "" if knock is None else str(knock.deadwood_cards),
-        "layoffs": [[str(c), str(m)] for c, m in hand.layoffs],
-        "hands": [str(hand.cards(0)), str(hand.cards(1))] if hand.is_over else None,
-        "result": None if hand.result is None else result_to_dict(hand.result),
-    }
 
 
 def knock_options(hand: Hand, legal: Sequence[Action]) -> dict[str, list[dict[str, Any]]]:
@@ -559,7 +528,6 @@ __all__ = [
     "Table",
     "commitment",
     "deck_text",
-    "public_view",
     "think",
     "token_hash",
 ]
