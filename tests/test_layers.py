@@ -12,7 +12,6 @@ absent.
 from __future__ import annotations
 
 import ast
-import graphlib
 import re
 import sys
 from pathlib import Path
@@ -105,33 +104,6 @@ def test_the_package_is_found() -> None:
 def test_module_respects_the_layers(path: Path) -> None:
     source = path.read_text(encoding="utf-8")
     assert violations(module_name(path), source, path.name == "__init__.py") == []
-
-
-def imported_modules(module: str, path: Path) -> set[str]:
-    """The package's modules that ``module`` imports; a name imported counts as its module."""
-    known = {module_name(p) for p in SOURCES}
-    found = set()
-    for _, target in imports(module, path.read_text(encoding="utf-8"), path.name == "__init__.py"):
-        parts = target.split(".")
-        while parts and ".".join(parts) not in known:
-            parts.pop()
-        if parts and ".".join(parts) != module:
-            found.add(".".join(parts))
-    return found
-
-
-@pytest.mark.parametrize("layer", ["scorekeeper", "cli"])
-def test_a_layer_has_no_import_cycle(layer: str) -> None:
-    # The layers keep imports between layers one way, so a cycle through these modules could
-    # only run inside the layer: two modules that need each other are one concept, or a third
-    # module is missing.
-    paths = {module_name(p): p for p in SOURCES if layer_of(module_name(p)) == layer}
-    graph = {name: imported_modules(name, path) & set(paths) for name, path in paths.items()}
-    assert graph, f"no modules in {layer}"
-    try:
-        graphlib.TopologicalSorter(graph).prepare()
-    except graphlib.CycleError as exc:
-        pytest.fail(f"an import cycle: {' -> '.join(exc.args[1])}")
 
 
 # -- the checker itself --------------------------------------------------------------------------
