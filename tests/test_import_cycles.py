@@ -23,11 +23,6 @@ KNOWN: dict[tuple[str, ...], str] = {
         "Hand.record() builds a HandRecord and HandRecord.replay() builds a Hand (a function-"
         "level import in hand.py); to go, one of the two methods moves to the other module"
     ),
-    ("ginrummy.rl.encodings", "ginrummy.rl.infostate", "ginrummy.rl.options"): (
-        "options checks an encoding's name against the registry in encodings, which builds the "
-        "infostate encoder, a subclass of encodings' default (function-level imports); to go, "
-        "the registry moves to a module of its own"
-    ),
 }
 
 

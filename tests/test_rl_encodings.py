@@ -14,6 +14,7 @@ import rlcard
 from ginrummy import DECK, ActionKind, Card, Hand, Phase, PlayerView, Rules, deadwood
 from ginrummy.rl import encoding_names, raw_env, register_encoding, view_encoding
 from ginrummy.rl.actions import action_id, ids_of, to_action
+from ginrummy.rl.encoding_registry import get_encoding
 from ginrummy.rl.encodings import (
     DEFAULT_FLAGS,
     DEFAULT_NUMBERS,
@@ -22,7 +23,6 @@ from ginrummy.rl.encodings import (
     DefaultEncoder,
     Encoder,
     RLCardEncoder,
-    get_encoding,
 )
 from ginrummy.rl.infostate import ROW
 from ginrummy.rl.knowledge import Knowledge, NoScores, visible

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from ginrummy import Cards, Hand, IllegalActionError, Rules
-from ginrummy.rl.encodings import get_encoding
+from ginrummy.rl.encoding_registry import get_encoding
 from ginrummy.rl.knowledge import FULL
 from ginrummy.rl.options import make_options
 from helpers import Policy, rule_mixes

@@ -14,7 +14,8 @@ from ginrummy.agents.play import play_hand
 from ginrummy.cli.main import main
 from ginrummy.rl import raw_env, selfplay
 from ginrummy.rl.actions import NUM_ACTIONS, ids_of, to_action
-from ginrummy.rl.encodings import DEFAULT_SIZE, get_encoding
+from ginrummy.rl.encoding_registry import get_encoding
+from ginrummy.rl.encodings import DEFAULT_SIZE
 from ginrummy.rl.openspiel import observation_tensor
 from rlutil import observed
 

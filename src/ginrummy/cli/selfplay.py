@@ -96,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     if args.rules not in Rules.presets():
         presets = ", ".join(Rules.presets())
         raise CommandError(f"unknown rules preset {args.rules!r}; presets are: {presets}")
-    from ..rl.encodings import encoding_names
+    from ..rl.encoding_registry import encoding_names
 
     if args.encoding not in encoding_names():
         names = ", ".join(encoding_names())

@@ -36,13 +36,8 @@ from .names import ENV_ID, NAME
 if TYPE_CHECKING:
     from .actions import NUM_ACTIONS, action_id, action_name, to_action
     from .aec import env, parallel_env, raw_env
-    from .encodings import (
-        Encoder,
-        encoding_names,
-        get_encoding,
-        register_encoding,
-        view_encoding,
-    )
+    from .encoding_registry import encoding_names, get_encoding, register_encoding
+    from .encodings import Encoder, view_encoding
     from .gym_env import GinRummyEnv
     from .knowledge import Knowledge
     from .options import EnvOptions, make_options
@@ -58,9 +53,9 @@ _LAZY: Final = {
     "parallel_env": "aec",
     "raw_env": "aec",
     "Encoder": "encodings",
-    "encoding_names": "encodings",
-    "get_encoding": "encodings",
-    "register_encoding": "encodings",
+    "encoding_names": "encoding_registry",
+    "get_encoding": "encoding_registry",
+    "register_encoding": "encoding_registry",
     "view_encoding": "encodings",
     "GinRummyEnv": "gym_env",
     "Knowledge": "knowledge",

@@ -12,17 +12,17 @@ Researchers add their own with :func:`register_encoding`, or from a function of 
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 import numpy.typing as npt
 
 from ..engine import ActionKind, Card, Event, Phase, PlayerView
 from .knowledge import FULL, Knowledge
-from .options import EnvOptions
+
+if TYPE_CHECKING:
+    from .options import EnvOptions
 
 Array = npt.NDArray[np.float32]
 
@@ -45,42 +45,7 @@ class Encoder:
         raise NotImplementedError
 
 
-EncoderFactory = Callable[[EnvOptions], Encoder]
-
-
-@dataclass(frozen=True)
-class Encoding:
-    """A registered encoding: its name, a line saying what it is, and its factory."""
-
-    name: str
-    summary: str
-    make: EncoderFactory
-
-
-_REGISTRY: dict[str, Encoding] = {}
-
-
-def register_encoding(name: str, make: EncoderFactory, summary: str = "") -> None:
-    """Make an encoding available as ``encoding=name`` (replacing one of that name)."""
-    _REGISTRY[name] = Encoding(name, summary, make)
-
-
-def encoding_names() -> tuple[str, ...]:
-    return tuple(_REGISTRY)
-
-
-def get_encoding(name: str) -> Encoding:
-    try:
-        return _REGISTRY[name]
-    except KeyError:
-        names = ", ".join(_REGISTRY)
-        raise ValueError(f"unknown encoding {name!r}; the encodings are: {names}") from None
-
-
-def make_encoders(options: EnvOptions) -> tuple[Encoder, Encoder]:
-    """One encoder per seat for an environment's options."""
-    make = get_encoding(options.encoding).make
-    return (make(options), make(options))
+EncoderFactory = Callable[["EnvOptions"], Encoder]
 
 
 # -- helpers -------------------------------------------------------------------------------------
@@ -494,33 +459,6 @@ def view_encoding(
 OPENSPIEL_SHAPE: Final = (644,)
 
 
-def _openspiel(options: EnvOptions) -> Encoder:
-    try:
-        module = importlib.import_module("ginrummy.rl.openspiel")
-    except ImportError as exc:
-        raise ValueError(
-            "the 'openspiel' encoding needs ginrummy.rl.openspiel, which this installation "
-            f"lacks ({exc})"
-        ) from None
-    return view_encoding(module.observation_tensor, OPENSPIEL_SHAPE)(options)
-
-
-def _infostate(options: EnvOptions) -> Encoder:
-    from .infostate import InfostateEncoder
-
-    return InfostateEncoder(options)
-
-
-register_encoding(
-    "default", DefaultEncoder, "card planes, the pile's order, the phase, counts and scores"
-)
-register_encoding("rlcard", lambda options: RLCardEncoder(), "RLCard's 5x52 planes")
-register_encoding(
-    "infostate", _infostate, "perfect recall: the default encoding, the deal and every event"
-)
-register_encoding("openspiel", _openspiel, "OpenSpiel's 644-wide gin_rummy observation tensor")
-
-
 __all__ = [
     "DEFAULT_FLAGS",
     "DEFAULT_NUMBERS",
@@ -531,12 +469,7 @@ __all__ = [
     "DefaultEncoder",
     "Encoder",
     "EncoderFactory",
-    "Encoding",
     "RLCardEncoder",
     "ViewEncoder",
-    "encoding_names",
-    "get_encoding",
-    "make_encoders",
-    "register_encoding",
     "view_encoding",
 ]

@@ -19,14 +19,16 @@ never encode alike::
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 import numpy as np
 
 from ..engine import ActionKind, Event
 from .encodings import DEFAULT_SIZE, Array, DefaultEncoder, Encoder
 from .knowledge import Knowledge
-from .options import EnvOptions
+
+if TYPE_CHECKING:
+    from .options import EnvOptions
 
 ROW: Final = 64
 _KINDS: Final = {kind: 2 + i for i, kind in enumerate(ActionKind)}

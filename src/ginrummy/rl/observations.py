@@ -10,7 +10,8 @@ other.
 from __future__ import annotations
 
 from ..engine import Event, Hand
-from .encodings import Array, Encoder, make_encoders
+from .encoding_registry import make_encoders
+from .encodings import Array, Encoder
 from .knowledge import Knowledge, Scores, visible
 from .options import EnvOptions
 

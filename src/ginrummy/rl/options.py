@@ -104,7 +104,7 @@ def make_options(
         raise ValueError(f"max_cycles must be at least 1, not {max_cycles}")
     if max_hand_actions < 1:
         raise ValueError(f"max_hand_actions must be at least 1, not {max_hand_actions}")
-    from .encodings import encoding_names
+    from .encoding_registry import encoding_names
 
     if encoding not in encoding_names():
         raise ValueError(

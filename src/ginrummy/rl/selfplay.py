@@ -46,7 +46,7 @@ from ..agents.registry import get_agent
 from ..engine import Action, Hand, Rules
 from ..engine.game import derived_seed
 from .actions import NUM_ACTIONS, action_id, ids_of
-from .encodings import get_encoding
+from .encoding_registry import get_encoding
 from .knowledge import NoScores
 from .names import NAME
 from .observations import Observations
