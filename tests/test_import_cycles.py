@@ -16,15 +16,6 @@ from test_layers import PACKAGE, SOURCES, module_name
 
 MODULES = {module_name(path): path for path in SOURCES}
 
-#: Cycles still in the code, each with why it is there. A new cycle fails the test, and so does
-#: one of these once it is gone (take it off the list then).
-KNOWN: dict[tuple[str, ...], str] = {
-    ("ginrummy.engine.hand", "ginrummy.engine.records"): (
-        "Hand.record() builds a HandRecord and HandRecord.replay() builds a Hand (a function-"
-        "level import in hand.py); to go, one of the two methods moves to the other module"
-    ),
-}
-
 
 def _is_type_checking(test: ast.expr) -> bool:
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
@@ -113,9 +104,7 @@ def package_graph() -> dict[str, set[str]]:
 def test_the_package_has_no_import_cycle() -> None:
     graph = package_graph()
     assert len(graph) > 50 and PACKAGE.name == "ginrummy"
-    found = [c for c in cycles(graph) if tuple(c) not in KNOWN]
-    gone = set(KNOWN) - {tuple(c) for c in cycles(graph)}
-    assert not gone, f"these cycles are gone: take them off KNOWN: {sorted(gone)}"
+    found = cycles(graph)
     assert found == [], "\n".join(
         " <-> ".join(c) + "\n    " + "; ".join(f"{a} -> {sorted(graph[a] & set(c))}" for a in c)
         for c in found
