@@ -21,12 +21,11 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from ..agents import get_agent
 from ..agents.hints import hint
-from ..engine import GinRummyError, IllegalActionError, Rules, parse_cards
+from ..engine import GinRummyError, IllegalActionError, Rules
 from ..engine.game import Game
 from ..engine.match import Match
 from ..storage import StorageError, Store
-from ..web.dealing import Deal
-from ..web.tables import COMPUTER_SEAT, Options, Step, Table, rebuild_hand, think
+from ..web.tables import COMPUTER_SEAT, Options, Step, Table, table_of, think
 from .session import Message, error
 
 #: The ``interface`` option that marks a game as played in the terminal.
@@ -351,20 +350,4 @@ def load_table(store: Store, game_id: str) -> Table:
     stored = store.load_game(game_id)
     if stored is None or stored.game.kind != "online" or not is_terminal(stored.game.options):
         raise ResumeError(f"there is no terminal game {game_id!r}")
-    info = stored.game
-    rules = info.rules
-    options = Options.from_dict(info.options or {})
-    scoring: Game | Match = Match(rules, info.seed) if options.match else Game(rules, info.seed)
-    table = Table(game_id, rules, info.names, options, scoring)
-    for h in stored.hands:
-        hand = rebuild_hand(rules, h.dealer, h.deck, [a.text for a in h.actions])
-        table.hand = hand
-        table.hand_number = h.number
-        table.deal = Deal(parse_cards(h.deck), h.salt, h.commitment)
-        table.scores_before = table.game.totals
-        if hand.is_over:
-            scoring.finish_hand(hand)
-    table.finished = scoring.is_over or info.status != "open"
-    table.abandoned = info.status == "abandoned"
-    table.touch()
-    return table
+    return table_of(stored)

@@ -23,13 +23,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ..agents import get_agent
 from ..agents.hints import hint
 from ..agents.review import review_hand
-from ..engine import GinRummyError, IllegalActionError, Rules, parse_cards
+from ..engine import GinRummyError, IllegalActionError, Rules
 from ..engine.game import Game
 from ..engine.match import Match
 from ..engine.views import PlayerView
 from ..storage import Store, Writer
 from ..storage.models import utcnow
-from .dealing import Deal
 from .limits import Buckets
 from .protocol import ProtocolError, clean_name
 from .tables import (
@@ -41,8 +40,8 @@ from .tables import (
     computer_agent,
     computer_level,
     new_token,
-    rebuild_hand,
     replay_hand,
+    table_of,
     think,
     token_hash,
 )
@@ -234,23 +233,7 @@ class Manager:
         stored = self.store.load_game(game_id)
         if stored is None or stored.game.kind != "online":
             return None
-        info = stored.game
-        rules = info.rules
-        options = Options.from_dict(info.options or {})
-        scoring: Game | Match = Match(rules, info.seed) if options.match else Game(rules, info.seed)
-        table = Table(game_id, rules, info.names, options, scoring)
-        for h in stored.hands:
-            hand = rebuild_hand(rules, h.dealer, h.deck, [a.text for a in h.actions])
-            table.hand = hand
-            table.hand_number = h.number
-            table.deal = Deal(parse_cards(h.deck), h.salt, h.commitment)
-            table.scores_before = table.game.totals
-            if hand.is_over:
-                scoring.finish_hand(hand)
-        table.finished = scoring.is_over or info.status != "open"
-        table.abandoned = info.status == "abandoned"
-        table.touch()
-        return table
+        return table_of(stored)
 
     async def find(self, table_id: str) -> Table | None:
         """The table, from memory or else loaded from the store (once, however many ask);

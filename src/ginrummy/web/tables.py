@@ -33,7 +33,7 @@ from ..engine.game import Game
 from ..engine.match import Match
 from ..engine.melds import Arrangement, discard_deadwoods_mask
 from ..engine.serial import event_to_dict, result_to_dict
-from ..storage import Store, Writer
+from ..storage import SavedGame, Store, Writer
 from .dealing import Deal, commitment, deck_text, shuffle
 from .thinking import make_agent, think
 
@@ -513,6 +513,28 @@ def _step(hand: Hand, event: Event | None) -> dict[str, Any]:
     if event is not None:
         step["event"] = event_to_dict(event)  # the page says it in words
     return step
+
+
+def table_of(stored: SavedGame) -> Table:
+    """A stored online game's table, rebuilt by replaying its deals and actions: the hand in
+    play, the deal to check, the scores, and whether the game is over or was abandoned."""
+    info = stored.game
+    rules = info.rules
+    options = Options.from_dict(info.options or {})
+    scoring: Game | Match = Match(rules, info.seed) if options.match else Game(rules, info.seed)
+    table = Table(info.id, rules, info.names, options, scoring)
+    for h in stored.hands:
+        hand = rebuild_hand(rules, h.dealer, h.deck, [a.text for a in h.actions])
+        table.hand = hand
+        table.hand_number = h.number
+        table.deal = Deal(parse_cards(h.deck), h.salt, h.commitment)
+        table.scores_before = table.game.totals
+        if hand.is_over:
+            scoring.finish_hand(hand)
+    table.finished = scoring.is_over or info.status != "open"
+    table.abandoned = info.status == "abandoned"
+    table.touch()
+    return table
 
 
 def rebuild_hand(rules: Rules, dealer: int, deck: str, actions: list[str]) -> Hand:
