@@ -15,7 +15,7 @@ from ..agents.arena import ArenaSummary, PairResult, run_arena
 from ..agents.registry import agent_names
 from ..engine.rules import Rules
 from ..speedups import describe
-from . import CommandError
+from . import CommandError, add_scale_options, check_scale_options
 
 if TYPE_CHECKING:
     from .main import Subparsers
@@ -62,23 +62,7 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument(
         "--seed", type=int, default=None, metavar="S", help="seed for the deals (default random)"
     )
-    parser.add_argument(
-        "--jobs",
-        type=int,
-        default=None,
-        metavar="J",
-        help="worker processes (default 1; 0 = one per CPU core); with --ray and no address, "
-        "the CPUs of the local Ray (default all)",
-    )
-    parser.add_argument(
-        "--ray",
-        nargs="?",
-        const="",
-        default=None,
-        metavar="ADDRESS",
-        help="play the pairs as Ray tasks: on a local Ray, or on the cluster at ADDRESS "
-        "(auto, ray://host:10001); needs pip install 'ginrummy[ray]'",
-    )
+    add_scale_options(parser, "play the pairs as Ray tasks")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
@@ -89,10 +73,7 @@ def run(args: argparse.Namespace) -> int:
             raise CommandError(f"unknown player {name!r}; players are: {', '.join(known)}")
     if args.games < 1:
         raise CommandError(f"--games must be at least 1, not {args.games}")
-    if args.jobs is not None and args.jobs < 0:
-        raise CommandError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
-    if args.ray and args.jobs is not None:
-        raise CommandError("--jobs sets a local Ray's CPUs: it cannot go with a Ray address")
+    check_scale_options(args)
     if args.rules not in Rules.presets():
         presets = ", ".join(Rules.presets())
         raise CommandError(f"unknown rules preset {args.rules!r}; presets are: {presets}")

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..agents.registry import agent_names
 from ..engine.rules import Rules
-from . import CommandError
+from . import CommandError, add_scale_options, check_scale_options
 
 if TYPE_CHECKING:
     from .main import Subparsers
@@ -63,23 +63,7 @@ def add_parser(subparsers: Subparsers) -> None:
         help="the environments' observation encoding: default, rlcard, infostate, openspiel "
         "(default: default)",
     )
-    parser.add_argument(
-        "--jobs",
-        type=int,
-        default=None,
-        metavar="J",
-        help="worker processes (default 1; 0 = one per CPU core); with --ray and no address, "
-        "the CPUs of the local Ray (default all)",
-    )
-    parser.add_argument(
-        "--ray",
-        nargs="?",
-        const="",
-        default=None,
-        metavar="ADDRESS",
-        help="play on Ray: a local Ray, or the cluster at ADDRESS (auto, ray://host:10001); "
-        "needs pip install 'ginrummy[ray]'",
-    )
+    add_scale_options(parser, "play the hands on Ray")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -103,10 +87,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"unknown encoding {args.encoding!r}; encodings are: {names}")
     if not args.out.endswith((".parquet", ".npz")):
         raise CommandError(f"OUT must end in .parquet or .npz, not {args.out!r}")
-    if args.jobs is not None and args.jobs < 0:
-        raise CommandError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
-    if args.ray and args.jobs is not None:
-        raise CommandError("--jobs sets a local Ray's CPUs: it cannot go with a Ray address")
+    check_scale_options(args)
     _check_libraries(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
     config = selfplay.SelfPlay(
