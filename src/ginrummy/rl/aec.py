@@ -25,7 +25,7 @@ from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
 from .actions import NUM_ACTIONS
 from .names import NAME
 from .options import EnvOptions, make_options
-from .render import AGENTS, render_text
+from .render import AGENTS, render
 from .session import Session
 
 RENDER_MODES: Final = ("ansi", "human")
@@ -130,13 +130,7 @@ class raw_env(AECEnv[str, Observation, ActionType]):
             self.render()
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = render_text(self.session, NAME)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.session, NAME, self.render_mode)
 
     def close(self) -> None:
         """Nothing to release (no window, no process)."""

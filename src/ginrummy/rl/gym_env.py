@@ -32,7 +32,7 @@ from .actions import NUM_ACTIONS
 from .aec import RENDER_MODES, Observation, check_render_mode, observation_space
 from .names import NAME
 from .options import EnvOptions, make_options
-from .render import render_text
+from .render import render
 from .session import Session
 
 
@@ -123,13 +123,7 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
         return self.session.mask(self.seat).astype(bool)
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            return None
-        text = render_text(self.session, NAME)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.session, NAME, self.render_mode)
 
     # -- the opponent ------------------------------------------------------------------------
 

@@ -48,3 +48,15 @@ def render_text(session: Session, name: str) -> str:
         winner = "nobody" if result.winner is None else AGENTS[result.winner]
         lines.append(f"result: {result.kind.value}, {winner} scores {result.points}")
     return "\n".join(lines)
+
+
+def render(session: Session, name: str, mode: str | None) -> str | None:
+    """What ``render()`` gives in ``mode``: the text for "ansi", nothing for None, and for
+    "human" the text printed (and nothing returned)."""
+    if mode is None:
+        return None
+    text = render_text(session, name)
+    if mode == "human":
+        print(text)
+        return None
+    return text
