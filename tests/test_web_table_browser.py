@@ -120,9 +120,14 @@ def test_a_finger_drags_a_card_onto_the_pile_to_discard_it(
         card = page.locator("#hand .card[data-card]:not(.taken)").first
         dropped = str(card.get_attribute("data-card"))
         touch_drag(page, card, page.locator("#pile"))
+        # The card leaves the hand for the pile (where the computer, moving next, may take it
+        # at once: so the hand and the move log tell, not the pile's top card).
         page.wait_for_function(
-            "(c) => document.querySelector('#pile .card')?.dataset.card === c", arg=dropped
+            "(c) => !document.querySelector(`#hand .card[data-card='${c}']`)", arg=dropped
         )
+        rank, suit = dropped[:-1], dropped[-1]
+        shown = ("10" if rank == "T" else rank) + {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}[suit]
+        assert f"You discard {shown}." in page.locator("#log-list").inner_text()
         assert dropped not in you.hand() and len(you.hand()) == 10
         you.check_clean()
     finally:
