@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import threading
+import time
 from typing import Any
 
 import httpx
@@ -81,6 +82,7 @@ def test_readyz_says_503_when_the_database_hangs_and_never_piles_up_checks(
         def hang() -> None:
             calls.append(1)
             release.wait(30)
+            time.sleep(0.3)  # a database that answers late: the next check waits for it
 
         monkeypatch.setattr(store, "ping", hang)
         first = client.get("/readyz")

@@ -33,7 +33,11 @@ class Readiness:
         """None when the database answered; else why not, in one line fit for anyone to read
         (no host names, no driver messages: those go to the log)."""
         if self._pending is not None and not self._pending.done():
-            return "the database has not answered the previous check yet"
+            # One thread at most waits on the database: a check that finds the previous one
+            # still running waits on that one, never starts a second.
+            done, _ = await asyncio.wait([asyncio.wrap_future(self._pending)], timeout=self.timeout)
+            if not done:
+                return "the database has not answered the previous check yet"
         self._pending = self._thread.submit(self.store.ping)
         try:
             await asyncio.wait_for(asyncio.wrap_future(self._pending), self.timeout)
