@@ -338,7 +338,7 @@ class IntermediateAgent(BaseAgent):
             best = [i for i in cands if table[i] == least]
             return finish_turn(view, rng.choice(sorted(best)), least, rng, knock=True)
         unseen = [c.bit for c in view.unseen]
-        avoid, welcome = self._opponent_signals(view)
+        avoid, welcome = opponent_signals(view)
         scores: dict[int, float] = {}
         for i in cands:
             if table[i] > least + 10:  # far worse now: not worth the lookahead
@@ -375,27 +375,27 @@ class IntermediateAgent(BaseAgent):
             risk -= self.safety
         return risk
 
-    @staticmethod
-    def _opponent_signals(view: PlayerView) -> tuple[int, int]:
-        """Masks of cards that fit what the opponent collects, and of cards like those he
-        discarded or refused."""
-        avoid = 0
-        for card in view.opponent_known:
-            avoid |= _neighbours(card, 1)
-        welcome = 0
-        other = 1 - view.seat
-        pile: list[Card] = [] if view.upcard is None else [view.upcard]
-        for event in view.history:
-            kind = event.action.kind
-            if event.seat == other and kind is ActionKind.DISCARD and event.card is not None:
-                welcome |= _neighbours(event.card)
-            if event.seat == other and kind in (ActionKind.DRAW, ActionKind.PASS) and pile:
-                welcome |= _neighbours(pile[-1])
-            if kind is ActionKind.DISCARD and event.card is not None:
-                pile.append(event.card)
-            elif kind is ActionKind.TAKE and pile:
-                pile.pop()
-        return avoid, welcome & ~avoid
+
+def opponent_signals(view: PlayerView) -> tuple[int, int]:
+    """Masks of cards that fit what the opponent collects, and of cards like those he
+    discarded or refused."""
+    avoid = 0
+    for card in view.opponent_known:
+        avoid |= _neighbours(card, 1)
+    welcome = 0
+    other = 1 - view.seat
+    pile: list[Card] = [] if view.upcard is None else [view.upcard]
+    for event in view.history:
+        kind = event.action.kind
+        if event.seat == other and kind is ActionKind.DISCARD and event.card is not None:
+            welcome |= _neighbours(event.card)
+        if event.seat == other and kind in (ActionKind.DRAW, ActionKind.PASS) and pile:
+            welcome |= _neighbours(pile[-1])
+        if kind is ActionKind.DISCARD and event.card is not None:
+            pile.append(event.card)
+        elif kind is ActionKind.TAKE and pile:
+            pile.pop()
+    return avoid, welcome & ~avoid
 
 
 def _neighbours(card: Card, reach: int = 2) -> int:

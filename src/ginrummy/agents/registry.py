@@ -30,6 +30,7 @@ def builtin_agents() -> dict[str, AgentFactory]:
     """Every built-in agent by name."""
     from .basic import BeginnerAgent, GreedyAgent, IntermediateAgent, RandomAgent, SimpleAgent
     from .expert import ExpertAgent, IntermediateExpert
+    from .panel import CamperAgent, GinHunterAgent
 
     return {
         "random": RandomAgent,
@@ -39,6 +40,8 @@ def builtin_agents() -> dict[str, AgentFactory]:
         "intermediate": IntermediateAgent,
         "expert": ExpertAgent,
         "intermediate-expert": IntermediateExpert,
+        "gin-hunter": GinHunterAgent,
+        "camper": CamperAgent,
     }
 
 
