@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import random
 
@@ -194,3 +195,35 @@ def test_a_knock_may_name_its_own_arrangement_but_only_a_legal_one() -> None:
     before = dict(vars(me))
     reply = answer(me, {"call": "getDiscard", "args": []})
     assert "not one of" in str(reply["error"]) and vars(me) == before
+
+
+class Watcher(BaseAgent):
+    """``simple``, keeping the scores it was shown at the first decision of every hand."""
+
+    def __init__(self) -> None:
+        self.simple = get_agent("simple")
+        self.first_scores: list[tuple[int, int]] = []
+
+    def act(self, view: PlayerView, rng: random.Random) -> Action:
+        if not any(e.seat == view.seat for e in view.history):
+            self.first_scores.append(view.scores)
+        return self.simple.act(view, rng)
+
+
+def test_the_same_player_starts_each_new_game_at_nothing_all() -> None:
+    # The framework keeps one player object for every game and never says a game has begun.
+    watcher = Watcher()
+    players = [
+        EaaiPlayer(watcher, random.Random(1)),
+        EaaiPlayer(get_agent("simple"), random.Random(2)),
+    ]
+    rng = random.Random(5)
+    first = play_eaai_game(players, rng)
+    hands = len(watcher.first_scores)
+    second = play_eaai_game(players, rng)
+    assert first.forfeit == second.forfeit == "" and max(first.scores) >= 100
+    assert watcher.first_scores[0] == watcher.first_scores[hands] == (0, 0)
+    # Within a game the scores only grow, and never reach the target before its last hand.
+    for game in (watcher.first_scores[:hands], watcher.first_scores[hands:]):
+        assert all(a[0] <= b[0] and a[1] <= b[1] for a, b in itertools.pairwise(game))
+        assert all(max(s) < 100 for s in game)

@@ -1,3 +1,5 @@
+package ginrummy;
+
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -12,6 +14,9 @@ import java.util.regex.Pattern;
 
 /**
  * A player for the EAAI Gin Rummy framework that is one of ginrummy's computer players.
+ *
+ * <p>It is in the framework's package, {@code ginrummy}: copy it next to the framework's sources
+ * ({@code src/ginrummy/}) and it compiles with them as it is.
  *
  * <p>Every callback is forwarded to a {@code ginrummy bot AGENT} process as one JSON line,
  * {@code {"call": "getDiscard", "args": []}}, and its one-line answer, {@code {"result": "TD"}},
@@ -105,7 +110,9 @@ public class GinRummyBridgePlayer implements GinRummyPlayer {
                     meld.add(toCard(text));
                 }
             }
-            melds.add(meld);
+            if (!meld.isEmpty()) { // "[]", no melds, is not one empty meld (which forfeits)
+                melds.add(meld);
+            }
         }
         return melds;
     }

@@ -1,3 +1,5 @@
+package ginrummy;
+
 import java.util.ArrayList;
 import java.util.Arrays;
 
@@ -54,6 +56,16 @@ public class BridgeCheck {
         System.out.println("defence: " + me.getFinalMelds());
         me.reportLayoff(1, Card.get("7S"), knock.get(0));
         me.reportFinalHand(0, list("4S 5S 6S JH JS JC 2H 3C AD AC"));
+        me.reportScores(new int[] {12, 0});
+        // Hand 3: he knocks at once; it holds no meld at all, and declares none.
+        me.startGame(1, 0, cards("2C 4D 6H 8S TC QD KH 3S 5H 7C"));
+        me.reportDraw(0, null);
+        me.reportDiscard(0, Card.get("AH"));
+        ArrayList<ArrayList<Card>> quick = new ArrayList<>();
+        quick.add(list("9D TD JD"));
+        quick.add(list("QS QC QH"));
+        me.reportFinalMelds(0, quick);
+        System.out.println("no melds: " + me.getFinalMelds());
         me.close();
     }
 }

@@ -1,3 +1,5 @@
+package ginrummy;
+
 import java.util.HashMap;
 
 /** A stand-in for the framework's Card, with the parts the bridge uses. */

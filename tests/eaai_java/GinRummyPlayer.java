@@ -1,3 +1,5 @@
+package ginrummy;
+
 import java.util.ArrayList;
 
 /** A stand-in for the framework's player interface (the same callbacks). */

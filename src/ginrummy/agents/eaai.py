@@ -103,6 +103,11 @@ class EaaiPlayer:
         mask = Cards(cards).mask
         if len(cards) != HAND_SIZE or mask.bit_count() != HAND_SIZE:
             raise EaaiError(f"a hand is dealt {HAND_SIZE} different cards, not {len(cards)}")
+        if max(self.scores) >= self.rules.game_target:
+            # The framework never says a game has begun: a score that reached the target ended
+            # the last one, so this deal starts the next at 0-0 (the same player object plays
+            # every game of a match).
+            self.scores = (0, 0)
         self._reset(player_num, starting_player_num, mask)
 
     def will_draw_face_up_card(self, card: Card) -> bool:
