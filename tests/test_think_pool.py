@@ -274,3 +274,10 @@ def test_a_closed_pool_takes_no_jobs() -> None:
         pool.submit("move", {})
     with pytest.raises(ValueError, match="at least one"):
         ThinkPool(0)
+
+
+def test_workers_think_at_a_lower_priority_than_the_server(uncapped: ThinkPool) -> None:
+    # When a core is wanted by both, the event loop's process goes first.
+    (pid,) = uncapped.pids()
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, mine + thinking.WORKER_NICENESS)

@@ -138,6 +138,9 @@ def review(payload: dict[str, Any]) -> list[dict[str, object]]:
     return [m.to_dict() for m in found]
 
 
+#: How much lower than the server's a worker's scheduling priority is (see ``nice(1)``).
+WORKER_NICENESS = 10
+
 JOBS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "move": move,
     "hints": hints,
@@ -148,6 +151,9 @@ JOBS: dict[str, Callable[[dict[str, Any]], Any]] = {
 def _worker(conn: Connection, initializer: Callable[[], None] | None) -> None:
     """A worker process's whole life: say it is ready, then answer jobs until the pipe closes."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl+C stops the server, which stops us
+    # Thinking is background work: when a core is wanted both here and by the server's event
+    # loop, the loop goes first, so no table waits on a computer's thought.
+    os.nice(WORKER_NICENESS)
     if initializer is not None:
         initializer()
     conn.send(("ready", os.getpid()))
