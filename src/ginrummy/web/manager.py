@@ -288,7 +288,10 @@ class Manager:
     async def abandon_stale(self) -> int:
         """Close as abandoned the open games nobody has moved in for ``abandon_after``."""
         before = utcnow() - self.abandon_after
-        closed: list[str] = await self.db(self.store.abandon_stale, "online", before)
+        fence: dict[str, Any] = {}
+        if self.cluster is not None:  # only this instance's tables, and those nobody holds
+            fence = {"holder": self.cluster.id, "held": dict(self.cluster.epochs)}
+        closed: list[str] = await self.db(self.store.abandon_stale, "online", before, **fence)
         for game_id in closed:
             table = self.tables.get(game_id)
             if table is not None:
