@@ -5,6 +5,7 @@ move could not be made is told so, and the servers recover by themselves, with n
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import random
@@ -13,12 +14,19 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+from sqlalchemy.engine import make_url
 from websockets.exceptions import ConnectionClosed
 
 from brokerutil import OwnRedis
-from ginrummy.storage import Store
+from ginrummy.engine import Rules
+from ginrummy.storage import DatabaseUnavailable, Store
 from ginrummy.web.cluster import FORGOTTEN, channel
+from ginrummy.web.manager import IN_DOUBT, UNLIMITED, Client, Manager
+from ginrummy.web.protocol import ProtocolError
+from ginrummy.web.tables import Options, Table
+from pgutil import Outage, postgres_url
 from test_web_instances import LEASE, states, stored_hand
 from webutil import LiveServer, SeatSocket, invite_token, post_table
 
@@ -182,3 +190,155 @@ def test_the_broker_restarted_mid_game_loses_and_doubles_nothing(
     probe.close()
     for s in (seat0, seat1, watcher):
         s.close()
+
+
+@pytest.fixture
+def cut_off(postgres_schema_url: str) -> Iterator[Outage]:
+    """A relay to the test's PostgreSQL that the test can cut, and restore."""
+    target = make_url(postgres_url().replace("postgres://", "postgresql://", 1))
+    outage = Outage((target.host or "127.0.0.1", target.port or 5432))
+    try:
+        yield outage
+    finally:
+        outage.close()
+
+
+def test_a_short_database_outage_fails_moves_clearly_and_the_game_goes_on(
+    tmp_path: Path, postgres_schema_url: str, cut_off: Outage
+) -> None:
+    server = LiveServer(
+        tmp_path / "server.db",
+        db_url=cut_off.url(postgres_schema_url),
+        args=["--think-workers", "0"],
+    )
+    with server:
+        friend = post_table(server, mode="friend", name="Ann", opponent="Bob")
+        table_id = friend["id"]
+        seats = [
+            SeatSocket(server, table_id, friend["token"]),
+            SeatSocket(server, table_id, invite_token(friend)),
+        ]
+        rng = random.Random(3)
+        acked: list[str] = []
+        last = states(seats)
+        for _ in range(3):
+            mover = last[0]["view"]["current_player"]
+            action = move(last[mover]["view"], rng)
+            seats[mover].act(action)
+            last = states(seats)
+            acked.append(action)
+
+        cut_off.cut()  # every connection of the server's to the database ends; no new one
+        mover = last[0]["view"]["current_player"]
+        action = move(last[mover]["view"], rng)
+        seats[mover].act(action)
+        told = seats[mover].recv()
+        assert told["type"] == "error", told
+        assert "not made" in told["message"] and "try again" in told["message"], told
+        ready = httpx.get(f"{server.url}/readyz", timeout=10)
+        assert ready.status_code == 503, ready.text
+        opened = httpx.post(f"{server.url}/api/tables", json={"mode": "friend"}, timeout=10)
+        assert opened.status_code == 503, opened.text
+        assert "database cannot be reached" in opened.json()["message"]
+        assert seats[mover].state()["version"] == last[mover]["version"]  # the socket lives on
+
+        cut_off.restore()
+        deadline = time.monotonic() + 20
+        while httpx.get(f"{server.url}/readyz", timeout=10).status_code != 200:
+            assert time.monotonic() < deadline, "never ready again"
+            time.sleep(0.2)
+        seats[mover].act(action)  # the same move, sent again: made once
+        last = states(seats)
+        acked.append(action)
+        for _ in range(3):
+            mover = last[0]["view"]["current_player"]
+            action = move(last[mover]["view"], rng)
+            seats[mover].act(action)
+            last = states(seats)
+            acked.append(action)
+        assert [h[2] for h in history(last[0])] == acked
+        with Store(postgres_schema_url) as store:
+            assert [str(e.action) for e in stored_hand(store, table_id).events] == acked
+        for s in seats:
+            s.close()
+
+
+@pytest.mark.postgresql
+def test_a_lost_database_says_whether_a_write_may_have_been_stored(
+    postgres_schema_url: str, cut_off: Outage
+) -> None:
+    """Lost before the commit: nothing was written. Lost during it: in doubt."""
+    store = Store(cut_off.url(postgres_schema_url))
+    try:
+        store.add_player("Ann")
+        cut_off.cut()
+        with pytest.raises(DatabaseUnavailable) as before:
+            store.add_player("Bob")
+        assert not before.value.in_doubt
+        cut_off.restore()
+        with pytest.raises(DatabaseUnavailable) as during, store.transaction() as tx:
+            tx.add_player("Cy")
+            cut_off.cut()  # the commit is what fails
+        assert during.value.in_doubt
+        cut_off.restore()
+        store.add_player("Di")  # back, with no restart
+        assert [p.name for p in store.list_players()] == ["Ann", "Di"]
+    finally:
+        store.close()
+
+
+@pytest.mark.postgresql
+def test_a_move_whose_commit_was_cut_off_reloads_the_table(
+    postgres_schema_url: str, cut_off: Outage, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database goes away as a move commits: the move may be stored or not, so the table
+    is let go of and read again, its sockets told and closed to reconnect, and the copy let
+    go of writes nothing more."""
+
+    async def run() -> None:
+        store = Store(cut_off.url(postgres_schema_url))
+        manager = Manager(store, computer_delay=0, seed=1, limits=UNLIMITED)
+        try:
+            table = (await manager.create(Rules(), Options("friend"), ("Ann", "Bob"))).table
+            said: list[dict[str, Any]] = []
+            closed: list[bool] = []
+
+            async def send(msg: dict[str, Any]) -> None:
+                said.append(msg)
+
+            async def close() -> None:
+                closed.append(True)
+
+            hand = table.hand
+            assert hand is not None and hand.current_player is not None
+            seat = hand.current_player
+            client = Client(table.id, seat, send, close=close)
+            manager.join(client)
+            write = Table.write
+
+            def write_then_cut(self: Table, tx: Any, step: Any) -> None:
+                write(self, tx, step)
+                cut_off.cut()  # stored in the transaction; the commit is cut off
+
+            monkeypatch.setattr(Table, "write", write_then_cut)
+            action = hand.legal_actions()[0]
+            await manager.handle(client, {"type": "action", "action": str(action)})
+            monkeypatch.setattr(Table, "write", write)
+            for _ in range(50):  # the sockets are told on a task of their own
+                if closed:
+                    break
+                await asyncio.sleep(0.05)
+            assert said[-1] == {"type": "error", "message": IN_DOUBT} and closed
+            assert table.id not in manager.tables  # let go of
+            cut_off.restore()
+            again = await manager.get(table.id)  # read again: as the database has it
+            assert again is not table
+            assert again.state_for(seat)["view"] == table.state_for(seat)["view"]
+            step = table.plan(seat, str(action))
+            with pytest.raises(ProtocolError, match="reloaded"):
+                await manager.db(manager._write, table, table.write, step)
+        finally:
+            manager.close()
+            store.close()
+
+    asyncio.run(run())

@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..engine import GinRummyError
-from ..storage import LeaseLost, NotFoundError, Writer
+from ..storage import DatabaseUnavailable, LeaseLost, NotFoundError, Writer
 from ..storage.models import utcnow
 from .protocol import ProtocolError
 
@@ -410,7 +410,7 @@ class Cluster:
                     continue
                 try:
                     await manager.handle(client, msg["msg"])
-                except (ProtocolError, GinRummyError) as exc:
+                except (ProtocolError, GinRummyError, DatabaseUnavailable) as exc:
                     await client.send({"type": "error", "message": str(exc)})
                 except LeaseLost:
                     await self.drop(client.table_id)
