@@ -160,7 +160,8 @@ class Cluster:
         self._tasks: list[asyncio.Task[Any]] = []
         self._ready = asyncio.Event()
         self._absent: set[str] = set()
-        #: Whether the broker was lost and not reached again yet.
+        #: Whether this instance's channel is unsubscribed: the broker was lost and has not
+        #: been reached again (only the task listening on it says so, and says it is back).
         self.broker_lost = False
 
     # -- starting and stopping ---------------------------------------------------------------
@@ -330,6 +331,7 @@ class Cluster:
             except Exception as exc:
                 if not self.broker_lost:
                     log.error("lost the broker (%s): reconnecting", exc)
+                self.broker_lost = True
                 await self._broker_lost()
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, RETRY_MAX)
@@ -342,7 +344,6 @@ class Cluster:
         and at the instances relaying to this one, so that each reconnects and is sent its
         whole state afresh. Moves are stored by the holder before anyone is told, so a move
         lost on the way was never acknowledged."""
-        self.broker_lost = True
         for relay in list(self.relays.values()):
             relay.end(LOST_TOUCH)
         for remote in list(self.remotes.values()):
