@@ -1,11 +1,15 @@
 """The Redis the many-instance tests run on: where it is, and whether it answers (the fixture
 is ``broker_url`` in tests/conftest.py; a missing Redis is one skip line, or a failure where
-``GINRUMMY_REQUIRE_SERVICES`` is set, exactly as a missing PostgreSQL)."""
+``GINRUMMY_REQUIRE_SERVICES`` is set, exactly as a missing PostgreSQL); and a Redis of a test's
+own, to be killed and restarted (the fixture ``own_redis``)."""
 
 from __future__ import annotations
 
 import functools
 import os
+import subprocess
+import time
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from pgutil import UNREACHABLE
@@ -36,3 +40,53 @@ def redis_missing() -> str | None:
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         return f"{where} ({first})"
     return None
+
+
+REDIS_SERVER = "/usr/bin/redis-server"
+
+
+class OwnRedis:
+    """A Redis server of a test's own, on a free loopback port and a temporary folder, that
+    the test may kill and start again on the same port (never the machine's shared one)."""
+
+    def __init__(self, folder: Path) -> None:
+        from webutil import free_port
+
+        self.folder = folder
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self, timeout: float = 20.0) -> None:
+        import redis
+
+        with open(self.folder / "redis.log", "ab") as log:
+            self.proc = subprocess.Popen(
+                [
+                    *(REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1"),
+                    *("--save", "", "--appendonly", "no", "--dir", str(self.folder)),
+                ],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                break
+            try:
+                redis.Redis.from_url(self.url, socket_connect_timeout=1).ping()
+                return
+            except redis.RedisError:
+                time.sleep(0.05)
+        log_text = (self.folder / "redis.log").read_text(errors="replace")[-2000:]
+        raise AssertionError(f"redis-server did not start on port {self.port}:\n{log_text}")
+
+    def kill(self) -> None:
+        """SIGKILL: the broker is gone at once, with every connection to it."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+        self.proc = None

@@ -19,7 +19,7 @@ from urllib.parse import quote
 
 import pytest
 
-from brokerutil import redis_missing, redis_url
+from brokerutil import REDIS_SERVER, OwnRedis, redis_missing, redis_url
 from pgutil import REQUIRE_ENV, UNREACHABLE, admin, postgres_missing, postgres_url
 
 #: The databases a test parametrised on ``db_url`` or ``store_url`` runs on.
@@ -42,6 +42,20 @@ def broker_url() -> Iterator[str]:
     if reason is not None:
         _unavailable(reason)
     yield redis_url()
+
+
+@pytest.fixture
+def own_redis(tmp_path: Path) -> Iterator[OwnRedis]:
+    """A redis-server of the test's own (started; the test may kill and restart it), for the
+    tests of a broker that goes away: the shared test Redis is never touched."""
+    if not os.access(REDIS_SERVER, os.X_OK):
+        _unavailable(f"Redis at {REDIS_SERVER} {UNREACHABLE} (the redis-server program)")
+    server = OwnRedis(tmp_path)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.kill()
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ by the Alembic migrations shipped in ``migrations/`` and brought up to date on o
 """
 
 from .database import ENV_VAR, default_path, resolve_url
-from .errors import ConflictError, LeaseLost, NotFoundError, StorageError
+from .errors import ConflictError, DatabaseUnavailable, LeaseLost, NotFoundError, StorageError
 from .saved import (
     ActionInfo,
     EntryInfo,
@@ -26,6 +26,7 @@ __all__ = [
     "ENV_VAR",
     "ActionInfo",
     "ConflictError",
+    "DatabaseUnavailable",
     "EntryInfo",
     "GameInfo",
     "HandInfo",

@@ -18,3 +18,13 @@ class ConflictError(StorageError):
 class LeaseLost(StorageError):
     """A write for a game whose lease this instance no longer holds (another instance has
     taken the game over): nothing was written."""
+
+
+class DatabaseUnavailable(StorageError):
+    """The database could not be reached, or the connection to it failed on the way. Nothing
+    was written, unless ``in_doubt``: the connection failed as the transaction was being
+    committed, so it may have been (read the database again once it answers)."""
+
+    def __init__(self, message: str, *, in_doubt: bool = False) -> None:
+        super().__init__(message)
+        self.in_doubt = in_doubt

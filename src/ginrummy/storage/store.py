@@ -29,17 +29,19 @@ from __future__ import annotations
 import functools
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from datetime import datetime
 from types import TracebackType
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import ColumnElement, Engine, and_, false, or_, select
+from sqlalchemy.exc import InterfaceError, OperationalError
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from ..engine.results import ResultKind
 from .convert import entry_info, game_info, hand_info, player_info, seat_info
 from .database import WRITE, is_memory, make_engine, migrate, resolve_url
+from .errors import DatabaseUnavailable
 from .models import GAME_KINDS, GAME_STATUSES, GameRow, HandRow, LeaseRow, Player, SeatRow
 from .saved import GameInfo, PlayerInfo, PlayerStats, SavedGame, SeatedGame
 from .writer import Writer
@@ -112,13 +114,24 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[Writer]:
-        """One transaction: committed when the block ends, rolled back if it raises."""
-        with self._lock, self._write() as session, session.begin():
-            yield Writer(session)
+        """One transaction: committed when the block ends, rolled back if it raises. A lost
+        database raises :class:`DatabaseUnavailable`: lost before the commit, nothing was
+        written; lost during it, the error is ``in_doubt`` (the commit may have happened)."""
+        with self._lock, self._write() as session:
+            with _lost():
+                session.begin()
+                try:
+                    yield Writer(session)
+                except BaseException:
+                    with suppress(Exception):  # a dead connection is discarded regardless
+                        session.rollback()
+                    raise
+            with _lost(in_doubt=True):
+                session.commit()
 
     @contextmanager
     def _reading(self) -> Iterator[Session]:
-        with self._lock, self._read() as session:
+        with self._lock, self._read() as session, _lost():
             yield session
 
     # -- writes (one transaction each) ---------------------------------------------------
@@ -395,3 +408,19 @@ def _sits(game: GameRow, seat: int, pid: int | None, name: str) -> bool:
     if player_id is not None:
         return player_id == pid
     return seat_name == name
+
+
+@contextmanager
+def _lost(*, in_doubt: bool = False) -> Iterator[None]:
+    """The driver's errors of a database that cannot be reached (or whose connection broke)
+    as :class:`DatabaseUnavailable`, in one line fit for a player; the driver's own message
+    stays on the exception's cause, for the log."""
+    try:
+        yield
+    except (OperationalError, InterfaceError) as exc:
+        message = (
+            "the database went away as a change was being saved: it may or may not have been"
+            if in_doubt
+            else "the database cannot be reached just now: try again in a moment"
+        )
+        raise DatabaseUnavailable(message, in_doubt=in_doubt) from exc

@@ -207,8 +207,22 @@ class Writer:
         row.updated_at = utcnow()
         self._flush("could not abandon the game")
 
-    def abandon_stale(self, kind: str, before: datetime) -> list[str]:
-        """Close as abandoned the open games of ``kind`` last changed before ``before``."""
+    def abandon_stale(
+        self,
+        kind: str,
+        before: datetime,
+        *,
+        holder: str | None = None,
+        held: Mapping[str, int] | None = None,
+    ) -> list[str]:
+        """Close as abandoned the open games of ``kind`` last changed before ``before``.
+
+        With many server instances (``holder``: this one's id; ``held``: the epochs of the
+        leases it holds), it closes only the games it holds at those epochs and those nobody
+        holds a live lease on; a game held live by another instance is that one's to close.
+        A game nobody holds is taken and let go at once (:meth:`take_lease`), which fences it
+        as every write is fenced: an instance that stalled past its lease on it can write to
+        it no more."""
         if kind not in GAME_KINDS:
             raise ValueError(f"a game's kind is one of {', '.join(GAME_KINDS)}, not {kind!r}")
         stale = (GameRow.kind == kind, GameRow.status == "open", GameRow.updated_at < before)
@@ -219,6 +233,9 @@ class Writer:
                 select(GameRow.id).where(*stale).order_by(GameRow.id).with_for_update()
             )
         )
+        self._locked.update(ids)
+        if holder is not None:
+            ids = [game_id for game_id in ids if self._may_close(game_id, holder, held or {})]
         if ids:
             self._session.execute(
                 update(GameRow)
@@ -226,6 +243,16 @@ class Writer:
                 .values(status="abandoned", updated_at=utcnow())
             )
         return ids
+
+    def _may_close(self, game_id: str, holder: str, held: Mapping[str, int]) -> bool:
+        """Whether ``holder`` may close the game (its row locked already): it holds the
+        game's lease at the epoch it was given, or nobody holds a live one, and then it takes
+        the lease for no time at all (the epoch grows if another held it last)."""
+        epoch = held.get(game_id)
+        if epoch is not None:
+            row = self._session.get(LeaseRow, game_id)
+            return row is not None and row.holder == holder and row.epoch == epoch
+        return self.take_lease(game_id, holder, 0) is not None
 
     def reopen_game(self, game_id: str) -> None:
         """Open a finished or abandoned game again, forgetting its final and winner."""

@@ -17,13 +17,15 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.responses import Response
 
-from ..storage import Store
+from ..storage import DatabaseUnavailable, Store
 from .cluster import LEASE_SECONDS
 from .context import METRICS_FROM, TABLES_PER_MINUTE, Context
 from .manager import ABANDON_AFTER_DAYS, Limits, Manager
 from .routes import games, lobby, ops, pages, websocket
-from .security import SecurityHeaders
+from .security import SecurityHeaders, error
 from .server import Trusted
 from .thinking import THINK_TIMEOUT
 
@@ -84,11 +86,22 @@ def create_app(
         *ops.ROUTES,
         pages.STATIC_FILES,
     ]
-    app = Starlette(routes=routes, lifespan=_lifespan, middleware=[Middleware(SecurityHeaders)])
+    app = Starlette(
+        routes=routes,
+        lifespan=_lifespan,
+        middleware=[Middleware(SecurityHeaders)],
+        exception_handlers={DatabaseUnavailable: _unavailable},
+    )
     app.state.context = context
     app.state.manager = manager
     app.state.store = store
     return app
+
+
+async def _unavailable(request: Request, exc: Exception) -> Response:
+    """A request the database could not serve: 503, saying so in a line (its driver's error
+    is the exception's cause, not for the client)."""
+    return error(str(exc), 503, {"Retry-After": "5"})
 
 
 @contextlib.asynccontextmanager

@@ -31,6 +31,14 @@ How a table is shared, and why:
   the database, where every acknowledged move is, since a move is stored before anyone is
   told of it. A move sent meanwhile is either stored (and then seen after the reconnect) or
   refused with the socket's close, never half applied.
+* **The broker away.** Redis is only the wire between instances; leases and moves live in the
+  database. While it is away each instance serves the sockets of the tables it holds as
+  before; a relayed socket is told that its table's server was lost touch with (a move it
+  sent meanwhile was not made, or was stored and shows once it is back) and closed, and a
+  socket arriving for a table held elsewhere is told to try again in a moment. Each instance
+  reconnects by itself, waiting longer each time up to ``RETRY_MAX`` seconds, subscribes
+  again and relays as before. A message is published at most once (the client never
+  retries a publish that may have gone through), so no move is applied twice.
 """
 
 from __future__ import annotations
@@ -47,7 +55,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..engine import GinRummyError
-from ..storage import LeaseLost, NotFoundError, Writer
+from ..storage import DatabaseUnavailable, LeaseLost, NotFoundError, Writer
 from ..storage.models import utcnow
 from .protocol import ProtocolError
 
@@ -63,6 +71,20 @@ LEASE_SECONDS = 3.0
 #: which pages answer by reconnecting.
 MOVED = 1012
 PREFIX = "ginrummy:i:"
+#: Seconds between tries to reach a lost broker: the first, doubled each time up to the last.
+RETRY_FIRST, RETRY_MAX = 0.1, 2.0
+#: What a relayed socket is told when its messages may have been lost on the way.
+LOST_TOUCH = (
+    "lost touch with the server holding this table: reconnecting (the table then shows "
+    "whether your last move was made)"
+)
+#: What a socket for a table held elsewhere is told while the broker is away.
+UNREACHABLE = "the server holding this table cannot be reached just now: try again in a moment"
+#: What a relayed socket is told when the holder no longer knew it (its move was not made).
+FORGOTTEN = (
+    "the server holding this table had lost track of this connection: your last move was "
+    "not made; reconnecting"
+)
 
 
 def channel(instance: str) -> str:
@@ -77,6 +99,12 @@ class Relay:
     table_id: str
     holder: str
     outbox: asyncio.Queue[dict[str, Any] | None] = field(default_factory=asyncio.Queue)
+
+    def end(self, why: str | None = None) -> None:
+        """Close the socket (it reconnects), telling it ``why`` first."""
+        if why is not None:
+            self.outbox.put_nowait({"type": "error", "message": why})
+        self.outbox.put_nowait(None)
 
 
 class RemoteClient:
@@ -107,13 +135,23 @@ class Cluster:
         instance: str | None = None,
     ) -> None:
         import redis.asyncio
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
 
         self.manager = manager
         #: Says where the instance runs (host and process id, for whoever reads the leases)
         #: and is never reused (a random part), so a restarted process is a new holder.
         self.id = instance or f"{socket.gethostname()[:32]}-{os.getpid()}-{secrets.token_hex(4)}"
         self.lease_seconds = lease_seconds
-        self.redis = redis.asyncio.from_url(broker_url)
+        # No retries: a publish whose answer was lost may have been delivered, and sent
+        # again it would be applied twice. Timeouts: a broker that stops answering is a lost
+        # one, not a publishing task stuck for good.
+        self.redis = redis.asyncio.from_url(
+            broker_url,
+            retry=Retry(NoBackoff(), 0),
+            socket_connect_timeout=2.0,
+            socket_timeout=5.0,
+        )
         #: The tables this instance holds: table id -> the epoch of its lease.
         self.epochs: dict[str, int] = {}
         self.remotes: dict[str, RemoteClient] = {}
@@ -122,6 +160,9 @@ class Cluster:
         self._tasks: list[asyncio.Task[Any]] = []
         self._ready = asyncio.Event()
         self._absent: set[str] = set()
+        #: Whether this instance's channel is unsubscribed: the broker was lost and has not
+        #: been reached again (only the task listening on it says so, and says it is back).
+        self.broker_lost = False
 
     # -- starting and stopping ---------------------------------------------------------------
 
@@ -184,9 +225,16 @@ class Cluster:
                     manager.tables.pop(table_id, None)  # a copy from an earlier lease: stale
                     self.epochs[table_id] = epoch
                 return None
+            if self.broker_lost:  # the holder is alive (its lease is) but cannot be reached
+                raise ProtocolError(UNREACHABLE)
             holders = await manager.db(manager.store.lease_holders, [table_id])
             holder = holders.get(table_id, ("", utcnow()))[0]
-            if holder and await self._alive(holder):
+            try:
+                alive = bool(holder) and await self._alive(holder)
+            except Exception as exc:
+                log.warning("the broker did not answer: %s", exc)
+                raise ProtocolError(UNREACHABLE) from None
+            if alive:
                 return holder
             if asyncio.get_running_loop().time() > deadline:
                 raise ProtocolError("the server holding this table is not answering: try again")
@@ -225,6 +273,8 @@ class Cluster:
             for table_id in lost:
                 log.warning("table %s was taken over by another instance", table_id)
                 await self.drop(table_id)
+        if self.broker_lost:  # relayed and remote sockets were let go when it was lost
+            return
         relayed = {r.table_id for r in self.relays.values()}
         if relayed:
             holders = await manager.db(manager.store.lease_holders, relayed)
@@ -235,7 +285,7 @@ class Cluster:
                 if relay.holder not in alive:
                     alive[relay.holder] = await self._alive(relay.holder)
                 if holder != relay.holder or expires <= now or not alive[relay.holder]:
-                    relay.outbox.put_nowait(None)  # closes the socket: it reconnects
+                    relay.end()  # it reconnects, and finds the table's new holder
         for origin in {r.origin for r in self.remotes.values()}:
             if not await self._alive(origin):
                 for remote in [r for r in self.remotes.values() if r.origin == origin]:
@@ -253,15 +303,20 @@ class Cluster:
             try:
                 await self.redis.publish(target, data)
             except Exception as exc:
-                log.error("could not publish to the broker: %s", exc)
+                if not self.broker_lost:
+                    log.error("could not publish to the broker: %s", exc)
                 await self._broker_lost()
 
     async def _listen(self) -> None:
         """This instance's channel, subscribed again whenever the broker comes back."""
+        delay = RETRY_FIRST
         while True:
             pubsub = self.redis.pubsub()
             try:
                 await pubsub.subscribe(channel(self.id))
+                if self.broker_lost:
+                    log.warning("the broker is back: relaying again")
+                self.broker_lost, delay = False, RETRY_FIRST
                 self._ready.set()
                 while True:
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
@@ -274,9 +329,12 @@ class Cluster:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                log.error("lost the broker (%s): reconnecting", exc)
+                if not self.broker_lost:
+                    log.error("lost the broker (%s): reconnecting", exc)
+                self.broker_lost = True
                 await self._broker_lost()
-                await asyncio.sleep(1.0)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, RETRY_MAX)
             finally:
                 with contextlib.suppress(Exception):
                     await pubsub.reset()
@@ -287,16 +345,22 @@ class Cluster:
         whole state afresh. Moves are stored by the holder before anyone is told, so a move
         lost on the way was never acknowledged."""
         for relay in list(self.relays.values()):
-            relay.outbox.put_nowait(None)
+            relay.end(LOST_TOUCH)
         for remote in list(self.remotes.values()):
-            await remote.close()
+            self.publish(remote.origin, {"op": "close", "conn": remote.conn, "why": LOST_TOUCH})
+            self.forget_remote(remote.conn)
 
     async def _received(self, msg: dict[str, Any]) -> None:
         op, conn = msg.get("op"), str(msg.get("conn"))
-        if op == "send" or op == "close":  # for a socket here, from a table's holder
+        if op == "send":  # for a socket here, from a table's holder
             relay = self.relays.get(conn)
             if relay is not None:
-                relay.outbox.put_nowait(msg["msg"] if op == "send" else None)
+                relay.outbox.put_nowait(msg["msg"])
+        elif op == "close":
+            relay = self.relays.get(conn)
+            if relay is not None:
+                why = msg.get("why")
+                relay.end(why if isinstance(why, str) else None)
         elif op == "join":
             await self._remote_join(msg)
         elif op in ("msg", "seat", "leave"):  # for a table here, from another's socket
@@ -305,6 +369,10 @@ class Cluster:
                 remote.inbox.put_nowait(msg)
                 if op == "leave":
                     remote.inbox.put_nowait(None)
+            elif op != "leave" and isinstance(msg.get("from"), str):
+                # A socket this instance let go of (the broker was lost meanwhile) that does
+                # not know it yet: its message is not applied, and it is told so.
+                self.publish(msg["from"], {"op": "close", "conn": conn, "why": FORGOTTEN})
 
     # -- at the holder: sockets of other instances --------------------------------------------
 
@@ -343,7 +411,7 @@ class Cluster:
                     continue
                 try:
                     await manager.handle(client, msg["msg"])
-                except (ProtocolError, GinRummyError) as exc:
+                except (ProtocolError, GinRummyError, DatabaseUnavailable) as exc:
                     await client.send({"type": "error", "message": str(exc)})
                 except LeaseLost:
                     await self.drop(client.table_id)
@@ -375,7 +443,10 @@ class Cluster:
 
         async def forward() -> None:
             while (item := await receive()) is not None:
-                self.publish(holder, {**item, "conn": conn})
+                if self.broker_lost:  # never published: certainly not made
+                    relay.end(f"{UNREACHABLE} (your last move was not made)")
+                    continue  # back() sends that, closes the socket and ends this
+                self.publish(holder, {**item, "conn": conn, "from": self.id})
 
         async def back() -> None:
             while (msg := await relay.outbox.get()) is not None:

@@ -10,6 +10,7 @@ table's changes are made one at a time under its lock, stored before anyone is t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import random
@@ -27,7 +28,7 @@ from ..engine import GinRummyError, IllegalActionError, Rules
 from ..engine.game import Game
 from ..engine.match import Match
 from ..engine.views import PlayerView
-from ..storage import Store, Writer
+from ..storage import DatabaseUnavailable, Store, Writer
 from ..storage.models import utcnow
 from .limits import Buckets
 from .protocol import ProtocolError, clean_name
@@ -76,6 +77,10 @@ class Created:
 IDLE_SECONDS = 900.0
 #: An open game nobody has moved in for this many days is closed as abandoned.
 ABANDON_AFTER_DAYS = 30.0
+#: What a seat is told when the database could not store its move.
+NOT_SAVED = "the database cannot be reached just now: your move was not made; try again in a moment"
+#: ... and when the database went away as its move was being stored.
+IN_DOUBT = "the database went away as your move was being saved: reconnecting shows whether it was"
 
 
 @dataclass(frozen=True)
@@ -288,7 +293,10 @@ class Manager:
     async def abandon_stale(self) -> int:
         """Close as abandoned the open games nobody has moved in for ``abandon_after``."""
         before = utcnow() - self.abandon_after
-        closed: list[str] = await self.db(self.store.abandon_stale, "online", before)
+        fence: dict[str, Any] = {}
+        if self.cluster is not None:  # only this instance's tables, and those nobody holds
+            fence = {"holder": self.cluster.id, "held": dict(self.cluster.epochs)}
+        closed: list[str] = await self.db(self.store.abandon_stale, "online", before, **fence)
         for game_id in closed:
             table = self.tables.get(game_id)
             if table is not None:
@@ -408,21 +416,62 @@ class Manager:
             await client.send(await self._review(table, client))
             return
         async with table.lock:
-            if kind == "action":
-                if table.vs_computer and seat == COMPUTER_SEAT:
-                    raise ProtocolError("that seat is the computer's")
-                await self._store_and_commit(table, table.plan(seat, msg["action"]))
-            elif kind == "next":
-                deal = table.next_deal(self._rng)
-                await self.db(self._write, table, table.write_deal, deal)
-                table.start(deal)
-            elif kind == "undo":
-                await self._undo(table, seat)
-            elif kind == "name":
-                await self._rename(table, seat, msg["name"])
-            else:  # pragma: no cover - the protocol layer checks types
-                raise ProtocolError(f"unknown message type {kind!r}")
+            try:
+                await self._change(table, seat, msg)
+            except DatabaseUnavailable as exc:
+                if exc.in_doubt:  # the table was let go of, its sockets are told (_store)
+                    return
+                raise ProtocolError(NOT_SAVED) from exc  # nothing stored, nothing changed
         await self.after_change(table)
+
+    async def _change(self, table: Table, seat: int, msg: dict[str, Any]) -> None:
+        """A seat's change to the table, stored and made (the caller holds its lock)."""
+        kind = msg["type"]
+        if kind == "action":
+            if table.vs_computer and seat == COMPUTER_SEAT:
+                raise ProtocolError("that seat is the computer's")
+            await self._store_and_commit(table, table.plan(seat, msg["action"]))
+        elif kind == "next":
+            deal = table.next_deal(self._rng)
+            await self._store(table, table.write_deal, deal)
+            table.start(deal)
+        elif kind == "undo":
+            await self._undo(table, seat)
+        elif kind == "name":
+            await self._rename(table, seat, msg["name"])
+        else:  # pragma: no cover - the protocol layer checks types
+            raise ProtocolError(f"unknown message type {kind!r}")
+
+    def _retire(self, table: Table) -> None:
+        """Let go of a table whose last write may or may not be stored (the caller holds its
+        lock): it is loaded from the database again when next needed, and this copy writes
+        nothing more (:meth:`_fence`)."""
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+
+    async def _reconnect_all(self, table_id: str, why: str) -> None:
+        """Tell every socket of the table ``why`` and close it: each reconnects and is sent
+        the table as stored."""
+        for client in list(self.clients.get(table_id, ())):
+            self.leave(client)
+            with contextlib.suppress(Exception):
+                await client.send({"type": "error", "message": why})
+                if client.close is not None:
+                    await client.close()
+
+    async def _store(self, table: Table, fn: Callable[..., None], *args: Any) -> None:
+        """Store a change of the table (``fn(tx, *args)``; the caller holds its lock). Should
+        the database go away as it commits, the change may or may not be stored: the table
+        is let go of, to be read again, and its sockets reconnect to see which."""
+        try:
+            await self.db(self._write, table, fn, *args)
+        except DatabaseUnavailable as exc:
+            why = (table.id, exc)
+            if exc.in_doubt:
+                log.warning("table %s: %s; it is read again once the database is back", *why)
+                self._retire(table)
+                self._spawn(self._reconnect_all(table.id, IN_DOUBT))
+            raise
 
     def _write(self, table: Table, fn: Callable[..., None], *args: Any) -> None:
         with self.store.transaction() as tx:
@@ -430,14 +479,17 @@ class Manager:
             fn(tx, *args)
 
     def _fence(self, tx: Writer, table: Table) -> None:
-        """With many instances, refuse the write (:class:`LeaseLost`) unless this one still
-        holds the table's lease: checked in the write's own transaction."""
+        """Refuse a write from a copy of the table let go of (:meth:`_retire`); with many
+        instances, refuse it (:class:`LeaseLost`) unless this one still holds the table's
+        lease: checked in the write's own transaction."""
+        if self.tables.get(table.id) is not table:
+            raise ProtocolError("this table was reloaded from the database: try again")
         if self.cluster is not None:
             self.cluster.fence(tx, table.id)
 
     async def _store_and_commit(self, table: Table, step: Step) -> None:
         """Store a planned step, then make it the table's state (the caller holds the lock)."""
-        await self.db(self._write, table, table.write, step)
+        await self._store(table, table.write, step)
         table.commit(step)
         self.actions_applied += 1
 
@@ -482,7 +534,17 @@ class Manager:
                 async with table.lock:
                     if table.version != version:
                         continue
-                    await self._store_and_commit(table, table.plan(COMPUTER_SEAT, action))
+                    try:
+                        await self._store_and_commit(table, table.plan(COMPUTER_SEAT, action))
+                        stored = True
+                    except DatabaseUnavailable as exc:
+                        if exc.in_doubt:
+                            return  # let go of: it is read again, and its turns kicked
+                        log.warning("computer move at table %s: %s", table.id, exc)
+                        stored = False
+                if not stored:
+                    await asyncio.sleep(1.0)  # then think again: the database may be back
+                    continue
                 await self.broadcast(table)
         finally:
             # At once, not in the done callback a loop turn later: a move the person makes in
@@ -508,13 +570,11 @@ class Manager:
         :meth:`Table.undo_point`); the game is marked as one where undo was used."""
         keep = table.undo_point(seat)  # raises, saying why, when the policy forbids it
 
-        def write() -> None:
-            with self.store.transaction() as tx:
-                self._fence(tx, table)
-                tx.remove_actions(table.id, table.hand_number, keep=keep)
-                tx.update_options(table.id, {"undo_used": True})
+        def write(tx: Writer) -> None:
+            tx.remove_actions(table.id, table.hand_number, keep=keep)
+            tx.update_options(table.id, {"undo_used": True})
 
-        await self.db(write)
+        await self._store(table, write)
         hand = table.hand
         assert hand is not None
         while len(hand.events) > keep:
@@ -528,7 +588,7 @@ class Manager:
         if table.finished:
             raise IllegalActionError("the game is over: its names stay as they were")
         name = clean_name(name)
-        await self.db(self._write, table, lambda tx: tx.rename_seat(table.id, seat, name))
+        await self._store(table, lambda tx: tx.rename_seat(table.id, seat, name))
         table.rename(seat, name)
         table.touch()
 

@@ -17,7 +17,7 @@ from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...engine import GinRummyError
-from ...storage import LeaseLost
+from ...storage import DatabaseUnavailable, LeaseLost
 from ..cluster import MOVED, Cluster
 from ..context import Context, context_of
 from ..manager import Client
@@ -25,15 +25,28 @@ from ..protocol import ProtocolError, parse_message
 from ..security import address, origin_ok, player_key
 from ..tables import Table
 
+#: The close code for a socket the database cannot serve now: "try again later" (pages
+#: reconnect by themselves).
+TRY_LATER = 1013
+
 
 async def socket(ws: WebSocket) -> None:
     context = context_of(ws)
-    manager = context.manager
-    table_id = ws.path_params["table"][:32]
     if not origin_ok(ws.headers, context.origins):
         # Refuse the handshake: another site's page may not play with this browser's seat.
         await ws.close(code=1008)
         return
+    try:
+        await _serve(ws, context)
+    except DatabaseUnavailable as exc:  # while the socket was being set up: say so, and close
+        with contextlib.suppress(Exception):
+            await ws.send_json({"type": "error", "message": str(exc)})
+            await ws.close(code=TRY_LATER)
+
+
+async def _serve(ws: WebSocket, context: Context) -> None:
+    manager = context.manager
+    table_id = ws.path_params["table"][:32]
     where = address(ws)
     # Browsers send the seat's token in a first "hello" message; other clients may put it
     # in the URL (which is then theirs to keep out of logs).
@@ -97,7 +110,7 @@ async def socket(ws: WebSocket) -> None:
                 said_hello = True
                 await manager.handle(client, msg)
                 context.metrics.observe_round_trip(msg["type"], time.perf_counter() - received)
-            except (ProtocolError, GinRummyError) as exc:
+            except (ProtocolError, GinRummyError, DatabaseUnavailable) as exc:
                 await ws.send_json({"type": "error", "message": str(exc)})
             except LeaseLost:  # another instance took the table over: reconnect there
                 assert cluster is not None
@@ -144,7 +157,7 @@ async def _relay(
                     return {"op": "seat", "seat": seat}
                 said_hello = True
                 return {"op": "msg", "msg": msg}
-            except (ProtocolError, GinRummyError) as exc:
+            except (ProtocolError, GinRummyError, DatabaseUnavailable) as exc:
                 await ws.send_json({"type": "error", "message": str(exc)})
 
     manager.join(client)  # counted here, against this instance's limits per seat and address
