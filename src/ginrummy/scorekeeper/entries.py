@@ -6,11 +6,12 @@ Hands (names may be shortened to any unambiguous prefix, in any case)::
                            between a knock and an undercut); "ann knock 7 23" says the same
     bob gin 41             Bob goes gin; Ann has 41
     ann biggin 30          big gin (when the rules play it)
-    dead                   a dead hand (the stock ran down to two cards)
+    dead                   a dead hand (the stock ran down to two cards); also "draw"
 
-Oklahoma hands may add ``up <card>`` (the first upcard: it sets the knock limit and a spade
-doubles the hand) or ``x2``. Irregularities use the rulings' forms (``wrong dealer``,
-``exposed card``, ``irregular hand bob after draw play on``...), with names for seats.
+Oklahoma hands add ``up <card>`` (the first upcard: it sets the knock limit and a spade
+doubles the hand), once; ``x2`` may say the doubling too. Irregularities use the rulings'
+forms (``wrong dealer``, ``exposed card``, ``irregular hand bob after draw play on``...),
+with names for seats.
 """
 
 from __future__ import annotations
@@ -37,9 +38,9 @@ COMMANDS = {
     "exit": "quit",
     "q": "quit",
 }
-DEAD_WORDS = ("dead", "dead hand", "wall")
+DEAD_WORDS = ("dead", "dead hand", "wall", "draw")
 #: Words a player may not be called, since they start an entry.
-RESERVED = frozenset({*COMMANDS, "dead", "wall", "wrong", "exposed", "faced", "irregular"})
+RESERVED = frozenset({*COMMANDS, "dead", "wall", "draw", "wrong", "exposed", "faced", "irregular"})
 
 _KNOCK = {"knock", "knocks", "knocked", "k"}
 _GIN = {"gin", "gins", "g"}
@@ -89,8 +90,9 @@ Enter each hand as it ends (names can be shortened: "a" for Ann):
   ann knock 7 23        the same, without the defender's name
   bob gin 41            Bob went gin; Ann had 41
   ann biggin 30         big gin, when the rules play it
-  dead                  a dead hand: nobody scores
-Oklahoma: add "up 7s" (the first upcard) or "x2" for a doubled hand.
+  dead (or draw)        a dead hand: nobody scores
+Oklahoma: add the hand's first upcard, "up 7s" (it sets the knock limit; a spade
+  doubles the hand, which "x2" may also say).
 Irregularities (the ruling is shown and recorded):
   {forms}
   e.g. "wrong dealer", "exposed card in dealing", "irregular hand bob after draw play on"
@@ -112,6 +114,8 @@ class Command:
 class ResultEntry:
     result: HandResult
     summary: str
+    #: The hand's first upcard, given in Oklahoma (``up 7s``).
+    upcard: Card | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,12 +219,19 @@ def _arguments(
             numbers.append(int(word))
         elif word in ("x2", "double", "doubled"):
             double = True
-        elif word in ("up", "upcard") and i + 1 < len(args):
+        elif word in ("up", "upcard"):
+            if i + 1 == len(args):
+                raise EntryError(f"'{word}' needs the upcard after it, e.g. 'up 7s'")
             i += 1
             try:
-                upcard = Card.parse(args[i])
+                card = Card.parse(args[i])
             except GinRummyError:
                 raise EntryError(f"{args[i]!r} is not a card (e.g. 7s, Td, Kh)") from None
+            if upcard is not None:
+                raise EntryError(
+                    f"the upcard is given twice (up {upcard}, up {card}): give it once"
+                )
+            upcard = card
         elif re.fullmatch(r"-\d+", word):
             raise EntryError(f"deadwood cannot be negative: {word}")
         else:
@@ -229,7 +240,8 @@ def _arguments(
                 raise EntryError(f"{word!r} is not understood here; type 'help' for examples")
             if seat == knocker:
                 raise EntryError(
-                    f"{names[knocker]} cannot play against himself: name the other player"
+                    f"{names[knocker]} is the one who went out here: name the other player, "
+                    f"{names[1 - knocker]}"
                 )
         i += 1
     return numbers, upcard, double
@@ -241,14 +253,15 @@ def _multiplier(keeper: Keeper, upcard: Card | None, double: bool) -> int:
         if upcard is not None or double:
             raise EntryError("'up <card>' and 'x2' are for Oklahoma games only")
         return 1
-    if upcard is not None:
-        multiplier = rules.hand_multiplier(upcard)
-        if double and multiplier == 1:
-            raise EntryError(f"the upcard {upcard} does not double the hand")
-        return multiplier
-    if double and not rules.oklahoma_spade_double:
-        raise EntryError("these rules do not double spade hands")
-    return 2 if double else 1
+    if upcard is None:
+        raise EntryError(
+            "Oklahoma: say the hand's first upcard, which sets the knock limit, "
+            "e.g. 'ann knock 3 bob 20 up 7s'"
+        )
+    multiplier = rules.hand_multiplier(upcard)
+    if double and multiplier == 1:
+        raise EntryError(f"the upcard {upcard} does not double the hand")
+    return multiplier
 
 
 def _result(
@@ -271,10 +284,8 @@ def _result(
                 f"e.g. '{who.lower()} knock 7 {other.lower()} 23'"
             )
         k, d = numbers
-        # Oklahoma's limit comes from the upcard; without it, only the highest limit is sure.
-        limit = rules.knock_limit if not rules.oklahoma else 10
-        if rules.oklahoma and upcard is not None:
-            limit = rules.knock_limit_for(upcard)
+        # Oklahoma's limit comes from the upcard (which _multiplier made sure was given).
+        limit = rules.knock_limit_for(upcard) if upcard is not None else rules.knock_limit
         if k > limit:
             if limit == 0:
                 raise EntryError(f"only gin ends a hand here (knock limit 0): '{who.lower()} gin'")
@@ -299,7 +310,7 @@ def _result(
             result = HandResult.gin(rules, seat, d, multiplier)
             summary = f"{who} goes gin; {other} has {d}"
     if result.winner is None:
-        return ResultEntry(result, f"{summary}: a tie, nobody scores{doubled}.")
+        return ResultEntry(result, f"{summary}: a tie, nobody scores{doubled}.", upcard)
     winner = names[result.winner]
     how = " undercuts and" if result.kind is ResultKind.UNDERCUT else ""
-    return ResultEntry(result, f"{summary}: {winner}{how} scores {result.points}{doubled}.")
+    return ResultEntry(result, f"{summary}: {winner}{how} scores {result.points}{doubled}.", upcard)
