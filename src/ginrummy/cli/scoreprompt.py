@@ -44,6 +44,7 @@ from .scoreview import View
 T = TypeVar("T")
 _YES = {"y", "yes", ""}
 _NO = {"n", "no", "q", "quit", "exit"}
+_BACK = {"", "b", "back", "cancel"}
 
 
 class Reader:
@@ -131,9 +132,21 @@ class ScorePrompt:
                     "('ginrummy score --new' starts another)."
                 )
                 return Session(self.store, game.id)
-        return self._started(Session.create(self.store, self._setup(args, asked_all=not new)))
+        return self._started(Session.create(self.store, self._setup(args)))
 
-    def _setup(self, args: argparse.Namespace, *, asked_all: bool) -> Setup:
+    def _setup(self, args: argparse.Namespace) -> Setup:
+        """The new game's setup: what the command line gave (checked before anything is
+        asked), and an answer to each question it did not."""
+        if args.dealer and args.cut:
+            raise CommandError("give --dealer or --cut, not both")
+        given_rules = bool(args.rules or args.set)
+        rules: Rules | None = None
+        if given_rules:
+            rules = rules_from_options(args.rules, args.set, args.stake)
+        elif args.stake is not None:
+            Rules().replace(stake=args.stake)  # a bad stake stops before any question
+        if rules is not None and args.mode == "match" and not rules.match_target:
+            raise CommandError("these rules play no match: add --set match_target=500")
         check_name = newgame.check_name
         if args.players:
             names = (check_name(args.players[0]), check_name(args.players[1], args.players[0]))
@@ -141,57 +154,60 @@ class ScorePrompt:
             self.view.say("New game. Names are one word each; you can shorten them when scoring.")
             first = self.ask_until("Player 1's name: ", check_name)
             names = (first, self.ask_until("Player 2's name: ", lambda n: check_name(n, first)))
-        if asked_all:
+        dealer, cuts = self._dealer_given(args, names)
+        if rules is None:
             rules = self.ask_until(
                 f"Rules [standard] ({', '.join(Rules.presets())}; add changes like gin_bonus=20): ",
-                Rules.from_words,
+                lambda a: _with_stake_option(Rules.from_words(a), args.stake),
             )
-        else:
-            rules = rules_from_options(args.rules, args.set, args.stake)
-        mode = args.mode or "game"
-        if asked_all:
+        mode = args.mode
+        if mode is None:
+            asked = rules
             mode = self.ask_until(
                 f"A single game, or a match to {rules.match_target or 'a target'}? [game]: ",
-                lambda a: newgame.game_mode(a, rules),
+                lambda a: newgame.game_mode(a, asked),
             )
-            if not rules.stake:
-                rules = self.ask_until(
-                    "Stake per point [none]: ", lambda a: newgame.with_stake(rules, a)
-                )
-        elif mode == "match" and not rules.match_target:
-            raise CommandError("these rules play no match: add --set match_target=500")
-        self.view.rules(rules)
+        if args.stake is None and not _stake_set(args.set) and not rules.stake:
+            asked = rules
+            rules = self.ask_until(
+                "Stake per point [none]: ", lambda a: newgame.with_stake(asked, a)
+            )
+        self.view.rules(rules, match=mode == "match")
         self.view.say(
             f"Playing a match to {rules.match_target}." if mode == "match" else "Playing one game."
         )
-        cuts: list[Cut] = []
-        if args.dealer and args.cut:
-            raise CommandError("give --dealer or --cut, not both")
+        if dealer is None:
+            dealer = self._ask_dealer(names, cuts)
+        return Setup(names, rules, mode, dealer, tuple(cuts))
+
+    def _dealer_given(
+        self, args: argparse.Namespace, names: tuple[str, str]
+    ) -> tuple[int | None, list[Cut]]:
+        """The first dealer given by ``--dealer`` or ``--cut`` (None if neither), and the cut."""
         if args.dealer:
-            dealer = newgame.first_dealer(args.dealer, names)
-        elif args.cut:
+            return newgame.first_dealer(args.dealer, names), []
+        if args.cut:
             low, cut = newgame.cut(args.cut, names)
             if low is None:
                 raise CommandError(f"{cut[0]} and {cut[1]} are the same rank: cut again")
-            dealer = low
-            cuts.append(cut)
-        else:
-            question = (
-                f"Who deals first? A name [{names[0]}/{names[1]}], or the cut, "
-                f"{names[0]}'s card then {names[1]}'s (low card deals): "
-            )
-            while True:
-                answer = self.ask_until(question, lambda a: newgame.dealer_or_cut(a, names))
-                if isinstance(answer, int):
-                    dealer = answer
-                    break
-                cuts.append(answer[1])
-                if answer[0] is not None:
-                    dealer = answer[0]
-                    self.view.say(f"{names[dealer]} cut low and deals.")
-                    break
-                self.view.say("The same rank: cut again.")
-        return Setup(names, rules, mode, dealer, tuple(cuts))
+            return low, [cut]
+        return None, []
+
+    def _ask_dealer(self, names: tuple[str, str], cuts: list[Cut]) -> int:
+        """Who deals first, named or cut for (each cut added to ``cuts``)."""
+        question = (
+            f"Who deals first? A name [{names[0]}/{names[1]}], or the cut, "
+            f"{names[0]}'s card then {names[1]}'s (low card deals): "
+        )
+        while True:
+            answer = self.ask_until(question, lambda a: newgame.dealer_or_cut(a, names))
+            if isinstance(answer, int):
+                return answer
+            cuts.append(answer[1])
+            if answer[0] is not None:
+                self.view.say(f"{names[answer[0]]} cut low and deals.")
+                return answer[0]
+            self.view.say("The same rank: cut again.")
 
     def _started(self, session: Session) -> Session:
         setup = session.keeper.setup
@@ -240,7 +256,7 @@ class ScorePrompt:
         elif name == "sheet":
             self._show(session.keeper)
         elif name == "rules":
-            self.view.rules(session.keeper.rules)
+            self.view.rules(session.keeper.rules, match=session.keeper.match is not None)
         elif name == "undo":
             self._undo(session)
 
@@ -266,7 +282,11 @@ class ScorePrompt:
             if ruling.remedy is Remedy.PLAYER_CHOOSES:
                 self.view.say(keeper.with_names(ruling.explanation), "yellow")
                 chooser = keeper.names[ruling.chooser or 0]
-                choice = self.ask_until(f"{chooser} chooses: redeal or play on? ", _choice)
+                choice = self._choose_remedy(f"{chooser} chooses: redeal or play on? [back]: ")
+                if choice is None:
+                    self.view.say("Nothing recorded.")
+                    self._next(keeper)
+                    return
                 text = f"{text} {choice}"
                 ruling = parse_irregularity(text, dealt_by)
         except GinRummyError as exc:
@@ -275,6 +295,18 @@ class ScorePrompt:
         after = session.enter_ruling(ruling, text, dealt_by)
         self.view.say(f"Ruling: {keeper.with_names(ruling.explanation)}", "yellow")
         self._next(after)
+
+    def _choose_remedy(self, prompt: str) -> str | None:
+        """``redeal`` or ``play on``; None when the user backs out (``back``, an empty answer,
+        or the end of input), to record nothing."""
+        while True:
+            answer = self.reader.ask(prompt)
+            if answer is None or answer.strip().lower() in _BACK:
+                return None
+            try:
+                return _choice(answer)
+            except CommandError as exc:
+                self.view.error(str(exc))
 
     def _undo(self, session: Session) -> None:
         removed = session.undo()
@@ -333,6 +365,16 @@ def rules_from_options(preset: str | None, settings: list[str], stake: str | Non
     return Rules.from_changes(preset or "standard", changes)
 
 
+def _with_stake_option(rules: Rules, stake: str | None) -> Rules:
+    """The rules typed, with the stake given by ``--stake`` (if it was)."""
+    return rules if stake is None else rules.replace(stake=stake)
+
+
+def _stake_set(settings: list[str]) -> bool:
+    """Whether one of the ``--set`` changes sets the stake."""
+    return any(s.partition("=")[0].strip().lower() == "stake" for s in settings)
+
+
 # -- answers to the conversation's own questions ------------------------------------------------
 
 
@@ -342,7 +384,7 @@ def _choice(answer: str) -> str:
         return "redeal"
     if word in ("p", "play", "play on", "stand"):
         return "play on"
-    raise CommandError(f"answer redeal or play on, not {answer!r}")
+    raise CommandError(f"answer redeal or play on (or back), not {answer!r}")
 
 
 def _yes_no(answer: str) -> bool:

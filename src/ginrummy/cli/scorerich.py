@@ -71,10 +71,10 @@ class RichView:
         for line in match_lines(keeper):
             self.console.print(Text(line, style="bold cyan"), soft_wrap=True)
 
-    def rules(self, rules: Rules) -> None:
+    def rules(self, rules: Rules, *, match: bool) -> None:
         name = rules.preset_name()
         self.console.print(Text(f"Rules{f' ({name})' if name else ''}:", style="bold"))
-        for line in rules.describe().splitlines():
+        for line in rules.describe(match=match).splitlines():
             self.console.print(Text(f"  {line}"))
 
     def games(self, games: Sequence[ListedGame]) -> None:

@@ -26,7 +26,7 @@ class View(Protocol):
 
     def match(self, keeper: Keeper) -> None: ...
 
-    def rules(self, rules: Rules) -> None: ...
+    def rules(self, rules: Rules, *, match: bool) -> None: ...
 
     def games(self, games: Sequence[ListedGame]) -> None: ...
 
@@ -86,10 +86,10 @@ class PlainView:
         for line in match_lines(keeper):
             self._print(line)
 
-    def rules(self, rules: Rules) -> None:
+    def rules(self, rules: Rules, *, match: bool) -> None:
         name = rules.preset_name()
         self._print(f"Rules{f' ({name})' if name else ''}:")
-        for line in rules.describe().splitlines():
+        for line in rules.describe(match=match).splitlines():
             self._print(f"  {line}")
 
     def games(self, games: Sequence[ListedGame]) -> None:

@@ -1,0 +1,107 @@
+"""``ginrummy score``'s conversation: the questions a new game asks, what it prints about the
+rules, and backing out of a question."""
+
+from __future__ import annotations
+
+import pytest
+
+from ginrummy.storage import Store
+from scoreutil import NEW, entries, score
+
+SETUP_QUESTIONS = (
+    "Player 1's name: ",
+    "Rules [standard]",
+    "A single game, or a match",
+    "Stake per point [none]: ",
+    "Who deals first?",
+)
+
+
+@pytest.mark.parametrize(
+    ("args", "asked"),
+    [
+        (["--new"], (0, 1, 2, 3, 4)),
+        (["--players", "Ann", "Bob"], (1, 2, 3, 4)),
+        (["--rules", "classic"], (0, 2, 3, 4)),
+        (["--match"], (0, 1, 3, 4)),
+        (["--stake", "0.05", "--dealer", "ann"], (0, 1, 2)),
+    ],
+)
+def test_a_new_game_asks_every_question_the_command_line_did_not_answer(
+    db_url: str,
+    args: list[str],
+    asked: tuple[int, ...],
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    answers = [["Ann", "Bob"], ["classic"], ["match"], ["0.05"], ["ann"]]
+    lines = [line for i in asked for line in answers[i]]
+    status, out, _ = score(
+        db_url, [*lines, "quit"], *args, "--plain", capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert status == 0
+    for i, question in enumerate(SETUP_QUESTIONS):
+        assert (question in out) == (i in asked), question
+    with Store(db_url) as store:
+        (game,) = store.list_games()
+        assert game.names == ("Ann", "Bob") and game.options["mode"] == "match"
+        assert str(game.rules.stake) == "0.05" and game.rules.box_bonus == 20  # classic
+        assert game.options["first_dealer"] == 0
+
+
+def test_a_single_game_does_not_announce_a_match_target(
+    db_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    status, out, _ = score(
+        db_url, ["rules", "quit"], *NEW, "--dealer", "ann", capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert status == 0 and "Playing one game." in out
+    assert "Match to" not in out
+    status, out, _ = score(
+        db_url,
+        ["rules", "quit"],
+        "--new",
+        "--players",
+        "Ann",
+        "Bob",
+        "--match",
+        "--rules",
+        "standard",
+        "--stake",
+        "0",
+        "--dealer",
+        "ann",
+        capsys=capsys,
+        monkeypatch=monkeypatch,
+    )
+    assert out.count("Match to 500.") == 2  # when the game starts, and for 'rules'
+
+
+def test_straight_gin_offers_no_undercut(
+    db_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = ["--players", "Ann", "Bob", "--rules", "straight", "--single", "--stake", "0"]
+    status, out, _ = score(
+        db_url, ["quit"], *args, "--dealer", "ann", capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert status == 0 and "Gin only (no knocking); gin +25." in out
+    assert "undercut" not in out.lower()
+
+
+@pytest.mark.parametrize("back", ["back", "", None])
+def test_the_redeal_question_can_be_backed_out_of(
+    db_url: str,
+    back: str | None,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Bob was to deal but Ann dealt, found before the upcard: Bob chooses, or backs out.
+    lines = ["wrong dealer", "maybe"] + ([] if back is None else [back, "ann gin 10", "quit"])
+    status, out, _ = score(
+        db_url, lines, *NEW, "--dealer", "bob", "--plain", capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert status == 0
+    assert "Bob chooses: redeal or play on? [back]: maybe" in out
+    assert "error: answer redeal or play on (or back), not 'maybe'" in out
+    assert "Nothing recorded.\nBob deals hand 1.\nHand 1, Bob deals> " in out
+    assert entries(db_url) == ([] if back is None else [("result", "ann gin 10")])
