@@ -105,3 +105,25 @@ def test_the_redeal_question_can_be_backed_out_of(
     assert "error: answer redeal or play on (or back), not 'maybe'" in out
     assert "Nothing recorded.\nBob deals hand 1.\nHand 1, Bob deals> " in out
     assert entries(db_url) == ([] if back is None else [("result", "ann gin 10")])
+
+
+@pytest.mark.parametrize("plain", [True, False])
+def test_each_oklahoma_hand_shows_its_upcard_on_the_sheet(
+    db_url: str, plain: bool, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = ["--players", "Ann", "Bob", "--rules", "oklahoma", "--single", "--stake", "0"]
+    args += ["--dealer", "ann", *(["--plain"] if plain else [])]
+    lines = ["ann knock 3 bob 20 up 4s", "dead", "bob gin 10 up Kd", "sheet", "quit"]
+    status, out, _ = score(db_url, lines, *args, capsys=capsys, monkeypatch=monkeypatch)
+    assert status == 0
+    sheet = out[out.rindex("deals> sheet") :]
+    if plain:
+        assert "Upcards: hand 1 4s, hand 3 Kd" in sheet
+    else:
+        rows = [line.split() for line in sheet.splitlines()]
+        assert ["1", "Ann", "4s", "Ann", "knock", "+34", "(x2)", "34", "0"] in rows
+        assert ["3", "Ann", "Kd", "Bob", "gin", "+35", "34", "35"] in rows
+    with Store(db_url) as store:
+        saved = store.load_game(store.list_games()[0].id)
+        assert saved is not None
+        assert [e.data.get("upcard") for e in saved.entries] == ["4s", None, "Kd"]

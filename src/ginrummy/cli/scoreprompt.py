@@ -262,7 +262,7 @@ class ScorePrompt:
 
     def _result(self, session: Session, entry: ResultEntry, line: str) -> None:
         before = session.keeper
-        after = session.enter_result(entry.result, line)
+        after = session.enter_result(entry.result, line, entry.upcard)
         self.view.say(f"Hand {before.hand_number}: {entry.summary}", "bold")
         if after.finished_games > before.finished_games and not after.is_over:
             self.view.sheet(after, after.finished_games)

@@ -13,7 +13,7 @@ from typing import Protocol, TextIO
 
 from ..engine.rules import Rules
 from ..scorekeeper.keeper import Keeper
-from ..scorekeeper.report import boxes_so_far, match_lines, ruling_lines
+from ..scorekeeper.report import boxes_so_far, match_lines, ruling_lines, upcard_line
 from ..scorekeeper.saved import ListedGame
 
 
@@ -75,6 +75,9 @@ class PlainView:
             wins = boxes_so_far(sheet)
             boxes = "; ".join(", ".join(f"{keeper.names[s]} {w[s]}" for s in (0, 1)) for w in wins)
             self._print(f"Boxes so far: {boxes}")
+        upcards = upcard_line(keeper, number)
+        if upcards:
+            self._print(upcards)
         rulings = ruling_lines(keeper, number)
         if rulings:
             self._print("Rulings:")

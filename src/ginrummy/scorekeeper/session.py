@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..engine.cards import Card
 from ..engine.results import HandResult
 from ..engine.rulings import Ruling
 from .errors import MissingGameError
@@ -50,9 +51,10 @@ class Session:
 
     # -- entries ---------------------------------------------------------------------------
 
-    def enter_result(self, result: HandResult, text: str) -> Keeper:
-        """Record a hand's result, typed as ``text``; returns the new state."""
-        return self._enter("result", self.keeper.result_data(result, text))
+    def enter_result(self, result: HandResult, text: str, upcard: Card | None = None) -> Keeper:
+        """Record a hand's result, typed as ``text`` (with its first upcard, in Oklahoma);
+        returns the new state."""
+        return self._enter("result", self.keeper.result_data(result, text, upcard))
 
     def enter_ruling(self, ruling: Ruling, text: str, dealt_by: int) -> Keeper:
         """Record an irregularity, told as ``text``, and its ruling; returns the new state."""
