@@ -90,7 +90,7 @@ def test_whole_game_with_undo_and_irregularities(db: str) -> None:
             for line in out.splitlines()
         ), label
     assert "Net: Ann +222. At 0.50 a point, Bob pays Ann 111.00." in out
-    assert "Another game with the same players and rules? [y/n/undo]: n" in out
+    assert "Another game with the same players and rules? [y/n/undo/edit]: n" in out
 
     with Store(db) as store:
         (game,) = store.list_games()
@@ -271,7 +271,7 @@ def test_match_offers_each_next_game_and_settles_once(
     assert "Game 3: Bob +300; match points Ann 290, Bob 580" in out
     assert "Bob wins the match by 290." in out
     assert "At 0.01 a point, Ann pays Bob 2.90." in out
-    assert "Another match with the same players and rules? [y/n/undo]: n" in out
+    assert "Another match with the same players and rules? [y/n/undo/edit]: n" in out
     with Store(db) as store:
         (game,) = store.list_games()
         assert game.status == "finished" and game.winner == 1
@@ -291,7 +291,7 @@ def test_undo_after_the_end_reopens_the_game_and_again_starts_a_new_one(
     )
     assert status == 0
     assert "Undone: hand 'ann gin 0'." in out
-    assert "error: answer y, n or undo, not 'maybe'" in out
+    assert "error: answer y, n, undo or edit <hand> <result>, not 'maybe'" in out
     assert out.count("Started game") == 2
     with Store(db) as store:
         second, first = store.list_games()

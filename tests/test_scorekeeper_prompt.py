@@ -127,3 +127,109 @@ def test_each_oklahoma_hand_shows_its_upcard_on_the_sheet(
         saved = store.load_game(store.list_games()[0].id)
         assert saved is not None
         assert [e.data.get("upcard") for e in saved.entries] == ["4s", None, "Kd"]
+
+
+def test_edit_at_the_prompt_replaces_an_earlier_hand(
+    db_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = [
+        "ann knock 7 bob 23",  # Ann 16
+        "bob gin 10",  # Bob 35
+        "edit 1 ann knock 2 bob 23",  # Ann 21
+        "edit 1 ann gin 90",  # would end the game before hand 2: refused
+        "edit 1 wrong dealer",
+        "edit 2.1 dead",
+        "edit x dead",
+        "quit",
+    ]
+    status, out, _ = score(
+        db_url, lines, *NEW, "--dealer", "bob", "--plain", capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert status == 0
+    assert "Hand 1 is now: Ann knocks with 2, Bob has 23: Ann scores 21." in out
+    assert "Ann knock +21" in out
+    assert "error: with this hand 1 ends the game, but later entries follow" in out
+    assert "error: only a hand's result can be edited, not 'wrong dealer'" in out
+    assert "error: this is a single game: say just the hand" in out
+    assert "error: 'x' is not a hand number" in out
+    assert entries(db_url) == [("result", "ann knock 2 bob 23"), ("result", "bob gin 10")]
+
+
+def test_edit_after_the_end_can_reopen_the_game(
+    db_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = [*NEW, "--dealer", "bob", "--set", "game_target=25", "--plain"]
+    lines = ["ann gin 10", "edit 1 ann knock 5 bob 10", "bob gin 3", "n"]
+    status, out, _ = score(db_url, lines, *args, capsys=capsys, monkeypatch=monkeypatch)
+    assert status == 0
+    assert "[y/n/undo/edit]: edit 1 ann knock 5 bob 10" in out
+    assert "Hand 1 is now: Ann knocks with 5, Bob has 10: Ann scores 5." in out
+    assert "Hand 2: Bob goes gin; Ann has 3: Bob scores 28." in out
+    with Store(db_url) as store:
+        (game,) = store.list_games()
+        assert game.status == "finished" and game.winner == 1
+
+
+@pytest.mark.parametrize(("answer", "status"), [("y", "abandoned"), ("n", "open")])
+def test_abandon_at_the_prompt_asks_first(
+    db_url: str,
+    answer: str,
+    status: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    args = [*NEW, "--dealer", "bob", "--plain"]
+    code, out, _ = score(
+        db_url, ["dead", "abandon", answer, "quit"], *args, capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert code == 0 and "as abandoned? It is not resumed. [y/N]: " in out
+    code, out, _ = score(db_url, [], "--list", "--plain", capsys=capsys, monkeypatch=monkeypatch)
+    assert out.splitlines()[1].split()[-1] == status
+    code, out, _ = score(db_url, ["quit"], capsys=capsys, monkeypatch=monkeypatch)
+    assert ("Resuming game" in out) == (status == "open")
+
+
+def test_delete_and_abandon_from_the_command_line(
+    db_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for _ in range(3):
+        score(db_url, ["dead", "quit"], "--new", *NEW, "--dealer", "bob", capsys=capsys,
+              monkeypatch=monkeypatch)  # fmt: skip
+    with Store(db_url) as store:
+        first, second, third = (g.id for g in store.list_games())
+    status, out, _ = score(db_url, ["n"], "--delete", first, capsys=capsys, monkeypatch=monkeypatch)
+    assert status == 0 and "and all its entries? This cannot be undone. [y/N]: n" in out
+    assert "Not deleted." in out
+    status, out, _ = score(db_url, ["y"], "--delete", first, capsys=capsys, monkeypatch=monkeypatch)
+    assert status == 0 and f"Deleted game {first} (Ann v Bob)." in out
+    status, out, _ = score(
+        db_url, [], "--delete", second, "--yes", capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert status == 0 and f"Deleted game {second}" in out
+    status, out, _ = score(
+        db_url, [], "--abandon", third, "--yes", capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert status == 0 and f"Game {third} is abandoned." in out
+    with Store(db_url) as store:
+        assert [(g.id, g.status) for g in store.list_games()] == [(third, "abandoned")]
+        assert store.load_game(first) is None
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--delete", "nope"], "there is no scorekeeper game 'nope'"),
+        (["--abandon", "nope", "--yes"], "there is no scorekeeper game 'nope'"),
+        (["--delete", "x", "--game", "y"], "--delete and --abandon take the game's id"),
+        (["--yes"], "--yes confirms --delete or --abandon"),
+    ],
+)
+def test_bad_delete_and_abandon_options_are_one_line_errors(
+    db_url: str,
+    args: list[str],
+    message: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    status, _, err = score(db_url, [], *args, capsys=capsys, monkeypatch=monkeypatch)
+    assert status == 2 and message in err and err.count("\n") == 1

@@ -28,9 +28,13 @@ examples:
   ginrummy score --players Ann Bob --rules classic --set gin_bonus=25 --stake 0.10
   ginrummy score --new --match            start a match even though a game is unfinished
   ginrummy score --list
+  ginrummy score --abandon Xy3_k9Qa       end an unfinished game as abandoned
+  ginrummy score --delete Xy3_k9Qa --yes  delete a game without being asked
   ginrummy score --export sheet.csv --game Xy3_k9Qa
 
-At the prompt: "ann knock 7 bob 23", "bob gin 41", "dead", "wrong dealer", "undo", "help"."""
+At the prompt: "ann knock 7 bob 23", "bob gin 41", "dead" (or "draw"), "ann gin 20 up 7s"
+(Oklahoma: every hand's first upcard), "wrong dealer", "edit 2 bob knock 4 ann 30", "undo",
+"sheet", "rules", "abandon", "quit", "help"."""
 
 
 def add_parser(subparsers: Subparsers) -> None:
@@ -58,6 +62,14 @@ def add_parser(subparsers: Subparsers) -> None:
     )
     what.add_argument(
         "--new", action="store_true", help="start a new game even if one is unfinished"
+    )
+    what.add_argument(
+        "--delete", metavar="ID", help="delete a saved game (asked to confirm unless --yes)"
+    )
+    what.add_argument(
+        "--abandon",
+        metavar="ID",
+        help="end an unfinished game as abandoned: listed so, never resumed (asked unless --yes)",
     )
     parser.add_argument(
         "--game", metavar="ID", help="the game to resume or export (default: the latest)"
@@ -95,6 +107,9 @@ def add_parser(subparsers: Subparsers) -> None:
         help="the cards cut for the first deal, player 1's then player 2's: \"7h 3c\"",
     )
     parser.add_argument(
+        "--yes", action="store_true", help="do not ask to confirm --delete or --abandon"
+    )
+    parser.add_argument(
         "--plain", action="store_true", help="plain text, without Rich tables or colour"
     )
 
@@ -109,11 +124,16 @@ def run(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
     from ..scorekeeper.errors import ScorekeeperError
-    from .scoreprompt import ScorePrompt, export_game, list_games
+    from .scoreprompt import ScorePrompt, close_game, export_game, list_games
 
     view = make_view(args.plain)
     if args.game and (args.list or _new_game_options(args)):
         raise CommandError("--game picks a game to resume or export; it starts no new game")
+    closing = args.delete or args.abandon
+    if closing and (args.game or _new_game_options(args)):
+        raise CommandError("--delete and --abandon take the game's id and nothing else")
+    if args.yes and not closing:
+        raise CommandError("--yes confirms --delete or --abandon; give one of them")
     try:
         store = Store(args.db)
     except (SQLAlchemyError, StorageError, OSError, ImportError) as exc:
@@ -124,6 +144,8 @@ def run(args: argparse.Namespace) -> int:
                 return list_games(store, view)
             if args.export:
                 return export_game(store, view, args.export, args.game)
+            if closing:
+                return close_game(store, view, args)
             return ScorePrompt(store, view).start(args, new=_new_game_options(args))
     except (SQLAlchemyError, StorageError) as exc:
         raise CommandError(f"database error: {_first_line(exc)}") from None

@@ -23,6 +23,7 @@ from ..engine.rulings import Remedy, parse_irregularity
 from ..scorekeeper import (
     EXPORT_FORMATS,
     Command,
+    EditEntry,
     EntryError,
     IrregularityEntry,
     Keeper,
@@ -233,6 +234,15 @@ class ScorePrompt:
                     continue
                 if answer == "again":
                     return self._started(session.again())
+                if answer.startswith("edit"):
+                    try:
+                        edit = parse_entry(answer, keeper)
+                    except EntryError as exc:
+                        self.view.error(str(exc))
+                        continue
+                    assert isinstance(edit, EditEntry)
+                    self._edit(session, edit)
+                    continue
                 return None
             line = self.ask(_prompt(keeper))
             try:
@@ -244,7 +254,13 @@ class ScorePrompt:
                 if entry.name == "quit":
                     self.view.say(f"Saved. Run 'ginrummy score' to go on with game {session.id}.")
                     return None
+                if entry.name == "abandon":
+                    if self.confirm_abandon(session.id):
+                        return None
+                    continue
                 self._command(entry.name, session)
+            elif isinstance(entry, EditEntry):
+                self._edit(session, entry)
             elif isinstance(entry, ResultEntry):
                 self._result(session, entry, line)
             else:
@@ -296,6 +312,47 @@ class ScorePrompt:
         self.view.say(f"Ruling: {keeper.with_names(ruling.explanation)}", "yellow")
         self._next(after)
 
+    def _edit(self, session: Session, edit: EditEntry) -> None:
+        try:
+            after = session.edit(
+                edit.game, edit.hand, edit.entry.result, edit.text, edit.entry.upcard
+            )
+        except EntryError as exc:
+            self.view.error(str(exc))
+            return
+        where = f"Game {edit.game}, hand {edit.hand}" if after.match else f"Hand {edit.hand}"
+        self.view.say(f"{where} is now: {edit.entry.summary}", "bold")
+        self._show(after)
+        self._next(after)
+
+    def confirm_abandon(self, game_id: str) -> bool:
+        """Ask, then end the game as abandoned; whether it was."""
+        question = f"End game {game_id} unfinished, as abandoned? It is not resumed. [y/N]: "
+        line = self.reader.ask(question)
+        if line is None or line.strip().lower() not in ("y", "yes"):
+            self.view.say("Not abandoned.")
+            return False
+        Session(self.store, game_id).abandon()
+        self.view.say(f"Game {game_id} is abandoned; 'ginrummy score --list' lists it so.")
+        return True
+
+    def confirm_delete(self, game_id: str, *, yes: bool) -> bool:
+        """Ask (unless ``yes``), then delete the game; whether it was."""
+        keeper = Session(self.store, game_id).keeper
+        names = f"{keeper.names[0]} v {keeper.names[1]}"
+        if not yes:
+            question = (
+                f"Delete game {game_id} ({names}, {keeper.hands_played} hands) and all its "
+                "entries? This cannot be undone. [y/N]: "
+            )
+            line = self.reader.ask(question)
+            if line is None or line.strip().lower() not in ("y", "yes"):
+                self.view.say("Not deleted.")
+                return False
+        Session(self.store, game_id).delete()
+        self.view.say(f"Deleted game {game_id} ({names}).")
+        return True
+
     def _choose_remedy(self, prompt: str) -> str | None:
         """``redeal`` or ``play on``; None when the user backs out (``back``, an empty answer,
         or the end of input), to record nothing."""
@@ -329,7 +386,7 @@ class ScorePrompt:
     def _after_end(self, keeper: Keeper) -> str:
         what = "match" if keeper.match is not None else "game"
         return self.ask_until(
-            f"Another {what} with the same players and rules? [y/n/undo]: ", _again
+            f"Another {what} with the same players and rules? [y/n/undo/edit]: ", _again
         )
 
     # -- showing -------------------------------------------------------------------------
@@ -404,7 +461,9 @@ def _again(answer: str) -> str:
         return "stop"
     if word == "undo":
         return "undo"
-    raise CommandError(f"answer y, n or undo, not {answer!r}")
+    if word.split()[0] == "edit":
+        return answer.strip()
+    raise CommandError(f"answer y, n, undo or edit <hand> <result>, not {answer!r}")
 
 
 def _prompt(keeper: Keeper) -> str:
@@ -442,4 +501,24 @@ def export_game(store: Store, view: View, file: str, game_id: str | None) -> int
         raise CommandError(f"cannot write {file}: {exc.strerror or exc}") from None
     names = saved.game.names
     view.say(f"Wrote the sheet of game {game_id} ({names[0]} v {names[1]}) to {path}.")
+    return 0
+
+
+def close_game(store: Store, view: View, args: argparse.Namespace) -> int:
+    """``--delete ID`` or ``--abandon ID``: asked to confirm unless ``--yes``."""
+    game_id = args.delete or args.abandon
+    game = find_game(store, game_id)
+    if game is None:
+        raise CommandError(f"there is no scorekeeper game {game_id!r} (see --list)")
+    prompt = ScorePrompt(store, view)
+    if args.delete:
+        prompt.confirm_delete(game_id, yes=args.yes)
+        return 0
+    if game.status != "open":
+        raise CommandError(f"game {game_id} is {game.status}, not open: it cannot be abandoned")
+    if args.yes:
+        Session(store, game_id).abandon()
+        view.say(f"Game {game_id} is abandoned.")
+    else:
+        prompt.confirm_abandon(game_id)
     return 0

@@ -32,7 +32,15 @@ Without a store, a game is a :class:`Keeper` told entries:
 A :class:`Session` does the same through a store, saving each entry before it is taken.
 """
 
-from .entries import Command, Entry, IrregularityEntry, ResultEntry, help_text, parse_entry
+from .entries import (
+    Command,
+    EditEntry,
+    Entry,
+    IrregularityEntry,
+    ResultEntry,
+    help_text,
+    parse_entry,
+)
 from .errors import EntryError, KeeperError, MissingGameError, ScorekeeperError, SetupError
 from .keeper import Keeper, Ruled, Setup
 from .saved import EXPORT_FORMATS, ListedGame, export_text, keeper_of, listed_games, sheet_of
@@ -41,6 +49,7 @@ from .session import Session, find_game, latest_open_game
 __all__ = [
     "EXPORT_FORMATS",
     "Command",
+    "EditEntry",
     "Entry",
     "EntryError",
     "IrregularityEntry",

@@ -37,6 +37,7 @@ COMMANDS = {
     "quit": "quit",
     "exit": "quit",
     "q": "quit",
+    "abandon": "abandon",
 }
 DEAD_WORDS = ("dead", "dead hand", "wall", "draw")
 #: Words a player may not be called, since they start an entry.
@@ -97,8 +98,11 @@ Irregularities (the ruling is shown and recorded):
   {forms}
   e.g. "wrong dealer", "exposed card in dealing", "irregular hand bob after draw play on"
 Other commands:
+  edit 3 ann knock 5 bob 20   replace hand 3's result (in a match, "edit 2.3 ..." for
+                              game 2's hand 3); every later total is worked out again
   undo     take back the last entry      sheet   show the score sheet
-  rules    the rules of this game        quit    stop (everything is saved)"""
+  rules    the rules of this game        quit    stop (everything is saved)
+  abandon  end this game unfinished (it is listed as abandoned)"""
 
 
 def help_text() -> str:
@@ -107,7 +111,7 @@ def help_text() -> str:
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    name: str  # help, undo, sheet, rules, quit
+    name: str  # help, undo, sheet, rules, quit, abandon
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,7 +129,18 @@ class IrregularityEntry:
     text: str
 
 
-Entry = Command | ResultEntry | IrregularityEntry
+@dataclass(frozen=True, slots=True)
+class EditEntry:
+    """``edit [G.]H <hand>``: hand ``hand`` of game ``game`` is to be scored as ``entry``,
+    typed as ``text``."""
+
+    game: int
+    hand: int
+    entry: ResultEntry
+    text: str
+
+
+Entry = Command | ResultEntry | IrregularityEntry | EditEntry
 
 
 def resolve_name(token: str, names: tuple[str, str]) -> int | None:
@@ -155,9 +170,30 @@ def parse_entry(line: str, keeper: Keeper) -> Entry:
     if lowered in DEAD_WORDS:
         return ResultEntry(HandResult.dead(), "Dead hand: nobody scores.")
     words = lowered.split()
+    if words[0] == "edit":
+        return _edit(text.split()[1:], keeper)
     if tuple(words[:2]) in _IRREGULAR_STARTS:
         return IrregularityEntry(_seats_for_names(words, keeper.names))
     return _hand(words, keeper)
+
+
+def _edit(words: list[str], keeper: Keeper) -> EditEntry:
+    usage = "say which hand and its result, e.g. 'edit 3 ann knock 5 bob 20'"
+    if len(words) < 2:
+        raise EntryError(usage)
+    where = re.fullmatch(r"(?:(\d+)\.)?(\d+)", words[0])
+    if where is None:
+        raise EntryError(f"{words[0]!r} is not a hand number: {usage}")
+    game = int(where.group(1)) if where.group(1) else keeper.game_number
+    if where.group(1) and keeper.match is None:
+        raise EntryError(
+            f"this is a single game: say just the hand, e.g. 'edit {where.group(2)} ...'"
+        )
+    text = " ".join(words[1:])
+    entry = parse_entry(text, keeper)
+    if not isinstance(entry, ResultEntry):
+        raise EntryError(f"only a hand's result can be edited, not {text!r}")
+    return EditEntry(game, int(where.group(2)), entry, text)
 
 
 def _seats_for_names(words: list[str], names: tuple[str, str]) -> str:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from ..engine.cards import Card
 from ..engine.results import HandResult
 from ..engine.rulings import Ruling
-from .errors import MissingGameError
+from .errors import EntryError, MissingGameError
 from .keeper import Keeper, Setup
 from .saved import keeper_of
 
@@ -69,6 +69,65 @@ class Session:
         if removed is not None:
             self.keeper = keeper_of(self._saved())
         return removed
+
+    def edit(
+        self, game: int, hand: int, result: HandResult, text: str, upcard: Card | None = None
+    ) -> Keeper:
+        """Replace the result of hand ``hand`` of game ``game`` (typed as ``text``) and score
+        every later entry again; returns the new state. An edit that would move a later entry
+        to another hand or game, or past the end, raises ``EntryError`` and changes nothing."""
+        saved = self._saved()
+        if saved.game.status == "abandoned":
+            raise EntryError(f"game {self.id} is abandoned: it cannot be changed")
+        stored = list(saved.entries)
+        index = next(
+            (
+                i
+                for i, e in enumerate(stored)
+                if e.kind == "result" and (e.data.get("game"), e.data.get("hand")) == (game, hand)
+            ),
+            None,
+        )
+        if index is None:
+            where = f"hand {hand} of game {game}" if self.keeper.match else f"hand {hand}"
+            raise EntryError(f"there is no {where} to edit (see 'sheet')")
+        keeper = Keeper.replay(self.keeper.setup, ((e.kind, e.data) for e in stored[:index]))
+        changes = {stored[index].seq: keeper.result_data(result, text, upcard)}
+        keeper.apply("result", changes[stored[index].seq])
+        for later in stored[index + 1 :]:
+            data = dict(later.data)
+            if keeper.is_over:
+                what = "match" if keeper.match is not None else "game"
+                raise EntryError(
+                    f"with this hand {hand} ends the {what}, but later entries follow: "
+                    "undo them first"
+                )
+            now = (keeper.game_number, keeper.hand_number)
+            if (data.get("game"), data.get("hand")) != now:
+                raise EntryError(
+                    f"with this game {game} ends at another hand, which would move the "
+                    "later hands to another game: undo them first"
+                )
+            if later.kind == "result" and data.get("dealer") != keeper.dealer:
+                data["dealer"] = keeper.dealer
+                changes[later.seq] = data
+            keeper.apply(later.kind, data)
+        with self.store.transaction() as tx:
+            tx.rewrite_entries(self.id, changes)
+            if saved.game.status == "finished":
+                tx.reopen_game(self.id)
+            if keeper.is_over:
+                tx.finish_game(self.id, keeper.final_data())
+        self.keeper = keeper
+        return keeper
+
+    def abandon(self) -> None:
+        """End the game, unfinished, as abandoned: it is listed so and no longer resumed."""
+        self.store.abandon_game(self.id)
+
+    def delete(self) -> None:
+        """Delete the game and all its entries from the store."""
+        self.store.delete_game(self.id)
 
     def _enter(self, kind: str, data: Mapping[str, Any]) -> Keeper:
         """Save one entry (and the final, when it ends the game); keep and return the new
