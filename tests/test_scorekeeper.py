@@ -423,15 +423,18 @@ def test_list_and_export(
     status, out, _ = score(
         db, [], "--export", str(path), "--game", older.id, capsys=capsys, monkeypatch=monkeypatch
     )
-    assert status == 0 and f"Wrote the sheet of game {older.id}" in out
+    assert status == 0 and f"Wrote game {older.id} (Ann v Bob)" in out
     data = json.loads(path.read_text())
-    assert data["names"] == ["Ann", "Bob"] and data["final"]["net"] == 263
-    assert data["hands"][0]["how"] == "knock" and data["hands"][0]["points"] == 38
+    (sheet,) = data["games"]
+    assert data["players"] == ["Ann", "Bob"] and sheet["final"]["net"] == 263
+    assert sheet["hands"][0]["how"] == "knock" and sheet["hands"][0]["points"] == 38
 
     path = tmp_path / "sheet.csv"
     status, _, _ = score(db, [], "--export", str(path), capsys=capsys, monkeypatch=monkeypatch)
     rows = list(csv.reader(path.read_text().splitlines()))
-    assert rows[0][:2] == ["hand", "dealer"] and rows[1][2:5] == ["Bob", "gin", "28"]  # newest
+    (hand,) = [row for row in rows if row[0] == "entry"]  # the newest game's
+    assert rows[0][:3] == ["record", "name", "value"]
+    assert hand[7] == "bob gin 3" and hand[9:12] == ["Bob", "gin", "28"]
 
 
 @pytest.mark.parametrize(

@@ -125,7 +125,12 @@ def test_saved_games_are_listed_and_exported(store: Store) -> None:
     data = json.loads(export_text(saved(store, first.id), "json"))
     assert data["games"][0]["hands"][0]["how"] == "gin"
     rows = list(csv.reader(io.StringIO(export_text(saved(store, second.id), "csv"))))
-    assert rows[1][2:5] == ["Bob", "knock", "10"]
+    (hand,) = [row for row in rows if row[0] == "entry"]
+    assert hand[9:12] == ["Bob", "knock", "10"]
+    with store.transaction() as tx:
+        online = tx.create_game("online", RULES, ("Ann", "Bob"))
+    # An online game exports its sheet (it is not the scorekeeper's to import).
+    assert json.loads(export_text(saved(store, online), "json"))["hands"] == []
 
 
 def test_games_not_there_or_not_the_scorekeepers(store: Store) -> None:

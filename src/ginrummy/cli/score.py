@@ -4,7 +4,7 @@ Start a game (players, rules, single game or match, stake, first dealer), then t
 as it ends: ``ann knock 7 bob 23``, ``bob gin 41``, ``dead``... (``help`` lists them). Every
 entry is saved as soon as it is accepted, so quitting (or a crash) loses nothing: run
 ``ginrummy score`` again to go on with the unfinished game. ``--list`` lists saved games and
-``--export FILE`` writes a game's sheet as JSON or CSV.
+``--export FILE`` writes a game whole as JSON or CSV, which ``--import FILE`` reads back.
 
 This module is the command's options; :mod:`.scoreprompt` holds the conversation and
 :mod:`.scoreview` and :mod:`.scorerich` the printing. The score itself is kept by
@@ -30,7 +30,8 @@ examples:
   ginrummy score --list
   ginrummy score --abandon Xy3_k9Qa       end an unfinished game as abandoned
   ginrummy score --delete Xy3_k9Qa --yes  delete a game without being asked
-  ginrummy score --export sheet.csv --game Xy3_k9Qa
+  ginrummy score --export game.csv --game Xy3_k9Qa
+  ginrummy score --import game.csv        the same game again, e.g. in another database
 
 At the prompt: "ann knock 7 bob 23", "bob gin 41", "dead" (or "draw"), "ann gin 20 up 7s"
 (Oklahoma: every hand's first upcard), "wrong dealer", "edit 2 bob knock 4 ann 30", "undo",
@@ -58,7 +59,16 @@ def add_parser(subparsers: Subparsers) -> None:
     what = parser.add_mutually_exclusive_group()
     what.add_argument("--list", action="store_true", help="list saved games and exit")
     what.add_argument(
-        "--export", metavar="FILE", help="write a game's sheet to FILE (.json or .csv) and exit"
+        "--export",
+        metavar="FILE",
+        help="write a game to FILE (.json or .csv), whole: rules, every entry with its date "
+        "and upcard, rulings, each game's and the match's totals; then exit",
+    )
+    what.add_argument(
+        "--import",
+        dest="import_file",
+        metavar="FILE",
+        help="add the game in FILE (as --export writes it) as a new saved game, and exit",
     )
     what.add_argument(
         "--new", action="store_true", help="start a new game even if one is unfinished"
@@ -124,10 +134,10 @@ def run(args: argparse.Namespace) -> int:
     from sqlalchemy.exc import SQLAlchemyError
 
     from ..scorekeeper.errors import ScorekeeperError
-    from .scoreprompt import ScorePrompt, close_game, export_game, list_games
+    from .scoreprompt import ScorePrompt, close_game, export_game, import_game, list_games
 
     view = make_view(args.plain)
-    if args.game and (args.list or _new_game_options(args)):
+    if args.game and (args.list or args.import_file or _new_game_options(args)):
         raise CommandError("--game picks a game to resume or export; it starts no new game")
     closing = args.delete or args.abandon
     if closing and (args.game or _new_game_options(args)):
@@ -144,6 +154,8 @@ def run(args: argparse.Namespace) -> int:
                 return list_games(store, view)
             if args.export:
                 return export_game(store, view, args.export, args.game)
+            if args.import_file:
+                return import_game(store, view, args.import_file)
             if closing:
                 return close_game(store, view, args)
             return ScorePrompt(store, view).start(args, new=_new_game_options(args))

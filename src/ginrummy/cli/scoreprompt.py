@@ -25,6 +25,7 @@ from ..scorekeeper import (
     Command,
     EditEntry,
     EntryError,
+    ImportFileError,
     IrregularityEntry,
     Keeper,
     ResultEntry,
@@ -37,7 +38,9 @@ from ..scorekeeper import (
     listed_games,
     newgame,
     parse_entry,
+    read_game,
 )
+from ..scorekeeper.saved import ExportFormat
 from ..storage import Store
 from . import CommandError
 from .scoreview import View
@@ -476,6 +479,13 @@ def _prompt(keeper: Keeper) -> str:
 # -- saved games ------------------------------------------------------------------------------
 
 
+def _form(file: str) -> ExportFormat:
+    form = {f".{form}": form for form in EXPORT_FORMATS}.get(Path(file).suffix.lower())
+    if form is None:
+        raise CommandError(f"the file must end in .json or .csv, not {file!r}")
+    return form
+
+
 def list_games(store: Store, view: View) -> int:
     view.games(listed_games(store))
     return 0
@@ -483,9 +493,7 @@ def list_games(store: Store, view: View) -> int:
 
 def export_game(store: Store, view: View, file: str, game_id: str | None) -> int:
     path = Path(file)
-    form = {f".{form}": form for form in EXPORT_FORMATS}.get(path.suffix.lower())
-    if form is None:
-        raise CommandError(f"the export file must end in .json or .csv, not {file!r}")
+    form = _form(file)
     if game_id is None:
         latest = store.list_games(limit=1)
         if not latest:
@@ -500,7 +508,29 @@ def export_game(store: Store, view: View, file: str, game_id: str | None) -> int
     except OSError as exc:
         raise CommandError(f"cannot write {file}: {exc.strerror or exc}") from None
     names = saved.game.names
-    view.say(f"Wrote the sheet of game {game_id} ({names[0]} v {names[1]}) to {path}.")
+    view.say(f"Wrote game {game_id} ({names[0]} v {names[1]}) to {path}.")
+    return 0
+
+
+def import_game(store: Store, view: View, file: str) -> int:
+    """``--import FILE``: the game in FILE as a new saved game; nothing stored if it is bad."""
+    path = Path(file)
+    form = _form(file)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise CommandError(f"cannot read {file}: {why}") from None
+    try:
+        record = read_game(text, form)
+    except ImportFileError as exc:
+        raise CommandError(f"{file}: {exc}") from None
+    session = Session.imported(store, record)
+    keeper = session.keeper
+    view.say(
+        f"Imported game {session.id} ({keeper.names[0]} v {keeper.names[1]}, "
+        f"{keeper.hands_played} hands, {record.status}) from {path}."
+    )
     return 0
 
 

@@ -15,6 +15,7 @@ from ..engine.cards import Card
 from ..engine.results import HandResult
 from ..engine.rulings import Ruling
 from .errors import EntryError, MissingGameError
+from .exchange import GameRecord
 from .keeper import Keeper, Setup
 from .saved import keeper_of
 
@@ -40,6 +41,30 @@ class Session:
             game_id = tx.create_game(
                 KIND, setup.rules, setup.names, player_ids=ids, options=setup.options()
             )
+        return cls(store, game_id)
+
+    @classmethod
+    def imported(cls, store: Store, record: GameRecord) -> Session:
+        """A new game that is ``record`` (read from a file): its entries, dates and status,
+        all stored in one transaction."""
+        setup = record.setup
+        final = record.keeper().final_data() if record.status == "finished" else None
+        with store.transaction() as tx:
+            ids = [tx.ensure_player(name).id for name in setup.names]
+            game_id = tx.create_game(
+                KIND,
+                setup.rules,
+                setup.names,
+                player_ids=ids,
+                options=setup.options(),
+                created_at=record.started,
+            )
+            for kind, data, when in record.entries:
+                tx.add_entry(game_id, kind, data, created_at=when)
+            if final is not None:
+                tx.finish_game(game_id, final)
+            elif record.status == "abandoned":
+                tx.abandon_game(game_id)
         return cls(store, game_id)
 
     def again(self) -> Session:
