@@ -225,23 +225,23 @@ def _from_csv(text: str) -> GameRecord:
         if len(row) != width:
             raise _fail(line, f"{len(row)} cells, but the header has {width}")
         cells = dict(zip(COLUMNS, row, strict=False))
-        record, name, value = cells["record"], cells["name"], cells["value"]
-        if record == "setting":
+        kind, name, value = cells["record"], cells["name"], cells["value"]
+        if kind == "setting":
             if name == "cut":
                 settings["cuts"].append(value.split())
                 where["cuts"].append(line)
             else:
                 settings[name], where[name] = value, line
-        elif record == "rule":
+        elif kind == "rule":
             try:
                 Rules.from_changes("standard", [f"{name}={value}"])
             except (GinRummyError, ValueError) as exc:
                 raise _fail(line, exc) from None
             changes.append(f"{name}={value}")
-        elif record == "entry":
+        elif kind == "entry":
             entries.append({**cells, "where": line})
-        elif record not in ("total", "match"):
-            raise _fail(line, f"unknown record {record!r}")
+        elif kind not in ("total", "match"):
+            raise _fail(line, f"unknown record {kind!r}")
     needed = ("format", "player 1", "player 2", "mode", "first dealer", "status", "started")
     for name in needed:
         if name not in settings:
