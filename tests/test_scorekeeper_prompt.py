@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from ginrummy.cli.main import main
+from ginrummy.scorekeeper import help_text
+from ginrummy.scorekeeper.entries import COMMANDS
 from ginrummy.storage import Store
 from scoreutil import NEW, entries, score
 
@@ -233,3 +236,15 @@ def test_bad_delete_and_abandon_options_are_one_line_errors(
 ) -> None:
     status, _, err = score(db_url, [], *args, capsys=capsys, monkeypatch=monkeypatch)
     assert status == 2 and message in err and err.count("\n") == 1
+
+
+def test_the_help_names_every_word_and_option(capsys: pytest.CaptureFixture[str]) -> None:
+    text = help_text()
+    for word in ("edit 3", "abandon", "dead (or draw)", '"back"', "undo", "sheet", "rules", "quit"):
+        assert word in text, word
+    assert set(COMMANDS.values()) - {"help"} <= {w for w in COMMANDS.values() if w in text}
+    with pytest.raises(SystemExit):
+        main(["score", "--help"])
+    out = capsys.readouterr().out
+    for option in ("--import FILE", "--export FILE", "--delete ID", "--abandon ID", "--yes"):
+        assert option in out, option

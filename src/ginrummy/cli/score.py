@@ -107,7 +107,7 @@ def add_parser(subparsers: Subparsers) -> None:
         dest="mode",
         action="store_const",
         const="game",
-        help="play a single game (the default)",
+        help="play a single game (the default answer when asked)",
     )
     new.add_argument("--stake", metavar="AMOUNT", help="money per point, e.g. 0.05")
     new.add_argument("--dealer", metavar="NAME", help="who deals first (as cut for)")

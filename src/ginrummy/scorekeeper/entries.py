@@ -97,6 +97,7 @@ Oklahoma: add the hand's first upcard, "up 7s" (it sets the knock limit; a spade
 Irregularities (the ruling is shown and recorded):
   {forms}
   e.g. "wrong dealer", "exposed card in dealing", "irregular hand bob after draw play on"
+  When a player is to choose (redeal or play on), "back" or an empty answer records nothing.
 Other commands:
   edit 3 ann knock 5 bob 20   replace hand 3's result (in a match, "edit 2.3 ..." for
                               game 2's hand 3); every later total is worked out again
