@@ -242,6 +242,20 @@ def test_quit_mid_game_and_resume_from_the_database(db: str) -> None:
         assert game.status == "open" and game.rules == Rules.preset("modern")
 
 
+def test_ctrl_d_at_the_redeal_question_records_nothing(db: str) -> None:
+    child = spawn(db, *NEW, "--dealer", "bob")
+    child.expect_exact("Hand 1, Bob deals> ")
+    child.sendline("wrong dealer")
+    child.expect_exact("Bob chooses: redeal or play on? [back]: ")
+    child.sendeof()
+    child.expect_exact("Nothing recorded.")
+    child.expect_exact("Hand 1, Bob deals> ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and entries(db) == []
+
+
 # -- matches, the end of a game, undo ------------------------------------------------------------
 
 

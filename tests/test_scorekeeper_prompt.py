@@ -240,10 +240,23 @@ def test_bad_delete_and_abandon_options_are_one_line_errors(
 
 def test_the_help_names_every_word_and_option(capsys: pytest.CaptureFixture[str]) -> None:
     text = help_text()
-    for word in ("edit 3", "abandon", "dead (or draw)", '"back"', "undo", "sheet", "rules", "quit"):
+    words = ("edit 3", "abandon", "delete", "dead (or draw)", '"back"', "undo", "sheet", "quit")
+    for word in words:
         assert word in text, word
     assert set(COMMANDS.values()) - {"help"} <= {w for w in COMMANDS.values() if w in text}
     assert main(["score", "--help"]) == 0
     out = capsys.readouterr().out
     for option in ("--import FILE", "--export FILE", "--delete ID", "--abandon ID", "--yes"):
         assert option in out, option
+
+
+def test_delete_at_the_prompt_asks_first(
+    db_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lines = ["dead", "delete", "n", "delete", "y"]
+    status, out, _ = score(
+        db_url, lines, *NEW, "--dealer", "bob", capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert status == 0 and "Not deleted." in out and "Deleted game" in out
+    with Store(db_url) as store:
+        assert store.list_games() == []

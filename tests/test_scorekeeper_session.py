@@ -242,3 +242,15 @@ def test_abandoned_and_deleted_games(store: Store) -> None:
     assert isinstance(entry, ResultEntry)
     with pytest.raises(EntryError, match="is abandoned"):
         dropped.edit(1, 1, entry.result, "dead")
+
+
+def test_a_hand_of_an_earlier_game_of_a_match_is_edited(store: Store) -> None:
+    session = new_session(store, "match", Rules.from_words("standard game_target=50"))
+    enter(session, "bob gin 30")  # game 1 ends: Bob 55 + 25 + 100 + 100 = 280
+    enter(session, "ann knock 2 bob 12")  # game 2, hand 1
+    entry = parse_entry("bob gin 40", session.keeper)
+    assert isinstance(entry, ResultEntry)
+    after = session.edit(1, 1, entry.result, "bob gin 40")  # 65 + 225 = 290
+    assert after.match_totals() == (0, 290) and after.game_number == 2
+    assert after.sheet(2).lines[0].totals[0] == (10, 0)
+    assert Session(store, session.id).keeper.match_totals() == (0, 290)

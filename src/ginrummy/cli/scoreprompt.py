@@ -261,6 +261,10 @@ class ScorePrompt:
                     if self.confirm_abandon(session.id):
                         return None
                     continue
+                if entry.name == "delete":
+                    if self.confirm_delete(session.id, yes=False):
+                        return None
+                    continue
                 self._command(entry.name, session)
             elif isinstance(entry, EditEntry):
                 self._edit(session, entry)

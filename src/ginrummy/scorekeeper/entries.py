@@ -38,6 +38,7 @@ COMMANDS = {
     "exit": "quit",
     "q": "quit",
     "abandon": "abandon",
+    "delete": "delete",
 }
 DEAD_WORDS = ("dead", "dead hand", "wall", "draw")
 #: Words a player may not be called, since they start an entry.
@@ -103,7 +104,8 @@ Other commands:
                               game 2's hand 3); every later total is worked out again
   undo     take back the last entry      sheet   show the score sheet
   rules    the rules of this game        quit    stop (everything is saved)
-  abandon  end this game unfinished (it is listed as abandoned)"""
+  abandon  end this game unfinished (it is listed as abandoned)
+  delete   delete this game and all its entries (asked to confirm)"""
 
 
 def help_text() -> str:
@@ -112,7 +114,7 @@ def help_text() -> str:
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    name: str  # help, undo, sheet, rules, quit, abandon
+    name: str  # help, undo, sheet, rules, quit, abandon, delete
 
 
 @dataclass(frozen=True, slots=True)
