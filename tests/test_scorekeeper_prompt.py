@@ -151,7 +151,7 @@ def test_edit_at_the_prompt_replaces_an_earlier_hand(
     assert status == 0
     assert "Hand 1 is now: Ann knocks with 2, Bob has 23: Ann scores 21." in out
     assert "Ann knock +21" in out
-    assert "error: with this hand 1 ends the game, but later entries follow" in out
+    assert "error: this result would end the game at hand 1, but later entries follow" in out
     assert "error: only a hand's result can be edited, not 'wrong dealer'" in out
     assert "error: this is a single game: say just the hand" in out
     assert "error: 'x' is not a hand number" in out

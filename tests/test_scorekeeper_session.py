@@ -206,7 +206,7 @@ def test_an_edit_that_leaves_later_hands_after_the_end_changes_nothing(store: St
     before = saved(store, session.id)
     entry = parse_entry("ann gin 60", session.keeper)
     assert isinstance(entry, ResultEntry)
-    with pytest.raises(EntryError, match="hand 1 ends the game, but later entries follow"):
+    with pytest.raises(EntryError, match="would end the game at hand 1, but later entries follow"):
         session.edit(1, 1, entry.result, "ann gin 60")
     with pytest.raises(EntryError, match="there is no hand 3 to edit"):
         session.edit(1, 3, entry.result, "ann gin 60")
@@ -222,7 +222,7 @@ def test_an_edit_that_moves_later_hands_to_another_game_changes_nothing(store: S
     before = saved(store, session.id)
     entry = parse_entry("ann knock 1 bob 9", session.keeper)
     assert isinstance(entry, ResultEntry)
-    with pytest.raises(EntryError, match="move the later hands to another game"):
+    with pytest.raises(EntryError, match="would change where game 1 ends and move the later hands"):
         session.edit(1, 2, entry.result, "ann knock 1 bob 9")  # game 1 would go on
     assert saved(store, session.id) == before
 

@@ -124,14 +124,14 @@ class Session:
             if keeper.is_over:
                 what = "match" if keeper.match is not None else "game"
                 raise EntryError(
-                    f"with this hand {hand} ends the {what}, but later entries follow: "
-                    "undo them first"
+                    f"this result would end the {what} at hand {hand}, but later entries "
+                    "follow: undo them first"
                 )
             now = (keeper.game_number, keeper.hand_number)
             if (data.get("game"), data.get("hand")) != now:
                 raise EntryError(
-                    f"with this game {game} ends at another hand, which would move the "
-                    "later hands to another game: undo them first"
+                    f"this result would change where game {game} ends and move the later "
+                    "hands to another game: undo them first"
                 )
             if later.kind == "result" and data.get("dealer") != keeper.dealer:
                 data["dealer"] = keeper.dealer
