@@ -421,7 +421,9 @@ def test_describe_eaai() -> None:
 
 def test_describe_variants() -> None:
     assert "shutout doubles the winner's score" in Rules.preset("modern").describe()
-    assert Rules.preset("straight").describe().startswith("Gin only (no knocking); gin +25")
+    straight = Rules.preset("straight").describe()
+    assert straight.startswith("Gin only (no knocking); gin +25.\n")
+    assert "undercut" not in straight  # nobody knocks, so nobody is undercut
     assert "Hollywood: three games are scored at once." in Rules.preset("hollywood").describe()
     okla = Rules.preset("oklahoma").describe()
     assert okla.startswith("Gin +25;")

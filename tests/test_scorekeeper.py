@@ -7,16 +7,14 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import subprocess
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 import pexpect  # type: ignore[import-untyped]
 import pytest
 
 from ginrummy.cli.main import main
+from ginrummy.engine.cards import Card
 from ginrummy.engine.results import ResultKind
 from ginrummy.engine.rules import Rules
 from ginrummy.scorekeeper import (
@@ -25,61 +23,18 @@ from ginrummy.scorekeeper import (
     Keeper,
     ResultEntry,
     Setup,
+    help_text,
     keeper_of,
     parse_entry,
 )
 from ginrummy.storage import Store
-
-SCRIPT = Path(sys.executable).with_name("ginrummy")
-COMMAND = [str(SCRIPT)] if SCRIPT.exists() else [sys.executable, "-m", "ginrummy.cli.main"]
-ENV = {
-    **{k: v for k, v in os.environ.items() if k != "GINRUMMY_DATABASE_URL"},
-    "NO_COLOR": "1",
-    "TERM": "dumb",
-    "COLUMNS": "100",
-}
+from scoreutil import COMMAND, ENV, NEW, entries, piped, score
 
 
 @pytest.fixture
 def db(db_url: str) -> str:
     """A fresh database of each kind (tests/conftest.py): a SQLite file, PostgreSQL."""
     return db_url
-
-
-def piped(db: str, lines: Sequence[str], *args: str) -> subprocess.CompletedProcess[str]:
-    """Run the installed ``ginrummy score`` with ``lines`` on a pipe."""
-    return subprocess.run(
-        [*COMMAND, "score", "--db", db, *args],
-        input="".join(f"{line}\n" for line in lines),
-        capture_output=True,
-        text=True,
-        env=ENV,
-        timeout=60,
-    )
-
-
-def score(
-    db: str,
-    lines: Sequence[str],
-    *args: str,
-    capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
-) -> tuple[int, str, str]:
-    """Run ``ginrummy score`` in this process with ``lines`` as standard input."""
-    monkeypatch.setattr(sys, "stdin", io.StringIO("".join(f"{line}\n" for line in lines)))
-    monkeypatch.setenv("NO_COLOR", "1")
-    monkeypatch.setenv("COLUMNS", "100")
-    status = main(["score", "--db", db, *args])
-    out, err = capsys.readouterr()
-    return status, out, err
-
-
-def entries(db: str, game_id: str | None = None) -> list[tuple[str, str]]:
-    with Store(db) as store:
-        game_id = game_id or store.list_games()[0].id
-        saved = store.load_game(game_id)
-        assert saved is not None
-        return [(e.kind, str(e.data.get("text"))) for e in saved.entries]
 
 
 # -- a whole game, piped -------------------------------------------------------------------------
@@ -116,7 +71,7 @@ def test_whole_game_with_undo_and_irregularities(db: str) -> None:
     assert "Ruling: A face-up card was found in the pack before the upcard was turned: Ann" in out
     assert "Undone: hand 'bob gin 41'." in out
     assert "Bob dealt out of turn, found before the upcard was turned: Ann, the right" in out
-    assert "Ann chooses: redeal or play on? redeal" in out
+    assert "Ann chooses: redeal or play on? [back]: redeal" in out
     assert "Ruling: Bob dealt out of turn, found before the upcard was turned: Ann stops" in out
     assert "Hand 2: Bob knocks with 9, Ann has 5: Ann undercuts and scores 14." in out
     assert "Bob deals hand 5." in out
@@ -135,7 +90,7 @@ def test_whole_game_with_undo_and_irregularities(db: str) -> None:
             for line in out.splitlines()
         ), label
     assert "Net: Ann +222. At 0.50 a point, Bob pays Ann 111.00." in out
-    assert "Another game with the same players and rules? [y/n/undo]: n" in out
+    assert "Another game with the same players and rules? [y/n/undo/edit]: n" in out
 
     with Store(db) as store:
         (game,) = store.list_games()
@@ -192,7 +147,7 @@ BAD_HANDS = [
     ("ann gin 3 4", "gin takes one number"),
     ("ann biggin 30", "these rules do not play big gin"),
     ("ann fly 3", "'fly' is not knock, gin or biggin"),
-    ("ann knock 5 ann 20", "Ann cannot play against himself"),
+    ("ann knock 5 ann 20", "Ann is the one who went out here: name the other player, Andy"),
     ("ann knock 5 bob 20", "'bob' is not understood here"),
     ("knock 5 20", "say who"),
     ("7 5", "start with a player's name"),
@@ -250,7 +205,9 @@ def spawn(db: str, *args: str) -> pexpect.spawn:
 
 
 def test_quit_mid_game_and_resume_from_the_database(db: str) -> None:
-    child = spawn(db, "--players", "Ann", "Bob", "--dealer", "Bob", "--rules", "modern")
+    child = spawn(db, "--players", "Ann", "Bob", "--dealer", "Bob", "--rules", "modern", "--single")
+    child.expect_exact("Stake per point [none]: ")
+    child.sendline("")
     child.expect_exact("Hand 1, Bob deals> ")
     child.sendline("ann knock 7 bob 23")
     child.expect_exact("Hand 2, Ann deals> ")
@@ -285,6 +242,20 @@ def test_quit_mid_game_and_resume_from_the_database(db: str) -> None:
         assert game.status == "open" and game.rules == Rules.preset("modern")
 
 
+def test_ctrl_d_at_the_redeal_question_records_nothing(db: str) -> None:
+    child = spawn(db, *NEW, "--dealer", "bob")
+    child.expect_exact("Hand 1, Bob deals> ")
+    child.sendline("wrong dealer")
+    child.expect_exact("Bob chooses: redeal or play on? [back]: ")
+    child.sendeof()
+    child.expect_exact("Nothing recorded.")
+    child.expect_exact("Hand 1, Bob deals> ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0 and entries(db) == []
+
+
 # -- matches, the end of a game, undo ------------------------------------------------------------
 
 
@@ -314,7 +285,7 @@ def test_match_offers_each_next_game_and_settles_once(
     assert "Game 3: Bob +300; match points Ann 290, Bob 580" in out
     assert "Bob wins the match by 290." in out
     assert "At 0.01 a point, Ann pays Bob 2.90." in out
-    assert "Another match with the same players and rules? [y/n/undo]: n" in out
+    assert "Another match with the same players and rules? [y/n/undo/edit]: n" in out
     with Store(db) as store:
         (game,) = store.list_games()
         assert game.status == "finished" and game.winner == 1
@@ -324,7 +295,7 @@ def test_match_offers_each_next_game_and_settles_once(
 def test_undo_after_the_end_reopens_the_game_and_again_starts_a_new_one(
     db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    args = ["--players", "Ann", "Bob", "--dealer", "bob", "--set", "game_target=25"]
+    args = [*NEW, "--dealer", "bob", "--set", "game_target=25"]
     status, out, _ = score(
         db,
         ["ann gin 0", "undo", "ann knock 1 bob 30", "maybe", "y", "bob knock 5 ann 9", "quit"],
@@ -334,7 +305,7 @@ def test_undo_after_the_end_reopens_the_game_and_again_starts_a_new_one(
     )
     assert status == 0
     assert "Undone: hand 'ann gin 0'." in out
-    assert "error: answer y, n or undo, not 'maybe'" in out
+    assert "error: answer y, n, undo or edit <hand> <result>, not 'maybe'" in out
     assert out.count("Started game") == 2
     with Store(db) as store:
         second, first = store.list_games()
@@ -350,7 +321,7 @@ def test_undo_after_the_end_reopens_the_game_and_again_starts_a_new_one(
 def test_first_game_can_be_left_open(
     db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    base = ["--players", "Ann", "Bob", "--dealer", "bob"]
+    base = [*NEW, "--dealer", "bob"]
     score(db, ["ann knock 4 bob 9", "quit"], *base, capsys=capsys, monkeypatch=monkeypatch)
     status, out, _ = score(db, ["quit"], "--new", *base, capsys=capsys, monkeypatch=monkeypatch)
     assert status == 0 and "Resuming" not in out and "Started game" in out
@@ -361,7 +332,7 @@ def test_first_game_can_be_left_open(
 def test_plain_sheet_underlines_boxes(
     db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    args = ["--players", "Ann", "Bob", "--dealer", "ann", "--plain"]
+    args = [*NEW, "--dealer", "ann", "--plain"]
     status, out, _ = score(
         db,
         ["ann knock 5 bob 29", "dead", "sheet", "quit"],
@@ -402,7 +373,7 @@ def test_the_cards_cut_decide_the_first_dealer_and_go_on_the_sheet(
 def test_the_cut_can_be_given_on_the_command_line(
     db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    args = ["--players", "Ann", "Bob", "--cut", "2c Ks"]
+    args = [*NEW, "--cut", "2c Ks"]
     status, out, _ = score(
         db, ["ann knock 5 bob 20", "quit"], *args, capsys=capsys, monkeypatch=monkeypatch
     )
@@ -450,7 +421,7 @@ def test_list_and_export(
 ) -> None:
     status, out, _ = score(db, [], "--list", capsys=capsys, monkeypatch=monkeypatch)
     assert status == 0 and "No saved games." in out
-    args = ["--players", "Ann", "Bob", "--dealer", "ann", "--set", "game_target=30"]
+    args = [*NEW, "--dealer", "ann", "--set", "game_target=30"]
     score(db, ["ann knock 2 bob 40", "n"], *args, capsys=capsys, monkeypatch=monkeypatch)
     score(db, ["bob gin 3", "quit"], *args, capsys=capsys, monkeypatch=monkeypatch)
     with Store(db) as store:
@@ -466,15 +437,18 @@ def test_list_and_export(
     status, out, _ = score(
         db, [], "--export", str(path), "--game", older.id, capsys=capsys, monkeypatch=monkeypatch
     )
-    assert status == 0 and f"Wrote the sheet of game {older.id}" in out
+    assert status == 0 and f"Wrote game {older.id} (Ann v Bob)" in out
     data = json.loads(path.read_text())
-    assert data["names"] == ["Ann", "Bob"] and data["final"]["net"] == 263
-    assert data["hands"][0]["how"] == "knock" and data["hands"][0]["points"] == 38
+    (sheet,) = data["games"]
+    assert data["players"] == ["Ann", "Bob"] and sheet["final"]["net"] == 263
+    assert sheet["hands"][0]["how"] == "knock" and sheet["hands"][0]["points"] == 38
 
     path = tmp_path / "sheet.csv"
     status, _, _ = score(db, [], "--export", str(path), capsys=capsys, monkeypatch=monkeypatch)
     rows = list(csv.reader(path.read_text().splitlines()))
-    assert rows[0][:2] == ["hand", "dealer"] and rows[1][2:5] == ["Bob", "gin", "28"]  # newest
+    (hand,) = [row for row in rows if row[0] == "entry"]  # the newest game's
+    assert rows[0][:3] == ["record", "name", "value"]
+    assert hand[7] == "bob gin 3" and hand[9:12] == ["Bob", "gin", "28"]
 
 
 @pytest.mark.parametrize(
@@ -526,7 +500,7 @@ def test_database_from_the_environment(
     url = f"sqlite:///{tmp_path / 'env.db'}"
     monkeypatch.setenv("GINRUMMY_DATABASE_URL", url)
     monkeypatch.setattr(sys, "stdin", io.StringIO("dead\nquit\n"))
-    assert main(["score", "--players", "Ann", "Bob", "--dealer", "ann"]) == 0
+    assert main(["score", *NEW, "--dealer", "ann"]) == 0
     assert entries(url) == [("result", "dead")]
 
 
@@ -571,8 +545,9 @@ def test_oklahoma_upcard_sets_the_limit_and_spades_double() -> None:
         parse_entry("ann knock 5 bob 20 up 4h", k)
     with pytest.raises(EntryError, match="does not double"):
         parse_entry("ann gin 20 up 4h x2", k)
-    entry = parse_entry("bob gin 10 x2", k)
+    entry = parse_entry("bob gin 10 x2 up 9s", k)
     assert isinstance(entry, ResultEntry) and entry.result.points == 70
+    assert entry.upcard == Card.parse("9s")
     with pytest.raises(EntryError, match="only gin"):
         parse_entry("ann knock 1 bob 20 up Ad", k)
 
@@ -584,3 +559,41 @@ def test_hollywood_scores_three_columns() -> None:
         assert isinstance(entry, ResultEntry)
         k.apply("result", k.result_data(entry.result, line))
     assert [line.totals for line in k.sheet().lines][-1] == ((60, 0), (30, 0), (0, 0))
+
+
+@pytest.mark.parametrize(
+    "line", ["ann knock 3 bob 20", "ann gin 20", "bob gin 10 x2", "ann knock 9 bob 20 x2"]
+)
+def test_an_oklahoma_hand_without_its_upcard_is_refused(line: str) -> None:
+    # Without the upcard neither the knock limit nor the doubling is known.
+    with pytest.raises(EntryError, match=r"^Oklahoma: say the hand's first upcard"):
+        parse_entry(line, keeper(oklahoma=True))
+    # A dead hand scores nothing either way: it needs no upcard.
+    assert isinstance(parse_entry("dead", keeper(oklahoma=True)), ResultEntry)
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("ann knock 3 bob 20 up 4s up 7h", r"the upcard is given twice \(up 4s, up 7h\)"),
+        ("ann knock 3 bob 20 up 4s upcard 4s", "the upcard is given twice"),
+        ("ann gin 20 up", "'up' needs the upcard after it"),
+    ],
+)
+def test_the_upcard_is_given_once(line: str, message: str) -> None:
+    with pytest.raises(EntryError, match=message):
+        parse_entry(line, keeper(oklahoma=True))
+
+
+def test_naming_the_winner_twice_says_who_the_other_player_is() -> None:
+    with pytest.raises(EntryError) as caught:
+        parse_entry("ann knock 5 ann 20", keeper())
+    assert str(caught.value) == "Ann is the one who went out here: name the other player, Bob"
+    assert "himself" not in str(caught.value)
+
+
+@pytest.mark.parametrize("word", ["draw", "Draw", "dead", "wall"])
+def test_a_draw_is_a_dead_hand(word: str) -> None:
+    entry = parse_entry(word, keeper())
+    assert isinstance(entry, ResultEntry) and entry.result.kind is ResultKind.DEAD
+    assert "dead (or draw)" in help_text()

@@ -16,6 +16,7 @@ import pytest
 from ginrummy.engine.rules import Rules
 from ginrummy.engine.rulings import parse_irregularity
 from ginrummy.scorekeeper import (
+    EntryError,
     KeeperError,
     MissingGameError,
     ResultEntry,
@@ -124,7 +125,12 @@ def test_saved_games_are_listed_and_exported(store: Store) -> None:
     data = json.loads(export_text(saved(store, first.id), "json"))
     assert data["games"][0]["hands"][0]["how"] == "gin"
     rows = list(csv.reader(io.StringIO(export_text(saved(store, second.id), "csv"))))
-    assert rows[1][2:5] == ["Bob", "knock", "10"]
+    (hand,) = [row for row in rows if row[0] == "entry"]
+    assert hand[9:12] == ["Bob", "knock", "10"]
+    with store.transaction() as tx:
+        online = tx.create_game("online", RULES, ("Ann", "Bob"))
+    # An online game exports its sheet (it is not the scorekeeper's to import).
+    assert json.loads(export_text(saved(store, online), "json"))["hands"] == []
 
 
 def test_games_not_there_or_not_the_scorekeepers(store: Store) -> None:
@@ -154,3 +160,97 @@ def test_importing_the_scorekeeper_loads_no_database_package() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_an_earlier_hand_is_edited_and_every_later_total_recomputed(store: Store) -> None:
+    session = new_session(store)  # Bob deals first; the winner deals next
+    for line in ("ann knock 7 bob 23", "bob gin 10", "dead"):
+        enter(session, line)
+    told = [e.created_at for e in saved(store, session.id).entries]
+    entry = parse_entry("bob knock 2 ann 12", session.keeper)
+    assert isinstance(entry, ResultEntry)
+    after = session.edit(1, 1, entry.result, "bob knock 2 ann 12")
+    lines = after.sheet().lines
+    assert [line.totals[0] for line in lines] == [(0, 10), (0, 45), (0, 45)]
+    # Bob won hand 1 now, so he dealt hand 2 and (after his gin) hand 3.
+    assert [line.dealer for line in lines] == [1, 1, 1]
+    stored = saved(store, session.id).entries
+    assert [e.data["text"] for e in stored] == ["bob knock 2 ann 12", "bob gin 10", "dead"]
+    assert [e.data["dealer"] for e in stored] == [1, 1, 1]
+    assert [e.created_at for e in stored] == told
+    assert Session(store, session.id).keeper.sheet() == after.sheet()
+
+
+def test_an_edit_that_ends_or_reopens_the_game_closes_or_reopens_it(store: Store) -> None:
+    session = new_session(store)
+    enter(session, "ann knock 7 bob 23")  # 16
+    enter(session, "ann gin 30")  # 71: over 50
+    game = find_game(store, session.id)
+    assert game is not None and game.status == "finished"
+    small = parse_entry("ann knock 9 bob 10", session.keeper)
+    assert isinstance(small, ResultEntry)
+    session.edit(1, 2, small.result, "ann knock 9 bob 10")  # 17: the game goes on
+    game = find_game(store, session.id)
+    assert game is not None and game.status == "open" and game.final is None
+    big = parse_entry("ann gin 40", session.keeper)
+    assert isinstance(big, ResultEntry)
+    after = session.edit(1, 2, big.result, "ann gin 40")
+    game = find_game(store, session.id)
+    assert game is not None and game.status == "finished" and game.final == after.final_data()
+
+
+def test_an_edit_that_leaves_later_hands_after_the_end_changes_nothing(store: Store) -> None:
+    session = new_session(store)
+    enter(session, "ann knock 7 bob 23")
+    enter(session, "bob knock 3 ann 10")
+    before = saved(store, session.id)
+    entry = parse_entry("ann gin 60", session.keeper)
+    assert isinstance(entry, ResultEntry)
+    with pytest.raises(EntryError, match="would end the game at hand 1, but later entries follow"):
+        session.edit(1, 1, entry.result, "ann gin 60")
+    with pytest.raises(EntryError, match="there is no hand 3 to edit"):
+        session.edit(1, 3, entry.result, "ann gin 60")
+    assert saved(store, session.id) == before
+    assert session.keeper.sheet() == keeper_of(before).sheet()
+
+
+def test_an_edit_that_moves_later_hands_to_another_game_changes_nothing(store: Store) -> None:
+    session = new_session(store, "match", Rules.from_words("standard game_target=50"))
+    enter(session, "ann knock 7 bob 23")  # game 1: Ann 16
+    enter(session, "bob gin 30")  # game 1 ends: Bob 55
+    enter(session, "ann knock 2 bob 12")  # game 2, hand 1
+    before = saved(store, session.id)
+    entry = parse_entry("ann knock 1 bob 9", session.keeper)
+    assert isinstance(entry, ResultEntry)
+    with pytest.raises(EntryError, match="would change where game 1 ends and move the later hands"):
+        session.edit(1, 2, entry.result, "ann knock 1 bob 9")  # game 1 would go on
+    assert saved(store, session.id) == before
+
+
+def test_abandoned_and_deleted_games(store: Store) -> None:
+    kept, dropped, gone = new_session(store), new_session(store), new_session(store)
+    enter(dropped, "ann knock 7 bob 23")
+    dropped.abandon()
+    gone.delete()
+    assert [(g.id, g.status) for g in listed_games(store)] == [
+        (dropped.id, "abandoned"),
+        (kept.id, "open"),
+    ]
+    assert latest_open_game(store) == find_game(store, kept.id)
+    assert store.load_game(gone.id) is None
+    entry = parse_entry("dead", dropped.keeper)
+    assert isinstance(entry, ResultEntry)
+    with pytest.raises(EntryError, match="is abandoned"):
+        dropped.edit(1, 1, entry.result, "dead")
+
+
+def test_a_hand_of_an_earlier_game_of_a_match_is_edited(store: Store) -> None:
+    session = new_session(store, "match", Rules.from_words("standard game_target=50"))
+    enter(session, "bob gin 30")  # game 1 ends: Bob 55 + 25 + 100 + 100 = 280
+    enter(session, "ann knock 2 bob 12")  # game 2, hand 1
+    entry = parse_entry("bob gin 40", session.keeper)
+    assert isinstance(entry, ResultEntry)
+    after = session.edit(1, 1, entry.result, "bob gin 40")  # 65 + 225 = 290
+    assert after.match_totals() == (0, 290) and after.game_number == 2
+    assert after.sheet(2).lines[0].totals[0] == (10, 0)
+    assert Session(store, session.id).keeper.match_totals() == (0, 290)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import threading
 import time
-from datetime import UTC
+from datetime import UTC, datetime
 from inspect import signature
 from pathlib import Path
 from typing import Any
@@ -461,6 +461,41 @@ def test_entries_append_and_undo(store: Store) -> None:
     store.finish_game(game_id, {"winner": 0})
     with pytest.raises(ConflictError):
         store.add_entry(game_id, "result", {})
+
+
+def test_entries_keep_a_given_time_and_can_be_rewritten(store: Store) -> None:
+    started = datetime(2026, 3, 1, 20, 0, 5, tzinfo=UTC)
+    game_id = store.create_game("scorekeeper", RULES, ("Ann", "Bob"), created_at=started)
+    told = datetime(2026, 3, 1, 20, 9, 0, tzinfo=UTC)
+    store.add_entry(game_id, "result", {"text": "ann knock 7 bob 23"}, created_at=told)
+    store.add_entry(game_id, "result", {"text": "dead"})
+    store.rewrite_entries(game_id, {1: {"text": "ann knock 6 bob 23"}})
+    saved = store.load_game(game_id)
+    assert saved is not None and saved.game.created_at == started
+    assert [(e.seq, e.data["text"]) for e in saved.entries] == [
+        (1, "ann knock 6 bob 23"),
+        (2, "dead"),
+    ]
+    assert saved.entries[0].created_at == told and saved.entries[1].created_at > told
+    with pytest.raises(NotFoundError, match="has no entry 3"):
+        store.rewrite_entries(game_id, {3: {"text": "?"}})
+    with pytest.raises(ValueError, match="timezone-aware"):
+        store.add_entry(game_id, "result", {}, created_at=datetime(2026, 3, 1))
+
+
+def test_a_deleted_game_leaves_nothing_behind(store: Store) -> None:
+    kept = store.create_game("scorekeeper", RULES, ("Ann", "Bob"))
+    gone = store.create_game("scorekeeper", RULES, ("Ann", "Bob"))
+    store.add_entry(gone, "result", {"text": "dead"})
+    store.finish_game(gone, {"winner": 0})
+    online = online_game(store)
+    store.start_hand(online, 1, 0, DECK, "s", "c")
+    store.delete_game(gone)
+    store.delete_game(online)
+    assert store.load_game(gone) is None and store.load_game(online) is None
+    assert [g.id for g in store.list_games()] == [kept]
+    with pytest.raises(NotFoundError):
+        store.delete_game(gone)
 
 
 # -- one transaction per write ---------------------------------------------------------------

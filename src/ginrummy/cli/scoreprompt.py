@@ -23,7 +23,9 @@ from ..engine.rulings import Remedy, parse_irregularity
 from ..scorekeeper import (
     EXPORT_FORMATS,
     Command,
+    EditEntry,
     EntryError,
+    ImportFileError,
     IrregularityEntry,
     Keeper,
     ResultEntry,
@@ -36,7 +38,9 @@ from ..scorekeeper import (
     listed_games,
     newgame,
     parse_entry,
+    read_game,
 )
+from ..scorekeeper.saved import ExportFormat
 from ..storage import Store
 from . import CommandError
 from .scoreview import View
@@ -44,6 +48,7 @@ from .scoreview import View
 T = TypeVar("T")
 _YES = {"y", "yes", ""}
 _NO = {"n", "no", "q", "quit", "exit"}
+_BACK = {"", "b", "back", "cancel"}
 
 
 class Reader:
@@ -131,9 +136,21 @@ class ScorePrompt:
                     "('ginrummy score --new' starts another)."
                 )
                 return Session(self.store, game.id)
-        return self._started(Session.create(self.store, self._setup(args, asked_all=not new)))
+        return self._started(Session.create(self.store, self._setup(args)))
 
-    def _setup(self, args: argparse.Namespace, *, asked_all: bool) -> Setup:
+    def _setup(self, args: argparse.Namespace) -> Setup:
+        """The new game's setup: what the command line gave (checked before anything is
+        asked), and an answer to each question it did not."""
+        if args.dealer and args.cut:
+            raise CommandError("give --dealer or --cut, not both")
+        given_rules = bool(args.rules or args.set)
+        rules: Rules | None = None
+        if given_rules:
+            rules = rules_from_options(args.rules, args.set, args.stake)
+        elif args.stake is not None:
+            Rules().replace(stake=args.stake)  # a bad stake stops before any question
+        if rules is not None and args.mode == "match" and not rules.match_target:
+            raise CommandError("these rules play no match: add --set match_target=500")
         check_name = newgame.check_name
         if args.players:
             names = (check_name(args.players[0]), check_name(args.players[1], args.players[0]))
@@ -141,57 +158,60 @@ class ScorePrompt:
             self.view.say("New game. Names are one word each; you can shorten them when scoring.")
             first = self.ask_until("Player 1's name: ", check_name)
             names = (first, self.ask_until("Player 2's name: ", lambda n: check_name(n, first)))
-        if asked_all:
+        dealer, cuts = self._dealer_given(args, names)
+        if rules is None:
             rules = self.ask_until(
                 f"Rules [standard] ({', '.join(Rules.presets())}; add changes like gin_bonus=20): ",
-                Rules.from_words,
+                lambda a: _with_stake_option(Rules.from_words(a), args.stake),
             )
-        else:
-            rules = rules_from_options(args.rules, args.set, args.stake)
-        mode = args.mode or "game"
-        if asked_all:
+        mode = args.mode
+        if mode is None:
+            asked = rules
             mode = self.ask_until(
                 f"A single game, or a match to {rules.match_target or 'a target'}? [game]: ",
-                lambda a: newgame.game_mode(a, rules),
+                lambda a: newgame.game_mode(a, asked),
             )
-            if not rules.stake:
-                rules = self.ask_until(
-                    "Stake per point [none]: ", lambda a: newgame.with_stake(rules, a)
-                )
-        elif mode == "match" and not rules.match_target:
-            raise CommandError("these rules play no match: add --set match_target=500")
-        self.view.rules(rules)
+        if args.stake is None and not _stake_set(args.set) and not rules.stake:
+            asked = rules
+            rules = self.ask_until(
+                "Stake per point [none]: ", lambda a: newgame.with_stake(asked, a)
+            )
+        self.view.rules(rules, match=mode == "match")
         self.view.say(
             f"Playing a match to {rules.match_target}." if mode == "match" else "Playing one game."
         )
-        cuts: list[Cut] = []
-        if args.dealer and args.cut:
-            raise CommandError("give --dealer or --cut, not both")
+        if dealer is None:
+            dealer = self._ask_dealer(names, cuts)
+        return Setup(names, rules, mode, dealer, tuple(cuts))
+
+    def _dealer_given(
+        self, args: argparse.Namespace, names: tuple[str, str]
+    ) -> tuple[int | None, list[Cut]]:
+        """The first dealer given by ``--dealer`` or ``--cut`` (None if neither), and the cut."""
         if args.dealer:
-            dealer = newgame.first_dealer(args.dealer, names)
-        elif args.cut:
+            return newgame.first_dealer(args.dealer, names), []
+        if args.cut:
             low, cut = newgame.cut(args.cut, names)
             if low is None:
                 raise CommandError(f"{cut[0]} and {cut[1]} are the same rank: cut again")
-            dealer = low
-            cuts.append(cut)
-        else:
-            question = (
-                f"Who deals first? A name [{names[0]}/{names[1]}], or the cut, "
-                f"{names[0]}'s card then {names[1]}'s (low card deals): "
-            )
-            while True:
-                answer = self.ask_until(question, lambda a: newgame.dealer_or_cut(a, names))
-                if isinstance(answer, int):
-                    dealer = answer
-                    break
-                cuts.append(answer[1])
-                if answer[0] is not None:
-                    dealer = answer[0]
-                    self.view.say(f"{names[dealer]} cut low and deals.")
-                    break
-                self.view.say("The same rank: cut again.")
-        return Setup(names, rules, mode, dealer, tuple(cuts))
+            return low, [cut]
+        return None, []
+
+    def _ask_dealer(self, names: tuple[str, str], cuts: list[Cut]) -> int:
+        """Who deals first, named or cut for (each cut added to ``cuts``)."""
+        question = (
+            f"Who deals first? A name [{names[0]}/{names[1]}], or the cut, "
+            f"{names[0]}'s card then {names[1]}'s (low card deals): "
+        )
+        while True:
+            answer = self.ask_until(question, lambda a: newgame.dealer_or_cut(a, names))
+            if isinstance(answer, int):
+                return answer
+            cuts.append(answer[1])
+            if answer[0] is not None:
+                self.view.say(f"{names[answer[0]]} cut low and deals.")
+                return answer[0]
+            self.view.say("The same rank: cut again.")
 
     def _started(self, session: Session) -> Session:
         setup = session.keeper.setup
@@ -217,6 +237,15 @@ class ScorePrompt:
                     continue
                 if answer == "again":
                     return self._started(session.again())
+                if answer.startswith("edit"):
+                    try:
+                        edit = parse_entry(answer, keeper)
+                    except EntryError as exc:
+                        self.view.error(str(exc))
+                        continue
+                    assert isinstance(edit, EditEntry)
+                    self._edit(session, edit)
+                    continue
                 return None
             line = self.ask(_prompt(keeper))
             try:
@@ -228,7 +257,17 @@ class ScorePrompt:
                 if entry.name == "quit":
                     self.view.say(f"Saved. Run 'ginrummy score' to go on with game {session.id}.")
                     return None
+                if entry.name == "abandon":
+                    if self.confirm_abandon(session.id):
+                        return None
+                    continue
+                if entry.name == "delete":
+                    if self.confirm_delete(session.id, yes=False):
+                        return None
+                    continue
                 self._command(entry.name, session)
+            elif isinstance(entry, EditEntry):
+                self._edit(session, entry)
             elif isinstance(entry, ResultEntry):
                 self._result(session, entry, line)
             else:
@@ -240,13 +279,13 @@ class ScorePrompt:
         elif name == "sheet":
             self._show(session.keeper)
         elif name == "rules":
-            self.view.rules(session.keeper.rules)
+            self.view.rules(session.keeper.rules, match=session.keeper.match is not None)
         elif name == "undo":
             self._undo(session)
 
     def _result(self, session: Session, entry: ResultEntry, line: str) -> None:
         before = session.keeper
-        after = session.enter_result(entry.result, line)
+        after = session.enter_result(entry.result, line, entry.upcard)
         self.view.say(f"Hand {before.hand_number}: {entry.summary}", "bold")
         if after.finished_games > before.finished_games and not after.is_over:
             self.view.sheet(after, after.finished_games)
@@ -266,7 +305,11 @@ class ScorePrompt:
             if ruling.remedy is Remedy.PLAYER_CHOOSES:
                 self.view.say(keeper.with_names(ruling.explanation), "yellow")
                 chooser = keeper.names[ruling.chooser or 0]
-                choice = self.ask_until(f"{chooser} chooses: redeal or play on? ", _choice)
+                choice = self._choose_remedy(f"{chooser} chooses: redeal or play on? [back]: ")
+                if choice is None:
+                    self.view.say("Nothing recorded.")
+                    self._next(keeper)
+                    return
                 text = f"{text} {choice}"
                 ruling = parse_irregularity(text, dealt_by)
         except GinRummyError as exc:
@@ -275,6 +318,59 @@ class ScorePrompt:
         after = session.enter_ruling(ruling, text, dealt_by)
         self.view.say(f"Ruling: {keeper.with_names(ruling.explanation)}", "yellow")
         self._next(after)
+
+    def _edit(self, session: Session, edit: EditEntry) -> None:
+        try:
+            after = session.edit(
+                edit.game, edit.hand, edit.entry.result, edit.text, edit.entry.upcard
+            )
+        except EntryError as exc:
+            self.view.error(str(exc))
+            return
+        where = f"Game {edit.game}, hand {edit.hand}" if after.match else f"Hand {edit.hand}"
+        self.view.say(f"{where} is now: {edit.entry.summary}", "bold")
+        self._show(after)
+        self._next(after)
+
+    def confirm_abandon(self, game_id: str) -> bool:
+        """Ask, then end the game as abandoned; whether it was."""
+        question = f"End game {game_id} unfinished, as abandoned? It is not resumed. [y/N]: "
+        line = self.reader.ask(question)
+        if line is None or line.strip().lower() not in ("y", "yes"):
+            self.view.say("Not abandoned.")
+            return False
+        Session(self.store, game_id).abandon()
+        self.view.say(f"Game {game_id} is abandoned; 'ginrummy score --list' lists it so.")
+        return True
+
+    def confirm_delete(self, game_id: str, *, yes: bool) -> bool:
+        """Ask (unless ``yes``), then delete the game; whether it was."""
+        keeper = Session(self.store, game_id).keeper
+        names = f"{keeper.names[0]} v {keeper.names[1]}"
+        if not yes:
+            question = (
+                f"Delete game {game_id} ({names}, {keeper.hands_played} hands) and all its "
+                "entries? This cannot be undone. [y/N]: "
+            )
+            line = self.reader.ask(question)
+            if line is None or line.strip().lower() not in ("y", "yes"):
+                self.view.say("Not deleted.")
+                return False
+        Session(self.store, game_id).delete()
+        self.view.say(f"Deleted game {game_id} ({names}).")
+        return True
+
+    def _choose_remedy(self, prompt: str) -> str | None:
+        """``redeal`` or ``play on``; None when the user backs out (``back``, an empty answer,
+        or the end of input), to record nothing."""
+        while True:
+            answer = self.reader.ask(prompt)
+            if answer is None or answer.strip().lower() in _BACK:
+                return None
+            try:
+                return _choice(answer)
+            except CommandError as exc:
+                self.view.error(str(exc))
 
     def _undo(self, session: Session) -> None:
         removed = session.undo()
@@ -297,7 +393,7 @@ class ScorePrompt:
     def _after_end(self, keeper: Keeper) -> str:
         what = "match" if keeper.match is not None else "game"
         return self.ask_until(
-            f"Another {what} with the same players and rules? [y/n/undo]: ", _again
+            f"Another {what} with the same players and rules? [y/n/undo/edit]: ", _again
         )
 
     # -- showing -------------------------------------------------------------------------
@@ -333,6 +429,16 @@ def rules_from_options(preset: str | None, settings: list[str], stake: str | Non
     return Rules.from_changes(preset or "standard", changes)
 
 
+def _with_stake_option(rules: Rules, stake: str | None) -> Rules:
+    """The rules typed, with the stake given by ``--stake`` (if it was)."""
+    return rules if stake is None else rules.replace(stake=stake)
+
+
+def _stake_set(settings: list[str]) -> bool:
+    """Whether one of the ``--set`` changes sets the stake."""
+    return any(s.partition("=")[0].strip().lower() == "stake" for s in settings)
+
+
 # -- answers to the conversation's own questions ------------------------------------------------
 
 
@@ -342,7 +448,7 @@ def _choice(answer: str) -> str:
         return "redeal"
     if word in ("p", "play", "play on", "stand"):
         return "play on"
-    raise CommandError(f"answer redeal or play on, not {answer!r}")
+    raise CommandError(f"answer redeal or play on (or back), not {answer!r}")
 
 
 def _yes_no(answer: str) -> bool:
@@ -362,7 +468,9 @@ def _again(answer: str) -> str:
         return "stop"
     if word == "undo":
         return "undo"
-    raise CommandError(f"answer y, n or undo, not {answer!r}")
+    if word.split()[0] == "edit":
+        return answer.strip()
+    raise CommandError(f"answer y, n, undo or edit <hand> <result>, not {answer!r}")
 
 
 def _prompt(keeper: Keeper) -> str:
@@ -375,6 +483,13 @@ def _prompt(keeper: Keeper) -> str:
 # -- saved games ------------------------------------------------------------------------------
 
 
+def _form(file: str) -> ExportFormat:
+    form = {f".{form}": form for form in EXPORT_FORMATS}.get(Path(file).suffix.lower())
+    if form is None:
+        raise CommandError(f"the file must end in .json or .csv, not {file!r}")
+    return form
+
+
 def list_games(store: Store, view: View) -> int:
     view.games(listed_games(store))
     return 0
@@ -382,9 +497,7 @@ def list_games(store: Store, view: View) -> int:
 
 def export_game(store: Store, view: View, file: str, game_id: str | None) -> int:
     path = Path(file)
-    form = {f".{form}": form for form in EXPORT_FORMATS}.get(path.suffix.lower())
-    if form is None:
-        raise CommandError(f"the export file must end in .json or .csv, not {file!r}")
+    form = _form(file)
     if game_id is None:
         latest = store.list_games(limit=1)
         if not latest:
@@ -399,5 +512,47 @@ def export_game(store: Store, view: View, file: str, game_id: str | None) -> int
     except OSError as exc:
         raise CommandError(f"cannot write {file}: {exc.strerror or exc}") from None
     names = saved.game.names
-    view.say(f"Wrote the sheet of game {game_id} ({names[0]} v {names[1]}) to {path}.")
+    view.say(f"Wrote game {game_id} ({names[0]} v {names[1]}) to {path}.")
+    return 0
+
+
+def import_game(store: Store, view: View, file: str) -> int:
+    """``--import FILE``: the game in FILE as a new saved game; nothing stored if it is bad."""
+    path = Path(file)
+    form = _form(file)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise CommandError(f"cannot read {file}: {why}") from None
+    try:
+        record = read_game(text, form)
+    except ImportFileError as exc:
+        raise CommandError(f"{file}: {exc}") from None
+    session = Session.imported(store, record)
+    keeper = session.keeper
+    view.say(
+        f"Imported game {session.id} ({keeper.names[0]} v {keeper.names[1]}, "
+        f"{keeper.hands_played} hands, {record.status}) from {path}."
+    )
+    return 0
+
+
+def close_game(store: Store, view: View, args: argparse.Namespace) -> int:
+    """``--delete ID`` or ``--abandon ID``: asked to confirm unless ``--yes``."""
+    game_id = args.delete or args.abandon
+    game = find_game(store, game_id)
+    if game is None:
+        raise CommandError(f"there is no scorekeeper game {game_id!r} (see --list)")
+    prompt = ScorePrompt(store, view)
+    if args.delete:
+        prompt.confirm_delete(game_id, yes=args.yes)
+        return 0
+    if game.status != "open":
+        raise CommandError(f"game {game_id} is {game.status}, not open: it cannot be abandoned")
+    if args.yes:
+        Session(store, game_id).abandon()
+        view.say(f"Game {game_id} is abandoned.")
+    else:
+        prompt.confirm_abandon(game_id)
     return 0

@@ -71,10 +71,10 @@ class RichView:
         for line in match_lines(keeper):
             self.console.print(Text(line, style="bold cyan"), soft_wrap=True)
 
-    def rules(self, rules: Rules) -> None:
+    def rules(self, rules: Rules, *, match: bool) -> None:
         name = rules.preset_name()
         self.console.print(Text(f"Rules{f' ({name})' if name else ''}:", style="bold"))
-        for line in rules.describe().splitlines():
+        for line in rules.describe(match=match).splitlines():
             self.console.print(Text(f"  {line}"))
 
     def games(self, games: Sequence[ListedGame]) -> None:
@@ -104,6 +104,9 @@ def _table(keeper: Keeper, sheet: ScoreSheet, number: int) -> Table:
     )
     table.add_column("Hand", justify="right")
     table.add_column("Dealer")
+    upcards = keeper.hand_upcards(number) if keeper.rules.oklahoma else None
+    if upcards is not None:
+        table.add_column("Up")
     table.add_column("Result", no_wrap=True)
     for column in range(1, count + 1):
         for name in names:
@@ -118,21 +121,23 @@ def _table(keeper: Keeper, sheet: ScoreSheet, number: int) -> Table:
                 cells.append(Text(str(total), style="bold underline" if boxed else "dim"))
         result = sheet.result_text(line)
         style = "" if line.winner is None else ("green" if line.winner == 0 else "magenta")
-        table.add_row(str(line.number), names[line.dealer], Text(result, style=style), *cells)
+        up = [] if upcards is None else [str(upcards.get(line.number, ""))]
+        table.add_row(str(line.number), names[line.dealer], *up, Text(result, style=style), *cells)
     table.add_section()
+    blank = ["", ""] if upcards is None else ["", "", ""]
     if sheet.final is None:
         wins = boxes_so_far(sheet)
-        table.add_row("", "", "Boxes so far", *[str(w[s]) for w in wins for s in (0, 1)])
+        table.add_row(*blank, "Boxes so far", *[str(w[s]) for w in wins for s in (0, 1)])
     else:
-        _final_rows(table, sheet.final)
+        _final_rows(table, sheet.final, blank)
     return table
 
 
-def _final_rows(table: Table, final: GameFinal) -> None:
+def _final_rows(table: Table, final: GameFinal, blank: list[str]) -> None:
     table.add_row(
-        "", "", "Hands won", *[str(p.hands_won) for c in final.columns for p in c.players]
+        *blank, "Hands won", *[str(p.hands_won) for c in final.columns for p in c.players]
     )
     for label, attr in _FINAL_ROWS:
         cells = [str(getattr(p, attr)) for c in final.columns for p in c.players]
         style = "bold" if attr == "total" else ""
-        table.add_row("", "", label, *cells, style=style)
+        table.add_row(*blank, label, *cells, style=style)

@@ -13,7 +13,7 @@ from typing import Protocol, TextIO
 
 from ..engine.rules import Rules
 from ..scorekeeper.keeper import Keeper
-from ..scorekeeper.report import boxes_so_far, match_lines, ruling_lines
+from ..scorekeeper.report import boxes_so_far, match_lines, ruling_lines, upcard_line
 from ..scorekeeper.saved import ListedGame
 
 
@@ -26,7 +26,7 @@ class View(Protocol):
 
     def match(self, keeper: Keeper) -> None: ...
 
-    def rules(self, rules: Rules) -> None: ...
+    def rules(self, rules: Rules, *, match: bool) -> None: ...
 
     def games(self, games: Sequence[ListedGame]) -> None: ...
 
@@ -75,6 +75,9 @@ class PlainView:
             wins = boxes_so_far(sheet)
             boxes = "; ".join(", ".join(f"{keeper.names[s]} {w[s]}" for s in (0, 1)) for w in wins)
             self._print(f"Boxes so far: {boxes}")
+        upcards = upcard_line(keeper, number)
+        if upcards:
+            self._print(upcards)
         rulings = ruling_lines(keeper, number)
         if rulings:
             self._print("Rulings:")
@@ -86,10 +89,10 @@ class PlainView:
         for line in match_lines(keeper):
             self._print(line)
 
-    def rules(self, rules: Rules) -> None:
+    def rules(self, rules: Rules, *, match: bool) -> None:
         name = rules.preset_name()
         self._print(f"Rules{f' ({name})' if name else ''}:")
-        for line in rules.describe().splitlines():
+        for line in rules.describe(match=match).splitlines():
             self._print(f"  {line}")
 
     def games(self, games: Sequence[ListedGame]) -> None:

@@ -379,7 +379,8 @@ def _describe(r: Rules, match: bool = True) -> list[str]:
     hand.append(f"gin +{r.gin_bonus}")
     if r.big_gin:
         hand.append(f"big gin +{r.big_gin_bonus}")
-    hand.append(f"undercut +{r.undercut_bonus} ({tie})")
+    if r.knock_limit or r.oklahoma:  # with no knocking there is no undercut
+        hand.append(f"undercut +{r.undercut_bonus} ({tie})")
     if r.must_gin:
         hand.append("gin is compulsory when possible")
     lines = [_capital("; ".join(hand)) + "."]

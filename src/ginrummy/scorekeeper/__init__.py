@@ -12,6 +12,8 @@ the answers; everything else is here:
 * :mod:`.newgame`: the answers that set a game up (names, game or match, the first dealer).
 * :mod:`.session`: :class:`Session`, one game in a store: entries saved, then taken.
 * :mod:`.saved`: saved games read back: their sheets, the list, exports as JSON or CSV.
+* :mod:`.exchange` and :mod:`.importing`: a game written out whole (JSON or CSV), and read
+  back into the same game.
 * :mod:`.report`: what to say about a game, in lines of plain English.
 
 This layer imports the engine and (for types only) storage: it is handed a store, so importing
@@ -32,17 +34,45 @@ Without a store, a game is a :class:`Keeper` told entries:
 A :class:`Session` does the same through a store, saving each entry before it is taken.
 """
 
-from .entries import Command, Entry, IrregularityEntry, ResultEntry, help_text, parse_entry
-from .errors import EntryError, KeeperError, MissingGameError, ScorekeeperError, SetupError
+from .entries import (
+    Command,
+    EditEntry,
+    Entry,
+    IrregularityEntry,
+    ResultEntry,
+    help_text,
+    parse_entry,
+)
+from .errors import (
+    EntryError,
+    ImportFileError,
+    KeeperError,
+    MissingGameError,
+    ScorekeeperError,
+    SetupError,
+)
+from .exchange import GameRecord
+from .importing import read_game
 from .keeper import Keeper, Ruled, Setup
-from .saved import EXPORT_FORMATS, ListedGame, export_text, keeper_of, listed_games, sheet_of
+from .saved import (
+    EXPORT_FORMATS,
+    ListedGame,
+    export_text,
+    keeper_of,
+    listed_games,
+    record_of,
+    sheet_of,
+)
 from .session import Session, find_game, latest_open_game
 
 __all__ = [
     "EXPORT_FORMATS",
     "Command",
+    "EditEntry",
     "Entry",
     "EntryError",
+    "GameRecord",
+    "ImportFileError",
     "IrregularityEntry",
     "Keeper",
     "KeeperError",
@@ -61,5 +91,7 @@ __all__ = [
     "latest_open_game",
     "listed_games",
     "parse_entry",
+    "read_game",
+    "record_of",
     "sheet_of",
 ]

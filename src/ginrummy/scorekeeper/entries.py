@@ -6,11 +6,12 @@ Hands (names may be shortened to any unambiguous prefix, in any case)::
                            between a knock and an undercut); "ann knock 7 23" says the same
     bob gin 41             Bob goes gin; Ann has 41
     ann biggin 30          big gin (when the rules play it)
-    dead                   a dead hand (the stock ran down to two cards)
+    dead                   a dead hand (the stock ran down to two cards); also "draw"
 
-Oklahoma hands may add ``up <card>`` (the first upcard: it sets the knock limit and a spade
-doubles the hand) or ``x2``. Irregularities use the rulings' forms (``wrong dealer``,
-``exposed card``, ``irregular hand bob after draw play on``...), with names for seats.
+Oklahoma hands add ``up <card>`` (the first upcard: it sets the knock limit and a spade
+doubles the hand), once; ``x2`` may say the doubling too. Irregularities use the rulings'
+forms (``wrong dealer``, ``exposed card``, ``irregular hand bob after draw play on``...),
+with names for seats.
 """
 
 from __future__ import annotations
@@ -36,10 +37,12 @@ COMMANDS = {
     "quit": "quit",
     "exit": "quit",
     "q": "quit",
+    "abandon": "abandon",
+    "delete": "delete",
 }
-DEAD_WORDS = ("dead", "dead hand", "wall")
+DEAD_WORDS = ("dead", "dead hand", "wall", "draw")
 #: Words a player may not be called, since they start an entry.
-RESERVED = frozenset({*COMMANDS, "dead", "wall", "wrong", "exposed", "faced", "irregular"})
+RESERVED = frozenset({*COMMANDS, "dead", "wall", "draw", "wrong", "exposed", "faced", "irregular"})
 
 _KNOCK = {"knock", "knocks", "knocked", "k"}
 _GIN = {"gin", "gins", "g"}
@@ -89,14 +92,20 @@ Enter each hand as it ends (names can be shortened: "a" for Ann):
   ann knock 7 23        the same, without the defender's name
   bob gin 41            Bob went gin; Ann had 41
   ann biggin 30         big gin, when the rules play it
-  dead                  a dead hand: nobody scores
-Oklahoma: add "up 7s" (the first upcard) or "x2" for a doubled hand.
+  dead (or draw)        a dead hand: nobody scores
+Oklahoma: add the hand's first upcard, "up 7s" (it sets the knock limit; a spade
+  doubles the hand, which "x2" may also say).
 Irregularities (the ruling is shown and recorded):
   {forms}
   e.g. "wrong dealer", "exposed card in dealing", "irregular hand bob after draw play on"
+  When a player is to choose (redeal or play on), "back" or an empty answer records nothing.
 Other commands:
+  edit 3 ann knock 5 bob 20   replace hand 3's result (in a match, "edit 2.3 ..." for
+                              game 2's hand 3); every later total is worked out again
   undo     take back the last entry      sheet   show the score sheet
-  rules    the rules of this game        quit    stop (everything is saved)"""
+  rules    the rules of this game        quit    stop (everything is saved)
+  abandon  end this game unfinished (it is listed as abandoned)
+  delete   delete this game and all its entries (asked to confirm)"""
 
 
 def help_text() -> str:
@@ -105,13 +114,15 @@ def help_text() -> str:
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    name: str  # help, undo, sheet, rules, quit
+    name: str  # help, undo, sheet, rules, quit, abandon, delete
 
 
 @dataclass(frozen=True, slots=True)
 class ResultEntry:
     result: HandResult
     summary: str
+    #: The hand's first upcard, given in Oklahoma (``up 7s``).
+    upcard: Card | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +132,18 @@ class IrregularityEntry:
     text: str
 
 
-Entry = Command | ResultEntry | IrregularityEntry
+@dataclass(frozen=True, slots=True)
+class EditEntry:
+    """``edit [G.]H <hand>``: hand ``hand`` of game ``game`` is to be scored as ``entry``,
+    typed as ``text``."""
+
+    game: int
+    hand: int
+    entry: ResultEntry
+    text: str
+
+
+Entry = Command | ResultEntry | IrregularityEntry | EditEntry
 
 
 def resolve_name(token: str, names: tuple[str, str]) -> int | None:
@@ -151,9 +173,30 @@ def parse_entry(line: str, keeper: Keeper) -> Entry:
     if lowered in DEAD_WORDS:
         return ResultEntry(HandResult.dead(), "Dead hand: nobody scores.")
     words = lowered.split()
+    if words[0] == "edit":
+        return _edit(text.split()[1:], keeper)
     if tuple(words[:2]) in _IRREGULAR_STARTS:
         return IrregularityEntry(_seats_for_names(words, keeper.names))
     return _hand(words, keeper)
+
+
+def _edit(words: list[str], keeper: Keeper) -> EditEntry:
+    usage = "say which hand and its result, e.g. 'edit 3 ann knock 5 bob 20'"
+    if len(words) < 2:
+        raise EntryError(usage)
+    where = re.fullmatch(r"(?:(\d+)\.)?(\d+)", words[0])
+    if where is None:
+        raise EntryError(f"{words[0]!r} is not a hand number: {usage}")
+    game = int(where.group(1)) if where.group(1) else keeper.game_number
+    if where.group(1) and keeper.match is None:
+        raise EntryError(
+            f"this is a single game: say just the hand, e.g. 'edit {where.group(2)} ...'"
+        )
+    text = " ".join(words[1:])
+    entry = parse_entry(text, keeper)
+    if not isinstance(entry, ResultEntry):
+        raise EntryError(f"only a hand's result can be edited, not {text!r}")
+    return EditEntry(game, int(where.group(2)), entry, text)
 
 
 def _seats_for_names(words: list[str], names: tuple[str, str]) -> str:
@@ -215,12 +258,19 @@ def _arguments(
             numbers.append(int(word))
         elif word in ("x2", "double", "doubled"):
             double = True
-        elif word in ("up", "upcard") and i + 1 < len(args):
+        elif word in ("up", "upcard"):
+            if i + 1 == len(args):
+                raise EntryError(f"'{word}' needs the upcard after it, e.g. 'up 7s'")
             i += 1
             try:
-                upcard = Card.parse(args[i])
+                card = Card.parse(args[i])
             except GinRummyError:
                 raise EntryError(f"{args[i]!r} is not a card (e.g. 7s, Td, Kh)") from None
+            if upcard is not None:
+                raise EntryError(
+                    f"the upcard is given twice (up {upcard}, up {card}): give it once"
+                )
+            upcard = card
         elif re.fullmatch(r"-\d+", word):
             raise EntryError(f"deadwood cannot be negative: {word}")
         else:
@@ -229,7 +279,8 @@ def _arguments(
                 raise EntryError(f"{word!r} is not understood here; type 'help' for examples")
             if seat == knocker:
                 raise EntryError(
-                    f"{names[knocker]} cannot play against himself: name the other player"
+                    f"{names[knocker]} is the one who went out here: name the other player, "
+                    f"{names[1 - knocker]}"
                 )
         i += 1
     return numbers, upcard, double
@@ -241,14 +292,15 @@ def _multiplier(keeper: Keeper, upcard: Card | None, double: bool) -> int:
         if upcard is not None or double:
             raise EntryError("'up <card>' and 'x2' are for Oklahoma games only")
         return 1
-    if upcard is not None:
-        multiplier = rules.hand_multiplier(upcard)
-        if double and multiplier == 1:
-            raise EntryError(f"the upcard {upcard} does not double the hand")
-        return multiplier
-    if double and not rules.oklahoma_spade_double:
-        raise EntryError("these rules do not double spade hands")
-    return 2 if double else 1
+    if upcard is None:
+        raise EntryError(
+            "Oklahoma: say the hand's first upcard, which sets the knock limit, "
+            "e.g. 'ann knock 3 bob 20 up 7s'"
+        )
+    multiplier = rules.hand_multiplier(upcard)
+    if double and multiplier == 1:
+        raise EntryError(f"the upcard {upcard} does not double the hand")
+    return multiplier
 
 
 def _result(
@@ -271,10 +323,8 @@ def _result(
                 f"e.g. '{who.lower()} knock 7 {other.lower()} 23'"
             )
         k, d = numbers
-        # Oklahoma's limit comes from the upcard; without it, only the highest limit is sure.
-        limit = rules.knock_limit if not rules.oklahoma else 10
-        if rules.oklahoma and upcard is not None:
-            limit = rules.knock_limit_for(upcard)
+        # Oklahoma's limit comes from the upcard (which _multiplier made sure was given).
+        limit = rules.knock_limit_for(upcard) if upcard is not None else rules.knock_limit
         if k > limit:
             if limit == 0:
                 raise EntryError(f"only gin ends a hand here (knock limit 0): '{who.lower()} gin'")
@@ -299,7 +349,7 @@ def _result(
             result = HandResult.gin(rules, seat, d, multiplier)
             summary = f"{who} goes gin; {other} has {d}"
     if result.winner is None:
-        return ResultEntry(result, f"{summary}: a tie, nobody scores{doubled}.")
+        return ResultEntry(result, f"{summary}: a tie, nobody scores{doubled}.", upcard)
     winner = names[result.winner]
     how = " undercuts and" if result.kind is ResultKind.UNDERCUT else ""
-    return ResultEntry(result, f"{summary}: {winner}{how} scores {result.points}{doubled}.")
+    return ResultEntry(result, f"{summary}: {winner}{how} scores {result.points}{doubled}.", upcard)

@@ -22,3 +22,8 @@ class KeeperError(ScorekeeperError):
 
 class MissingGameError(ScorekeeperError):
     """A game that is not (or no longer) in the store."""
+
+
+class ImportFileError(ScorekeeperError):
+    """A file that cannot be read back as a scorekeeper game; the message names the line (CSV)
+    or the field (JSON)."""

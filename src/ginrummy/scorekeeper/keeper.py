@@ -3,8 +3,8 @@
 A :class:`Keeper` is rebuilt from the stored entries every time (``Keeper.replay``), so what
 the screen shows is always exactly what the database holds. Two kinds of entry change it:
 
-* ``result``: ``{"game", "hand", "dealer", "text", "result"}``; the result is
-  ``serial.result_to_dict``'s form and is scored as stored.
+* ``result``: ``{"game", "hand", "dealer", "text", "result"}``, and ``"upcard"`` in Oklahoma;
+  the result is ``serial.result_to_dict``'s form and is scored as stored.
 * ``irregularity``: ``{"game", "hand", "dealt_by", "text", "ruling"}``; when the ruling names
   a dealer (a redeal, or a deal that stands) that player deals the hand.
 
@@ -100,6 +100,8 @@ class Keeper:
         #: The dealer of every hand scored, game by game.
         self._dealers: list[list[int]] = [[]]
         self.rulings: list[Ruled] = []
+        #: The first upcard of each hand that gave one (Oklahoma), by (game, hand).
+        self.upcards: dict[tuple[int, int], Card] = {}
         self.entries = 0
 
     @classmethod
@@ -152,15 +154,20 @@ class Keeper:
 
     # -- entries ---------------------------------------------------------------------------
 
-    def result_data(self, result: HandResult, text: str) -> dict[str, Any]:
+    def result_data(
+        self, result: HandResult, text: str, upcard: Card | None = None
+    ) -> dict[str, Any]:
         """The entry for a hand result, to store and then :meth:`apply`."""
-        return {
+        data: dict[str, Any] = {
             "game": self.game_number,
             "hand": self.hand_number,
             "dealer": self.dealer,
             "text": text,
             "result": result_to_dict(result),
         }
+        if upcard is not None:
+            data["upcard"] = str(upcard)
+        return data
 
     def ruling_data(self, ruling: Ruling, text: str, dealt_by: int) -> dict[str, Any]:
         return {
@@ -182,6 +189,9 @@ class Keeper:
         """Replay one stored entry."""
         try:
             if kind == "result":
+                upcard = data.get("upcard")
+                if upcard is not None:
+                    self.upcards[(self.game_number, self.hand_number)] = Card.parse(str(upcard))
                 self._result(result_from_dict(dict(data["result"])))
             elif kind == "irregularity":
                 ruling = data["ruling"]
@@ -199,7 +209,7 @@ class Keeper:
                     )
                 )
             # Other kinds (notes) do not change the score.
-        except (KeyError, TypeError, ValueError) as exc:
+        except (KeyError, TypeError, ValueError, GinRummyError) as exc:
             raise KeeperError(f"entry {self.entries + 1} cannot be replayed: {exc}") from None
         self.entries += 1
 
@@ -236,6 +246,12 @@ class Keeper:
         first = dealers[0] if dealers else self.dealer
         cuts = self.setup.cuts if index == 0 else ()
         return replace(sheet, lines=lines, first_dealer=first, cuts=cuts)
+
+    def hand_upcards(self, number: int | None = None) -> dict[int, Card]:
+        """The upcard of each hand of game ``number`` (the current game by default) that
+        gave one, by hand number."""
+        game = number or self.game_number
+        return {h: card for (g, h), card in self.upcards.items() if g == game}
 
     def match_sheet(self) -> MatchSheet | None:
         if self.match is None:

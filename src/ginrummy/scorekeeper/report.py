@@ -30,6 +30,14 @@ def boxes_so_far(sheet: ScoreSheet) -> list[tuple[int, int]]:
     return [(a, b) for a, b in wins]
 
 
+def upcard_line(keeper: Keeper, number: int) -> str | None:
+    """``"Upcards: hand 1 4s, hand 2 Kd"`` for an Oklahoma game's hands; None for others."""
+    upcards = keeper.hand_upcards(number)
+    if not keeper.rules.oklahoma or not upcards:
+        return None
+    return "Upcards: " + ", ".join(f"hand {h} {card}" for h, card in sorted(upcards.items()))
+
+
 def game_rulings(keeper: Keeper, number: int) -> list[Ruled]:
     """The irregularities ruled on in game ``number``."""
     return [r for r in keeper.rulings if r.game == number]

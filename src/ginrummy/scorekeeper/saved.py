@@ -2,8 +2,9 @@
 and a sheet to export.
 
 A scorekeeper game's sheet is rebuilt from its entries; an online game's from its hands'
-results, so the list and the exports cover both kinds. The store is passed in (these functions
-need no database package of their own).
+results, so the list and the exports cover both kinds. A scorekeeper game is exported whole
+(:mod:`.exchange`), to be imported again; an online game, its sheet. The store is passed in
+(these functions need no database package of their own).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from ..engine.match import Match
 from ..engine.serial import result_from_dict
 from ..engine.sheet import MatchSheet, ScoreSheet
 from .errors import KeeperError
+from .exchange import GameRecord, to_csv, to_json
 from .keeper import Keeper, Setup
 
 if TYPE_CHECKING:
@@ -70,8 +72,24 @@ def sheet_of(saved: SavedGame) -> ScoreSheet | MatchSheet:
     return scored.sheet(game.names)
 
 
+def record_of(saved: SavedGame) -> GameRecord:
+    """A scorekeeper game as :mod:`.exchange` writes it out."""
+    game = saved.game
+    try:
+        setup = Setup.from_stored(game.names, game.rules, game.options)
+    except KeeperError as exc:
+        raise KeeperError(f"game {game.id}: {exc}") from None
+    entries = tuple((e.kind, e.data, e.created_at) for e in saved.entries)
+    return GameRecord(setup, game.status, game.created_at, entries)
+
+
 def export_text(saved: SavedGame, form: ExportFormat) -> str:
-    """A saved game's sheet as JSON (ending in a newline) or CSV."""
+    """A saved game as JSON (ending in a newline) or CSV: a scorekeeper game whole, to be
+    imported again (see :mod:`.exchange`); an online game's sheet."""
+    if saved.game.kind == "scorekeeper":
+        record = record_of(saved)
+        keeper_of(saved)  # entries that cannot be replayed name the game
+        return to_json(record) if form == "json" else to_csv(record)
     sheet = sheet_of(saved)
     return sheet.to_json() + "\n" if form == "json" else sheet.to_csv()
 

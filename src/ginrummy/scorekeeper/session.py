@@ -11,9 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from ..engine.cards import Card
 from ..engine.results import HandResult
 from ..engine.rulings import Ruling
-from .errors import MissingGameError
+from .errors import EntryError, MissingGameError
+from .exchange import GameRecord
 from .keeper import Keeper, Setup
 from .saved import keeper_of
 
@@ -41,6 +43,30 @@ class Session:
             )
         return cls(store, game_id)
 
+    @classmethod
+    def imported(cls, store: Store, record: GameRecord) -> Session:
+        """A new game that is ``record`` (read from a file): its entries, dates and status,
+        all stored in one transaction."""
+        setup = record.setup
+        final = record.keeper().final_data() if record.status == "finished" else None
+        with store.transaction() as tx:
+            ids = [tx.ensure_player(name).id for name in setup.names]
+            game_id = tx.create_game(
+                KIND,
+                setup.rules,
+                setup.names,
+                player_ids=ids,
+                options=setup.options(),
+                created_at=record.started,
+            )
+            for kind, data, when in record.entries:
+                tx.add_entry(game_id, kind, data, created_at=when)
+            if final is not None:
+                tx.finish_game(game_id, final)
+            elif record.status == "abandoned":
+                tx.abandon_game(game_id)
+        return cls(store, game_id)
+
     def again(self) -> Session:
         """Another game (or match) with the same players, rules and mode; whoever the rules
         make deal after the last hand deals first."""
@@ -50,9 +76,10 @@ class Session:
 
     # -- entries ---------------------------------------------------------------------------
 
-    def enter_result(self, result: HandResult, text: str) -> Keeper:
-        """Record a hand's result, typed as ``text``; returns the new state."""
-        return self._enter("result", self.keeper.result_data(result, text))
+    def enter_result(self, result: HandResult, text: str, upcard: Card | None = None) -> Keeper:
+        """Record a hand's result, typed as ``text`` (with its first upcard, in Oklahoma);
+        returns the new state."""
+        return self._enter("result", self.keeper.result_data(result, text, upcard))
 
     def enter_ruling(self, ruling: Ruling, text: str, dealt_by: int) -> Keeper:
         """Record an irregularity, told as ``text``, and its ruling; returns the new state."""
@@ -67,6 +94,65 @@ class Session:
         if removed is not None:
             self.keeper = keeper_of(self._saved())
         return removed
+
+    def edit(
+        self, game: int, hand: int, result: HandResult, text: str, upcard: Card | None = None
+    ) -> Keeper:
+        """Replace the result of hand ``hand`` of game ``game`` (typed as ``text``) and score
+        every later entry again; returns the new state. An edit that would move a later entry
+        to another hand or game, or past the end, raises ``EntryError`` and changes nothing."""
+        saved = self._saved()
+        if saved.game.status == "abandoned":
+            raise EntryError(f"game {self.id} is abandoned: it cannot be changed")
+        stored = list(saved.entries)
+        index = next(
+            (
+                i
+                for i, e in enumerate(stored)
+                if e.kind == "result" and (e.data.get("game"), e.data.get("hand")) == (game, hand)
+            ),
+            None,
+        )
+        if index is None:
+            where = f"hand {hand} of game {game}" if self.keeper.match else f"hand {hand}"
+            raise EntryError(f"there is no {where} to edit (see 'sheet')")
+        keeper = Keeper.replay(self.keeper.setup, ((e.kind, e.data) for e in stored[:index]))
+        changes = {stored[index].seq: keeper.result_data(result, text, upcard)}
+        keeper.apply("result", changes[stored[index].seq])
+        for later in stored[index + 1 :]:
+            data = dict(later.data)
+            if keeper.is_over:
+                what = "match" if keeper.match is not None else "game"
+                raise EntryError(
+                    f"this result would end the {what} at hand {hand}, but later entries "
+                    "follow: undo them first"
+                )
+            now = (keeper.game_number, keeper.hand_number)
+            if (data.get("game"), data.get("hand")) != now:
+                raise EntryError(
+                    f"this result would change where game {game} ends and move the later "
+                    "hands to another game: undo them first"
+                )
+            if later.kind == "result" and data.get("dealer") != keeper.dealer:
+                data["dealer"] = keeper.dealer
+                changes[later.seq] = data
+            keeper.apply(later.kind, data)
+        with self.store.transaction() as tx:
+            tx.rewrite_entries(self.id, changes)
+            if saved.game.status == "finished":
+                tx.reopen_game(self.id)
+            if keeper.is_over:
+                tx.finish_game(self.id, keeper.final_data())
+        self.keeper = keeper
+        return keeper
+
+    def abandon(self) -> None:
+        """End the game, unfinished, as abandoned: it is listed so and no longer resumed."""
+        self.store.abandon_game(self.id)
+
+    def delete(self) -> None:
+        """Delete the game and all its entries from the store."""
+        self.store.delete_game(self.id)
 
     def _enter(self, kind: str, data: Mapping[str, Any]) -> Keeper:
         """Save one entry (and the final, when it ends the game); keep and return the new

@@ -155,6 +155,8 @@ class Store:
     finish_hand = _own_transaction(Writer.finish_hand)
     add_entry = _own_transaction(Writer.add_entry)
     remove_last_entry = _own_transaction(Writer.remove_last_entry)
+    rewrite_entries = _own_transaction(Writer.rewrite_entries)
+    delete_game = _own_transaction(Writer.delete_game)
     take_lease = _own_transaction(Writer.take_lease)
     renew_leases = _own_transaction(Writer.renew_leases)
     release_lease = _own_transaction(Writer.release_lease)

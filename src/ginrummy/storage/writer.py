@@ -120,9 +120,11 @@ class Writer:
         options: Mapping[str, Any] | None = None,
         seats: Iterable[tuple[int, str]] = (),
         game_id: str | None = None,
+        created_at: datetime | None = None,
     ) -> str:
         """Add an open game and return its id. ``seats`` are ``(seat, token_hash)`` pairs to
-        store with it."""
+        store with it; ``created_at`` (aware) is when it was started, if not now (a game
+        imported)."""
         if kind not in GAME_KINDS:
             raise ValueError(f"a game's kind is one of {', '.join(GAME_KINDS)}, not {kind!r}")
         if not isinstance(rules, Rules):
@@ -142,6 +144,7 @@ class Writer:
         elif not re.fullmatch(r"[A-Za-z0-9_-]{1,16}", game_id):
             raise ValueError(f"a game id is 1 to 16 url-safe characters, not {game_id!r}")
         now = utcnow()
+        started = now if created_at is None else _aware(created_at)
         row = GameRow(
             id=game_id,
             kind=kind,
@@ -153,7 +156,7 @@ class Writer:
             player0_id=player_ids[0],
             player1_id=player_ids[1],
             options=_json(options or {}, "options"),
-            created_at=now,
+            created_at=started,
             updated_at=now,
         )
         self._session.add(row)
@@ -419,8 +422,16 @@ class Writer:
 
     # -- scorekeeper entries -------------------------------------------------------------
 
-    def add_entry(self, game_id: str, kind: str, data: Mapping[str, Any]) -> int:
-        """Append an entry and return its seq (1, 2, ...)."""
+    def add_entry(
+        self,
+        game_id: str,
+        kind: str,
+        data: Mapping[str, Any],
+        *,
+        created_at: datetime | None = None,
+    ) -> int:
+        """Append an entry and return its seq (1, 2, ...); ``created_at`` (aware) is when it
+        was told, if not now (an entry imported)."""
         if kind not in ENTRY_KINDS:
             raise ValueError(f"an entry's kind is one of {', '.join(ENTRY_KINDS)}, not {kind!r}")
         game = self._game(game_id)
@@ -430,7 +441,10 @@ class Writer:
             select(func.max(EntryRow.seq)).where(EntryRow.game_id == game_id)
         )
         seq = (last or 0) + 1
-        self._session.add(EntryRow(game_id=game_id, seq=seq, kind=kind, data=_json(data, "data")))
+        told = utcnow() if created_at is None else _aware(created_at)
+        self._session.add(
+            EntryRow(game_id=game_id, seq=seq, kind=kind, data=_json(data, "data"), created_at=told)
+        )
         game.updated_at = utcnow()
         self._flush(f"entry {seq} of game {game_id} was written at the same time elsewhere")
         return seq
@@ -451,6 +465,29 @@ class Writer:
         game.updated_at = utcnow()
         self._flush("could not remove the entry")
         return entry
+
+    def rewrite_entries(self, game_id: str, changes: Mapping[int, Mapping[str, Any]]) -> None:
+        """Replace the data of the entries whose seq is a key of ``changes`` (their kind and
+        time stay): a scorekeeper's correction of an earlier hand."""
+        game = self._game(game_id)
+        rows = {
+            row.seq: row
+            for row in self._session.scalars(
+                select(EntryRow).where(EntryRow.game_id == game_id, EntryRow.seq.in_(changes))
+            )
+        }
+        missing = sorted(set(changes) - set(rows))
+        if missing:
+            raise NotFoundError(f"game {game_id} has no entry {missing[0]}")
+        for seq, data in changes.items():
+            rows[seq].data = _json(data, "data")
+        game.updated_at = utcnow()
+        self._flush("could not rewrite the entries")
+
+    def delete_game(self, game_id: str) -> None:
+        """Delete the game and everything stored under it (hands, actions, entries, seats)."""
+        self._session.delete(self._game(game_id))
+        self._flush(f"could not delete game {game_id}")
 
     # -- leases (many server instances, one database) -------------------------------------
 
@@ -564,6 +601,12 @@ def _seat(seat: object) -> int:
     if isinstance(seat, bool) or seat not in (0, 1):
         raise ValueError(f"a seat is 0 or 1, not {seat!r}")
     return int(seat)
+
+
+def _aware(when: datetime) -> datetime:
+    if not isinstance(when, datetime) or when.tzinfo is None:
+        raise ValueError(f"a time must be a timezone-aware datetime, not {when!r}")
+    return when
 
 
 def _json(data: Mapping[str, Any], what: str) -> dict[str, Any]:
