@@ -345,6 +345,8 @@ def test_the_running_default_encoding_equals_one_worked_out_afresh(name: str, ru
             encoder, knowledge = observations.encoders[seat], observations.knowledge[seat]
             assert isinstance(encoder, DefaultEncoder)
             assert np.array_equal(encoder.encode(knowledge), encoder.afresh(knowledge))
+            turn = (knowledge.phase, knowledge.turn == seat, knowledge.taken)
+            assert knowledge.turn_state() == turn
             checked += 1
     assert checked > 100
 

@@ -17,6 +17,7 @@ from typing import Final
 MODULES: Final = (
     "ginrummy.engine.masks",
     "ginrummy.engine.melds",
+    "ginrummy.engine.phases",
     "ginrummy.agents.heuristic",
     "ginrummy.agents.inference",
     "ginrummy.agents.search",

@@ -312,10 +312,10 @@ class DefaultEncoder(Encoder):
         out[_MY_COUNT_AT] = _CARDS[counts[seat]]
         out[_THEIR_COUNT_AT] = _CARDS[counts[1 - seat]]
         out[_PILE_COUNT_AT] = _PILE[self._pile_size]
-        out[_PHASE_AT[k.phase]] = 1.0
-        if k.turn == seat:
+        phase, mine, taken = k.turn_state()
+        out[_PHASE_AT[phase]] = 1.0
+        if mine:
             out[_MY_TURN_AT] = 1.0
-            taken = k.taken
             if taken is not None:
                 out[_TAKEN + taken.index] = 1.0
         return out

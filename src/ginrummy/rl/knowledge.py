@@ -16,6 +16,9 @@ from typing import Final, Protocol
 from ..engine import Action, ActionKind, Card, Event, Hand, HandResult, Phase, PlayerView, Rules
 
 FULL: Final = (1 << 52) - 1
+_OVER: Final = Phase.OVER
+#: The kinds of event the other seat sees otherwise than the actor (:func:`visible`).
+PARTLY_HIDDEN: Final = frozenset({ActionKind.DRAW, ActionKind.KNOCK})
 #: The knock a defender sees before the hand is over: the action without its card.
 HIDDEN_KNOCK: Final = Action(ActionKind.KNOCK)
 
@@ -65,6 +68,13 @@ class Knowledge:
     def turn(self) -> int | None:
         """The seat to act (None once the hand is over)."""
         return self._hand.current_player
+
+    def turn_state(self) -> tuple[Phase, bool, Card | None]:
+        """:attr:`phase`, whether this seat is to act, and :attr:`taken`, read at once (the
+        encodings ask for them at every observation)."""
+        state = self._hand.state
+        mine = state.turn == self.seat and state.phase is not _OVER
+        return state.phase, mine, state.taken if mine else None
 
     @property
     def over(self) -> bool:
@@ -185,4 +195,4 @@ def visible(event: Event, seat: int, over: bool) -> Event:
     return event
 
 
-__all__ = ["FULL", "HIDDEN_KNOCK", "Knowledge", "NoScores", "Scores", "visible"]
+__all__ = ["FULL", "HIDDEN_KNOCK", "PARTLY_HIDDEN", "Knowledge", "NoScores", "Scores", "visible"]

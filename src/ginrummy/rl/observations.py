@@ -12,7 +12,7 @@ from __future__ import annotations
 from ..engine import Event, Hand
 from .encoding_registry import make_encoders
 from .encodings import Array, Encoder
-from .knowledge import Knowledge, Scores, visible
+from .knowledge import PARTLY_HIDDEN, Knowledge, Scores, visible
 from .options import EnvOptions
 
 
@@ -46,7 +46,9 @@ class Observations:
         actor = event.seat
         other = 1 - actor
         encoders[actor].see(event, knowledge[actor])
-        encoders[other].see(visible(event, other, hand.is_over), knowledge[other])
+        if event.action.kind in PARTLY_HIDDEN:
+            event = visible(event, other, hand.is_over)
+        encoders[other].see(event, knowledge[other])
         cache[0] = cache[1] = None
 
     def forget(self) -> None:
