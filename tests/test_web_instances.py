@@ -18,7 +18,7 @@ import pytest
 from ginrummy.engine import Hand
 from ginrummy.storage import Store
 from ginrummy.web.tables import rebuild_hand
-from webutil import LiveServer, SeatSocket, invite_token, leaks, pick, post_table
+from webutil import LiveServer, SeatSocket, invite_token, leaks, pick, post_table, running_instances
 
 #: Short leases, so that a dead instance's tables are taken over quickly.
 LEASE = "1.5"
@@ -29,21 +29,8 @@ def instances(
     tmp_path: Path, postgres_schema_url: str, broker_url: str
 ) -> Iterator[list[LiveServer]]:
     """Three instances on one PostgreSQL schema and one Redis."""
-    servers = [
-        LiveServer(
-            tmp_path / f"instance{i}.db",
-            db_url=postgres_schema_url,
-            args=["--broker", broker_url, "--lease-seconds", LEASE, "--think-workers", "0"],
-        )
-        for i in range(3)
-    ]
-    try:
-        for server in servers:
-            server.start()
+    with running_instances(tmp_path, postgres_schema_url, broker_url, LEASE) as servers:
         yield servers
-    finally:
-        for server in servers:
-            server.kill()
 
 
 def stored_hand(store: Store, table_id: str) -> Hand:

@@ -28,7 +28,7 @@ from ginrummy.web.protocol import ProtocolError
 from ginrummy.web.tables import Options, Table
 from pgutil import Outage, postgres_url
 from test_web_instances import LEASE, states, stored_hand
-from webutil import LiveServer, SeatSocket, invite_token, post_table
+from webutil import LiveServer, SeatSocket, invite_token, post_table, running_instances
 
 ENDS = ("knock", "gin", "biggin")
 
@@ -81,21 +81,8 @@ def on_own_broker(
     tmp_path: Path, postgres_schema_url: str, own_redis: OwnRedis
 ) -> Iterator[list[LiveServer]]:
     """Three instances on one PostgreSQL schema and the test's own Redis."""
-    servers = [
-        LiveServer(
-            tmp_path / f"instance{i}.db",
-            db_url=postgres_schema_url,
-            args=["--broker", own_redis.url, "--lease-seconds", LEASE, "--think-workers", "0"],
-        )
-        for i in range(3)
-    ]
-    try:
-        for server in servers:
-            server.start()
+    with running_instances(tmp_path, postgres_schema_url, own_redis.url, LEASE) as servers:
         yield servers
-    finally:
-        for server in servers:
-            server.kill()
 
 
 def test_the_broker_restarted_mid_game_loses_and_doubles_nothing(

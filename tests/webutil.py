@@ -378,6 +378,28 @@ class LiveServer:
         self.kill()
 
 
+@contextlib.contextmanager
+def running_instances(
+    tmp_path: Path, db_url: str, broker_url: str, lease: str, count: int = 3
+) -> Iterator[list[LiveServer]]:
+    """``count`` server instances on one database and one broker, killed at the end."""
+    servers = [
+        LiveServer(
+            tmp_path / f"instance{i}.db",
+            db_url=db_url,
+            args=["--broker", broker_url, "--lease-seconds", lease, "--think-workers", "0"],
+        )
+        for i in range(count)
+    ]
+    try:
+        for server in servers:
+            server.start()
+        yield servers
+    finally:
+        for server in servers:
+            server.kill()
+
+
 class SeatSocket:
     """A real WebSocket client for one seat (or a spectator) of a live server.
 
