@@ -7,7 +7,9 @@ nothing acknowledged lost.
 
 from __future__ import annotations
 
+import asyncio
 import random
+import secrets
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -255,3 +257,51 @@ def test_a_holder_whose_lease_was_taken_over_writes_nothing_more(
     assert [comparable(m) for m in again] == [comparable(m) for m in last]
     for s in seats:
         s.close()
+
+
+def test_a_socket_relayed_while_the_leases_are_being_read_is_left_open(
+    tmp_path: Path, broker_url: str
+) -> None:
+    """Each pass of the lease keeping closes the relayed sockets whose holder is gone. One
+    that starts relaying while that pass waits on the database for the leases is not in what
+    it read, and is left for the next pass, not closed as if its table had no holder (under
+    load, a fresh socket was closed so, and its page had to reconnect)."""
+    from ginrummy.web.cluster import Cluster
+    from ginrummy.web.manager import Client, Manager
+
+    async def nothing_more() -> dict[str, Any] | None:
+        await asyncio.Event().wait()  # the socket stays open
+        return None
+
+    async def ignore(_msg: dict[str, Any]) -> None:
+        return None
+
+    async def scenario(manager: Manager) -> tuple[bool, bool]:
+        cluster = Cluster(manager, broker_url, instance=f"relaying-{secrets.token_hex(4)}")
+        gone = f"gone-{secrets.token_hex(4)}"  # a holder that is not listening (dead)
+
+        def relay(table_id: str) -> asyncio.Future[None]:
+            client = Client(table_id, 0, ignore, "127.0.0.9")
+            return asyncio.ensure_future(cluster.relay(client, gone, nothing_more, ignore))
+
+        try:
+            old = relay("table-old")
+            await asyncio.sleep(0)  # relaying
+            keeping = asyncio.ensure_future(cluster.maintain())
+            await asyncio.sleep(0)  # the pass now waits on the database for table-old's lease
+            new = relay("table-new")
+            await keeping
+            await asyncio.sleep(0.2)  # a closed relay returns at once
+            closed = old.done(), new.done()
+            new.cancel()
+            await asyncio.gather(new, return_exceptions=True)
+            return closed
+        finally:
+            await cluster.redis.aclose()
+
+    with Store(str(tmp_path / "games.db")) as store:
+        manager = Manager(store)
+        try:
+            assert asyncio.run(scenario(manager)) == (True, False)
+        finally:
+            manager.close()

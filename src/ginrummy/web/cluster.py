@@ -225,12 +225,14 @@ class Cluster:
             for table_id in lost:
                 log.warning("table %s was taken over by another instance", table_id)
                 await self.drop(table_id)
-        relayed = {r.table_id for r in self.relays.values()}
-        if relayed:
-            holders = await manager.db(manager.store.lease_holders, relayed)
+        # Only the relays whose leases are read: one that starts while they are is not in
+        # what comes back, and would be closed as if its table had no holder.
+        relays = list(self.relays.values())
+        if relays:
+            holders = await manager.db(manager.store.lease_holders, {r.table_id for r in relays})
             now = utcnow()
             alive: dict[str, bool] = {}
-            for relay in list(self.relays.values()):
+            for relay in relays:
                 holder, expires = holders.get(relay.table_id, ("", now))
                 if relay.holder not in alive:
                     alive[relay.holder] = await self._alive(relay.holder)
