@@ -173,26 +173,36 @@ def stop_server(proc: subprocess.Popen[bytes]) -> None:
 
 @contextlib.contextmanager
 def serving(
-    count: int, db: str, broker: str | None, sockets: int, profile: Path | None
+    count: int,
+    db: str,
+    broker: str | None,
+    sockets: int,
+    profile: Path | None,
+    logs: Sequence[Path] = (),
 ) -> Iterator[list[Instance]]:
     """``count`` instances on ``db`` (sharing it through ``broker`` when given), ready, and
-    stopped afterwards; ``profile`` profiles instance 0."""
+    stopped afterwards; ``profile`` profiles instance 0, and each instance writes its output
+    to its file in ``logs`` where given (else it is dropped)."""
     extra = ["--max-connections", str(sockets + 200)]  # every player, and the scrapes
     if broker is not None:
         extra += ["--broker", broker]
     procs: list[subprocess.Popen[bytes]] = []
     instances = []
-    try:
-        for i in range(count):
-            port = free_port()
-            procs.append(start_server(db, port, profile if i == 0 else None, extra=extra))
-            instances.append(Instance(f"http://127.0.0.1:{port}", procs[-1].pid))
-        for instance, proc in zip(instances, procs, strict=True):
-            wait_ready(instance.url, proc)
-        yield instances
-    finally:
-        for proc in procs:
-            stop_server(proc)
+    with contextlib.ExitStack() as files:
+        try:
+            for i in range(count):
+                port = free_port()
+                log = files.enter_context(logs[i].open("ab")) if logs else None
+                procs.append(
+                    start_server(db, port, profile if i == 0 else None, extra=extra, log=log)
+                )
+                instances.append(Instance(f"http://127.0.0.1:{port}", procs[-1].pid))
+            for instance, proc in zip(instances, procs, strict=True):
+                wait_ready(instance.url, proc)
+            yield instances
+        finally:
+            for proc in procs:
+                stop_server(proc)
 
 
 # -- the players -----------------------------------------------------------------------------
@@ -663,6 +673,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-compression", action="store_true", help="no permessage-deflate")
     parser.add_argument("--profile", type=Path, default=None, help="cProfile instance 0 to FILE")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
+    parser.add_argument(
+        "--logs", type=Path, default=None, help="write each server's output to DIR/T-iK.log"
+    )
     args = parser.parse_args(argv)
     if args.instances < 1:
         parser.error("--instances must be at least 1")
@@ -677,6 +690,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         parser.error("--think must be at least 0")
     if args.profile is not None and len(args.tables) > 1:
         parser.error("--profile needs a single --tables count")
+    if args.logs is not None and not args.logs.is_dir():
+        parser.error(f"--logs: no such folder: {args.logs}")
     if args.broker is None and args.instances > 1:
         args.broker = BROKER
     return args
@@ -691,10 +706,11 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     for count in args.tables:
         settings = argparse.Namespace(**{**vars(args), "tables": count})
+        logs = [args.logs / f"{count}-i{k}.log" for k in range(args.instances)] if args.logs else []
         with (
             tempfile.TemporaryDirectory(prefix="ginrummy-load-") as tmp,
             load_site.fresh_database(args.db, Path(tmp)) as db,
-            serving(args.instances, db, args.broker, 2 * count, profile) as instances,
+            serving(args.instances, db, args.broker, 2 * count, profile, logs) as instances,
         ):
             results.append(asyncio.run(run(settings, instances)))
         print(report(results[-1]), flush=True)
