@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 import secrets
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -297,7 +298,7 @@ def test_a_socket_relayed_while_the_leases_are_being_read_is_left_open(
             await asyncio.gather(new, return_exceptions=True)
             return closed
         finally:
-            await cluster.redis.aclose()
+            await cluster.stop()
 
     with Store(str(tmp_path / "games.db")) as store:
         manager = Manager(store)
@@ -305,3 +306,43 @@ def test_a_socket_relayed_while_the_leases_are_being_read_is_left_open(
             assert asyncio.run(scenario(manager)) == (True, False)
         finally:
             manager.close()
+
+
+def test_the_leases_are_renewed_while_the_database_threads_are_all_busy(
+    tmp_path: Path, broker_url: str
+) -> None:
+    """A burst of requests (every player of a site reconnecting at once) fills the server's
+    database threads and queues behind them. The lease keeping has a thread of its own, so it
+    renews the leases meanwhile: queued behind the burst, they ran out, and the other
+    instances took the tables over, closing every socket at them."""
+    from ginrummy.engine import Rules
+    from ginrummy.web.cluster import Cluster
+    from ginrummy.web.manager import Manager
+    from ginrummy.web.tables import Options
+
+    async def scenario(manager: Manager) -> tuple[str, bool]:
+        cluster = Cluster(manager, broker_url, instance=f"busy-{secrets.token_hex(4)}")
+        manager.cluster = cluster
+        release = threading.Event()
+        busy: list[asyncio.Future[bool]] = []
+        try:
+            created = await manager.create(Rules(), Options(mode="friend"), ("Ann", "Bob"))
+            table_id = created.table.id
+            before = manager.store.lease_holders([table_id])[table_id][1]
+            busy = [asyncio.ensure_future(manager.db(release.wait, 30)) for _ in range(20)]
+            await asyncio.sleep(0.05)  # every database thread waits, the rest queue
+            await asyncio.wait_for(cluster.maintain(), 5)
+            holder, after = manager.store.lease_holders([table_id])[table_id]
+            return holder, after > before
+        finally:
+            release.set()
+            await asyncio.gather(*busy)
+            await cluster.stop()
+
+    with Store(str(tmp_path / "games.db")) as store:
+        manager = Manager(store)
+        try:
+            holder, renewed = asyncio.run(scenario(manager))
+        finally:
+            manager.close()
+    assert holder.startswith("busy-") and renewed

@@ -37,14 +37,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import os
 import secrets
 import socket
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..engine import GinRummyError
 from ..storage import LeaseLost, NotFoundError, Writer
@@ -55,6 +57,7 @@ if TYPE_CHECKING:
     from .manager import Client, Manager
 
 log = logging.getLogger("ginrummy.web")
+T = TypeVar("T")
 
 #: Seconds a lease lasts unless renewed: a dead holder's tables are taken over this long after
 #: its last renewal at most.
@@ -122,6 +125,10 @@ class Cluster:
         self._tasks: list[asyncio.Task[Any]] = []
         self._ready = asyncio.Event()
         self._absent: set[str] = set()
+        #: The lease keeping's own database thread: on the manager's, a burst of requests
+        #: (every player reconnecting at once) would queue the renewals past the leases'
+        #: expiry, and the other instances would take the tables over.
+        self._keeper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ginrummy-leases")
 
     # -- starting and stopping ---------------------------------------------------------------
 
@@ -141,10 +148,16 @@ class Cluster:
             task.cancel()
         for table_id, epoch in list(self.epochs.items()):
             with contextlib.suppress(Exception):
-                await self.manager.db(self.manager.store.release_lease, table_id, self.id, epoch)
+                await self._keep(self.manager.store.release_lease, table_id, self.id, epoch)
         self.epochs.clear()
+        self._keeper.shutdown(wait=False)
         with contextlib.suppress(Exception):
             await self.redis.aclose()
+
+    async def _keep(self, fn: Callable[..., T], *args: Any) -> T:
+        """A store call of the lease keeping, in its own thread (see ``_keeper``)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._keeper, functools.partial(fn, *args))
 
     # -- leases -------------------------------------------------------------------------------
 
@@ -216,10 +229,10 @@ class Cluster:
         absent = {t for t in list(self.epochs) if t not in manager.tables}
         for table_id in absent & self._absent:
             epoch = self.epochs.pop(table_id)
-            await manager.db(manager.store.release_lease, table_id, self.id, epoch)
+            await self._keep(manager.store.release_lease, table_id, self.id, epoch)
         self._absent = absent
         if self.epochs:
-            lost = await manager.db(
+            lost = await self._keep(
                 manager.store.renew_leases, self.id, dict(self.epochs), self.lease_seconds
             )
             for table_id in lost:
@@ -229,7 +242,7 @@ class Cluster:
         # what comes back, and would be closed as if its table had no holder.
         relays = list(self.relays.values())
         if relays:
-            holders = await manager.db(manager.store.lease_holders, {r.table_id for r in relays})
+            holders = await self._keep(manager.store.lease_holders, {r.table_id for r in relays})
             now = utcnow()
             alive: dict[str, bool] = {}
             for relay in relays:
