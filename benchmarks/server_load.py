@@ -4,7 +4,8 @@
     nice .venv/bin/python benchmarks/server_load.py [--tables 500[,1000,2000]] [--instances N]
         [--think 3 | --saturate] [--duration 30] [--hands H] [--gap 0.1] [--warmup 3]
         [--db postgresql://postgres@127.0.0.1:5432/test | sqlite | URL]
-        [--broker redis://127.0.0.1:6379/0] [--no-compression] [--profile FILE] [--json]
+        [--broker redis://127.0.0.1:6379/0] [--no-compression] [--logs DIR] [--profile FILE]
+        [--json]
 
 For each count of ``--tables`` in turn, on fresh servers and a fresh database: starts
 ``--instances`` ``ginrummy serve`` processes (free ports on 127.0.0.1, ``--computer-delay 0``,
@@ -43,16 +44,20 @@ idle, over the sockets held: the tables' memory included); and this process's ow
 event-loop lag, which say whether the load generator kept up (on a small machine it competes
 with the servers, PostgreSQL and Redis). Several counts end with a table of them all.
 
-The runs for 1 and 2 instances on one machine (each takes about a minute per count):
+The runs for 1 and 2 instances on one machine:
 
     nice .venv/bin/python benchmarks/server_load.py --instances 1 --tables 500,1000,2000 --think 3
     nice .venv/bin/python benchmarks/server_load.py --instances 2 --tables 500,1000,2000 --think 3
     nice .venv/bin/python benchmarks/server_load.py --instances 1 --tables 500 --saturate
     nice .venv/bin/python benchmarks/server_load.py --instances 2 --tables 500 --saturate
 
-``--profile FILE`` runs instance 0 under cProfile and writes its statistics to FILE when the
-run ends (and prints the top functions); it needs a single ``--tables`` count, and the profile
-slows the server, so time without it.
+Make them on an otherwise idle machine: the servers are this script's children (under
+``nice``, they are niced too) and share the cores with it, PostgreSQL and Redis.
+
+``--logs DIR`` keeps each server's output in ``DIR/T-iK.log`` (T tables, instance K), to tell
+why a socket was closed. ``--profile FILE`` runs instance 0 under cProfile and writes its
+statistics to FILE when the run ends (and prints the top functions); it needs a single
+``--tables`` count, and the profile slows the server, so time without it.
 """
 
 from __future__ import annotations
