@@ -346,3 +346,54 @@ def test_the_leases_are_renewed_while_the_database_threads_are_all_busy(
         finally:
             manager.close()
     assert holder.startswith("busy-") and renewed
+
+
+def test_a_table_being_created_is_not_taken_for_lost_by_the_lease_keeping(
+    postgres_schema_url: str, broker_url: str
+) -> None:
+    """A new table's lease is taken in its creating transaction. A pass of the lease keeping
+    while that transaction is still open must neither renew the lease (the row is not there for
+    it yet) nor take the table for lost: it was dropped so, its sockets closed, moments after
+    it was made. Once the table is in memory, its lease is renewed as any other."""
+    from ginrummy.engine import Rules
+    from ginrummy.web.cluster import Cluster
+    from ginrummy.web.manager import Manager
+
+    async def scenario(manager: Manager) -> tuple[bool, bool, bool]:
+        cluster = Cluster(manager, broker_url, instance=f"maker-{secrets.token_hex(4)}")
+        manager.cluster = cluster
+        made, commit = threading.Event(), threading.Event()
+        created: list[str] = []
+
+        def create() -> None:  # as Manager.create writes a table, held open until told
+            with manager.store.transaction() as tx:
+                game_id = tx.create_game("online", Rules(), ("Ann", "Bob"), seed=1)
+                cluster.created(tx, game_id)
+                created.append(game_id)
+                made.set()
+                commit.wait(10)
+
+        try:
+            writing = asyncio.ensure_future(asyncio.to_thread(create))
+            assert await asyncio.to_thread(made.wait, 10)
+            table_id = created[0]
+            await asyncio.wait_for(cluster.maintain(), 5)  # the row is not committed yet
+            kept_while_open = cluster.holds(table_id)
+            commit.set()
+            await writing
+            assert await manager.find(table_id) is not None  # in memory, as after creating
+            before = manager.store.lease_holders([table_id])[table_id][1]
+            await asyncio.sleep(0.01)
+            await asyncio.wait_for(cluster.maintain(), 5)
+            after = manager.store.lease_holders([table_id])[table_id][1]
+            return kept_while_open, cluster.holds(table_id), after > before
+        finally:
+            commit.set()
+            await cluster.stop()
+
+    with Store(postgres_schema_url) as store:
+        manager = Manager(store)
+        try:
+            assert asyncio.run(scenario(manager)) == (True, True, True)
+        finally:
+            manager.close()

@@ -125,6 +125,9 @@ class Cluster:
         self._tasks: list[asyncio.Task[Any]] = []
         self._ready = asyncio.Event()
         self._absent: set[str] = set()
+        #: Tables whose creating transaction may not have committed: their lease row is not
+        #: there yet for the renewal to find. Their creator puts them in memory once it has.
+        self._creating: set[str] = set()
         #: The lease keeping's own database thread: on the manager's, a burst of requests
         #: (every player reconnecting at once) would queue the renewals past the leases'
         #: expiry, and the other instances would take the tables over.
@@ -175,6 +178,7 @@ class Cluster:
         """In a new table's transaction: the table is this instance's to apply."""
         epoch = tx.take_lease(table_id, self.id, self.lease_seconds)
         assert epoch is not None  # nobody else can know of a table not yet committed
+        self._creating.add(table_id)  # before the epoch: maintain reads them in that order
         self.epochs[table_id] = epoch
 
     async def place(self, table_id: str) -> str | None:
@@ -224,17 +228,23 @@ class Cluster:
         """Renew this instance's leases, let go of tables evicted from memory, drop those lost,
         close relayed sockets whose holder is gone, forget remote sockets whose instance is."""
         manager = self.manager
+        # Copies, epochs first (created() adds to both from a database thread, creating first).
+        epochs = dict(self.epochs)
+        self._creating -= set(manager.tables)  # in memory: committed
+        creating = set(self._creating)
         # A table absent from memory twice running was evicted (once may be one being
-        # created or loaded this moment): let its lease go.
-        absent = {t for t in list(self.epochs) if t not in manager.tables}
-        for table_id in absent & self._absent:
+        # loaded this moment): let its lease go.
+        absent = {t for t in epochs if t not in manager.tables and t not in creating}
+        released = absent & self._absent
+        for table_id in released:
             epoch = self.epochs.pop(table_id)
             await self._keep(manager.store.release_lease, table_id, self.id, epoch)
         self._absent = absent
-        if self.epochs:
-            lost = await self._keep(
-                manager.store.renew_leases, self.id, dict(self.epochs), self.lease_seconds
-            )
+        # A lease taken moments ago by a creation not yet committed needs no renewal, and
+        # the renewal would not find it and take it for lost.
+        held = {t: e for t, e in epochs.items() if t not in creating and t not in released}
+        if held:
+            lost = await self._keep(manager.store.renew_leases, self.id, held, self.lease_seconds)
             for table_id in lost:
                 log.warning("table %s was taken over by another instance", table_id)
                 await self.drop(table_id)
