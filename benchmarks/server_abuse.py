@@ -612,7 +612,8 @@ def play(
             abuser.start()
         print(f"load average {os.getloadavg()[0]:.1f} before", flush=True)
         try:
-            result = asyncio.run(load.run(settings, url, proc.pid, lambda p: phases[p].set()))
+            instances = [load.Instance(url, proc.pid)]
+            result = asyncio.run(load.run(settings, instances, lambda p: phases[p].set()))
         except Exception:
             print(f"the run failed; the server's log:\n{server_log(log_path)}", file=sys.stderr)
             raise

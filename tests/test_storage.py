@@ -819,3 +819,30 @@ def test_a_write_under_a_lost_lease_is_refused_and_writes_nothing(db_url: str) -
             tx.update_options(game_id, {"note": "stale"})
         game = store.get_game(game_id)
         assert game is not None and "note" not in (game.options or {})
+
+
+def test_many_leases_are_renewed_in_one_statement_and_the_lost_ones_named(db_url: str) -> None:
+    """An instance renews every lease it holds every second: one statement for them all, or
+    with thousands of tables the renewal outlasts the leases and the other instances take
+    them over."""
+    from sqlalchemy import event
+
+    with Store(db_url) as store:
+        games = [online_game(store) for _ in range(6)]
+        for game_id in games:
+            assert store.take_lease(game_id, "A", 60) == 1
+        store.release_lease(games[0], "A", 1)
+        assert store.take_lease(games[0], "B", 60) == 2  # taken over: lost to A
+        assert store.take_lease(games[1], "B", 60) is None
+        before = store.lease_holders(games)
+        statements: list[str] = []
+        event.listen(store.engine, "before_cursor_execute", lambda *a: statements.append(a[2]))
+        epochs = dict.fromkeys(games, 1) | {games[2]: 2}  # a wrong epoch: not A's lease
+        assert sorted(store.renew_leases("A", epochs, 120)) == sorted(games[:1] + games[2:3])
+        updates = [s for s in statements if s.lstrip().upper().startswith("UPDATE")]
+        assert len(updates) == 1
+        after = store.lease_holders(games)
+        for game_id in games:
+            renewed = game_id not in (games[0], games[2])
+            assert (after[game_id][1] > before[game_id][1]) == renewed, game_id
+        assert after[games[0]][0] == "B"

@@ -7,7 +7,10 @@ nothing acknowledged lost.
 
 from __future__ import annotations
 
+import asyncio
 import random
+import secrets
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -242,3 +245,142 @@ def test_a_holder_whose_lease_was_taken_over_writes_nothing_more(
     assert [comparable(m) for m in again] == [comparable(m) for m in last]
     for s in seats:
         s.close()
+
+
+def test_a_socket_relayed_while_the_leases_are_being_read_is_left_open(
+    tmp_path: Path, broker_url: str
+) -> None:
+    """Each pass of the lease keeping closes the relayed sockets whose holder is gone. One
+    that starts relaying while that pass waits on the database for the leases is not in what
+    it read, and is left for the next pass, not closed as if its table had no holder (under
+    load, a fresh socket was closed so, and its page had to reconnect)."""
+    from ginrummy.web.cluster import Cluster
+    from ginrummy.web.manager import Client, Manager
+
+    async def nothing_more() -> dict[str, Any] | None:
+        await asyncio.Event().wait()  # the socket stays open
+        return None
+
+    async def ignore(_msg: dict[str, Any]) -> None:
+        return None
+
+    async def scenario(manager: Manager) -> tuple[bool, bool]:
+        cluster = Cluster(manager, broker_url, instance=f"relaying-{secrets.token_hex(4)}")
+        gone = f"gone-{secrets.token_hex(4)}"  # a holder that is not listening (dead)
+
+        def relay(table_id: str) -> asyncio.Future[None]:
+            client = Client(table_id, 0, ignore, "127.0.0.9")
+            return asyncio.ensure_future(cluster.relay(client, gone, nothing_more, ignore))
+
+        try:
+            old = relay("table-old")
+            await asyncio.sleep(0)  # relaying
+            keeping = asyncio.ensure_future(cluster.maintain())
+            await asyncio.sleep(0)  # the pass now waits on the database for table-old's lease
+            new = relay("table-new")
+            await keeping
+            await asyncio.sleep(0.2)  # a closed relay returns at once
+            closed = old.done(), new.done()
+            new.cancel()
+            await asyncio.gather(new, return_exceptions=True)
+            return closed
+        finally:
+            await cluster.stop()
+
+    with Store(str(tmp_path / "games.db")) as store:
+        manager = Manager(store)
+        try:
+            assert asyncio.run(scenario(manager)) == (True, False)
+        finally:
+            manager.close()
+
+
+def test_the_leases_are_renewed_while_the_database_threads_are_all_busy(
+    tmp_path: Path, broker_url: str
+) -> None:
+    """A burst of requests (every player of a site reconnecting at once) fills the server's
+    database threads and queues behind them. The lease keeping has a thread of its own, so it
+    renews the leases meanwhile: queued behind the burst, they ran out, and the other
+    instances took the tables over, closing every socket at them."""
+    from ginrummy.engine import Rules
+    from ginrummy.web.cluster import Cluster
+    from ginrummy.web.manager import Manager
+    from ginrummy.web.tables import Options
+
+    async def scenario(manager: Manager) -> tuple[str, bool]:
+        cluster = Cluster(manager, broker_url, instance=f"busy-{secrets.token_hex(4)}")
+        manager.cluster = cluster
+        release = threading.Event()
+        busy: list[asyncio.Future[bool]] = []
+        try:
+            created = await manager.create(Rules(), Options(mode="friend"), ("Ann", "Bob"))
+            table_id = created.table.id
+            before = manager.store.lease_holders([table_id])[table_id][1]
+            busy = [asyncio.ensure_future(manager.db(release.wait, 30)) for _ in range(20)]
+            await asyncio.sleep(0.05)  # every database thread waits, the rest queue
+            await asyncio.wait_for(cluster.maintain(), 5)
+            holder, after = manager.store.lease_holders([table_id])[table_id]
+            return holder, after > before
+        finally:
+            release.set()
+            await asyncio.gather(*busy)
+            await cluster.stop()
+
+    with Store(str(tmp_path / "games.db")) as store:
+        manager = Manager(store)
+        try:
+            holder, renewed = asyncio.run(scenario(manager))
+        finally:
+            manager.close()
+    assert holder.startswith("busy-") and renewed
+
+
+def test_a_table_being_created_is_not_taken_for_lost_by_the_lease_keeping(
+    postgres_schema_url: str, broker_url: str
+) -> None:
+    """A new table's lease is taken in its creating transaction. A pass of the lease keeping
+    while that transaction is still open must neither renew the lease (the row is not there for
+    it yet) nor take the table for lost: it was dropped so, its sockets closed, moments after
+    it was made. Once the table is in memory, its lease is renewed as any other."""
+    from ginrummy.engine import Rules
+    from ginrummy.web.cluster import Cluster
+    from ginrummy.web.manager import Manager
+
+    async def scenario(manager: Manager) -> tuple[bool, bool, bool]:
+        cluster = Cluster(manager, broker_url, instance=f"maker-{secrets.token_hex(4)}")
+        manager.cluster = cluster
+        made, commit = threading.Event(), threading.Event()
+        created: list[str] = []
+
+        def create() -> None:  # as Manager.create writes a table, held open until told
+            with manager.store.transaction() as tx:
+                game_id = tx.create_game("online", Rules(), ("Ann", "Bob"), seed=1)
+                cluster.created(tx, game_id)
+                created.append(game_id)
+                made.set()
+                commit.wait(10)
+
+        try:
+            writing = asyncio.ensure_future(asyncio.to_thread(create))
+            assert await asyncio.to_thread(made.wait, 10)
+            table_id = created[0]
+            await asyncio.wait_for(cluster.maintain(), 5)  # the row is not committed yet
+            kept_while_open = cluster.holds(table_id)
+            commit.set()
+            await writing
+            assert await manager.find(table_id) is not None  # in memory, as after creating
+            before = manager.store.lease_holders([table_id])[table_id][1]
+            await asyncio.sleep(0.01)
+            await asyncio.wait_for(cluster.maintain(), 5)
+            after = manager.store.lease_holders([table_id])[table_id][1]
+            return kept_while_open, cluster.holds(table_id), after > before
+        finally:
+            commit.set()
+            await cluster.stop()
+
+    with Store(postgres_schema_url) as store:
+        manager = Manager(store)
+        try:
+            assert asyncio.run(scenario(manager)) == (True, True, True)
+        finally:
+            manager.close()

@@ -14,10 +14,9 @@ import re
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import Any
 
-from sqlalchemy import Integer, func, insert, literal, select, update
-from sqlalchemy.engine import CursorResult
+from sqlalchemy import Integer, func, insert, literal, select, tuple_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -45,6 +44,8 @@ from .saved import EntryInfo, PlayerInfo
 ENTRY_KINDS = ("result", "irregularity", "note")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _ID_BYTES = 6  # 8 url-safe characters
+#: Leases renewed by one statement (two parameters each, well under every database's limit).
+RENEW_BATCH = 500
 _INT64 = 1 << 63
 
 
@@ -518,25 +519,26 @@ class Writer:
 
     def renew_leases(self, holder: str, epochs: Mapping[str, int], seconds: float) -> list[str]:
         """Extend ``holder``'s leases (game id -> epoch) by ``seconds`` from now; the games
-        whose lease has changed hands since are returned (their tables must be let go)."""
+        whose lease has changed hands since are returned (their tables must be let go).
+
+        One statement for up to ``RENEW_BATCH`` leases, not one each: an instance renews every
+        lease it holds every second, and a renewal that takes longer than the lease lets the
+        other instances take its tables over."""
         until = utcnow() + timedelta(seconds=seconds)
-        lost = []
-        for game_id, epoch in sorted(epochs.items()):
-            renewed = cast(
-                CursorResult[Any],
-                self._session.execute(
-                    update(LeaseRow)
-                    .where(
-                        LeaseRow.game_id == game_id,
-                        LeaseRow.holder == holder,
-                        LeaseRow.epoch == epoch,
-                    )
-                    .values(expires=until),
-                ),
+        pairs = sorted(epochs.items())
+        renewed: set[str] = set()
+        for start in range(0, len(pairs), RENEW_BATCH):
+            batch = pairs[start : start + RENEW_BATCH]
+            still = tuple_(LeaseRow.game_id, LeaseRow.epoch).in_(batch)
+            rows = self._session.execute(
+                update(LeaseRow)
+                .where(LeaseRow.holder == holder, still)
+                .values(expires=until)
+                .returning(LeaseRow.game_id),
+                execution_options={"synchronize_session": False},
             )
-            if renewed.rowcount != 1:
-                lost.append(game_id)
-        return lost
+            renewed.update(rows.scalars())
+        return [game_id for game_id, _epoch in pairs if game_id not in renewed]
 
     def release_lease(self, game_id: str, holder: str, epoch: int) -> None:
         """Let the game go: its lease expires now, so any instance may take it at once."""

@@ -45,14 +45,16 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import os
 import secrets
 import socket
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..engine import GinRummyError
 from ..storage import DatabaseUnavailable, LeaseLost, NotFoundError, Writer
@@ -63,6 +65,7 @@ if TYPE_CHECKING:
     from .manager import Client, Manager
 
 log = logging.getLogger("ginrummy.web")
+T = TypeVar("T")
 
 #: Seconds a lease lasts unless renewed: a dead holder's tables are taken over this long after
 #: its last renewal at most.
@@ -163,6 +166,13 @@ class Cluster:
         #: Whether this instance's channel is unsubscribed: the broker was lost and has not
         #: been reached again (only the task listening on it says so, and says it is back).
         self.broker_lost = False
+        #: Tables whose creating transaction may not have committed: their lease row is not
+        #: there yet for the renewal to find. Their creator puts them in memory once it has.
+        self._creating: set[str] = set()
+        #: The lease keeping's own database thread: on the manager's, a burst of requests
+        #: (every player reconnecting at once) would queue the renewals past the leases'
+        #: expiry, and the other instances would take the tables over.
+        self._keeper = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ginrummy-leases")
 
     # -- starting and stopping ---------------------------------------------------------------
 
@@ -182,10 +192,16 @@ class Cluster:
             task.cancel()
         for table_id, epoch in list(self.epochs.items()):
             with contextlib.suppress(Exception):
-                await self.manager.db(self.manager.store.release_lease, table_id, self.id, epoch)
+                await self._keep(self.manager.store.release_lease, table_id, self.id, epoch)
         self.epochs.clear()
+        self._keeper.shutdown(wait=False)
         with contextlib.suppress(Exception):
             await self.redis.aclose()
+
+    async def _keep(self, fn: Callable[..., T], *args: Any) -> T:
+        """A store call of the lease keeping, in its own thread (see ``_keeper``)."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._keeper, functools.partial(fn, *args))
 
     # -- leases -------------------------------------------------------------------------------
 
@@ -203,6 +219,7 @@ class Cluster:
         """In a new table's transaction: the table is this instance's to apply."""
         epoch = tx.take_lease(table_id, self.id, self.lease_seconds)
         assert epoch is not None  # nobody else can know of a table not yet committed
+        self._creating.add(table_id)  # before the epoch: maintain reads them in that order
         self.epochs[table_id] = epoch
 
     async def place(self, table_id: str) -> str | None:
@@ -259,28 +276,36 @@ class Cluster:
         """Renew this instance's leases, let go of tables evicted from memory, drop those lost,
         close relayed sockets whose holder is gone, forget remote sockets whose instance is."""
         manager = self.manager
+        # Copies, epochs first (created() adds to both from a database thread, creating first).
+        epochs = dict(self.epochs)
+        self._creating -= set(manager.tables)  # in memory: committed
+        creating = set(self._creating)
         # A table absent from memory twice running was evicted (once may be one being
-        # created or loaded this moment): let its lease go.
-        absent = {t for t in list(self.epochs) if t not in manager.tables}
-        for table_id in absent & self._absent:
+        # loaded this moment): let its lease go.
+        absent = {t for t in epochs if t not in manager.tables and t not in creating}
+        released = absent & self._absent
+        for table_id in released:
             epoch = self.epochs.pop(table_id)
-            await manager.db(manager.store.release_lease, table_id, self.id, epoch)
+            await self._keep(manager.store.release_lease, table_id, self.id, epoch)
         self._absent = absent
-        if self.epochs:
-            lost = await manager.db(
-                manager.store.renew_leases, self.id, dict(self.epochs), self.lease_seconds
-            )
+        # A lease taken moments ago by a creation not yet committed needs no renewal, and
+        # the renewal would not find it and take it for lost.
+        held = {t: e for t, e in epochs.items() if t not in creating and t not in released}
+        if held:
+            lost = await self._keep(manager.store.renew_leases, self.id, held, self.lease_seconds)
             for table_id in lost:
                 log.warning("table %s was taken over by another instance", table_id)
                 await self.drop(table_id)
         if self.broker_lost:  # relayed and remote sockets were let go when it was lost
             return
-        relayed = {r.table_id for r in self.relays.values()}
-        if relayed:
-            holders = await manager.db(manager.store.lease_holders, relayed)
+        # Only the relays whose leases are read: one that starts while they are is not in
+        # what comes back, and would be closed as if its table had no holder.
+        relays = list(self.relays.values())
+        if relays:
+            holders = await self._keep(manager.store.lease_holders, {r.table_id for r in relays})
             now = utcnow()
             alive: dict[str, bool] = {}
-            for relay in list(self.relays.values()):
+            for relay in relays:
                 holder, expires = holders.get(relay.table_id, ("", now))
                 if relay.holder not in alive:
                     alive[relay.holder] = await self._alive(relay.holder)
