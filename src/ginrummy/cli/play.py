@@ -9,7 +9,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from . import CommandError
+from . import CommandError, database_url
 
 if TYPE_CHECKING:
     from ..tui.session import Session
@@ -196,9 +196,7 @@ def _open_store(db: str | None) -> Any:
         raise CommandError(
             f"saving games needs the storage extra ({exc}): pip install 'ginrummy[storage]'"
         ) from None
-    from .serve import _database
-
-    url = _database(db)
+    url = database_url(db)
     try:
         return Store(url)
     except (SQLAlchemyError, StorageError, OSError) as exc:

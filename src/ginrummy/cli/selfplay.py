@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..agents.registry import agent_names
 from ..engine.rules import Rules
-from . import CommandError, add_scale_options, check_scale_options
+from . import CommandError, add_scale_options, check_folder, check_scale_options
 
 if TYPE_CHECKING:
     from .main import Subparsers
@@ -87,6 +87,7 @@ def run(args: argparse.Namespace) -> int:
         raise CommandError(f"unknown encoding {args.encoding!r}; encodings are: {names}")
     if not args.out.endswith((".parquet", ".npz")):
         raise CommandError(f"OUT must end in .parquet or .npz, not {args.out!r}")
+    check_folder(args.out, "OUT")  # before the hands are played, not after
     check_scale_options(args)
     _check_libraries(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
