@@ -98,3 +98,27 @@ def test_python_dash_m_ginrummy_is_the_command_line(capsys: pytest.CaptureFixtur
     result = run_module("analyze", "As Zz")
     assert result.returncode == 2
     assert result.stderr == "ginrummy: error: bad rank in card 'Zz' at position 2\n"
+
+
+# -- the players in the help ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["arena", "bot"])
+def test_the_help_lists_every_player_with_how_it_plays(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, command: str
+) -> None:
+    from ginrummy.agents import registry
+    from ginrummy.agents.basic import RandomAgent
+
+    monkeypatch.setattr(registry, "_added", {"coin": RandomAgent})
+    monkeypatch.setattr(registry, "_added_summaries", {"coin": "flips a coin"})
+    assert main([command, "--help"]) == 0
+    out = capsys.readouterr().out
+    listed = out[out.index("\nplayers:\n") :].split("\n\n")[0].splitlines()[2:]
+    names = [line.split()[0] for line in listed]
+    assert names == registry.agent_names() and "coin" in names
+    for line in listed:
+        name, summary = line.split(maxsplit=1)
+        assert summary == registry.agent_summaries()[name] != ""
+        assert len(line) <= 80, line
+    assert "  expert               reads the opponent" in out

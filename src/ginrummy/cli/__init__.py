@@ -80,3 +80,13 @@ def database_url(db: str | None) -> str | None:
     if path is not None:
         check_folder(given if "://" not in given else path, what)
     return url if db else None
+
+
+def players_help() -> str:
+    """The computer players, one a line with how each plays, for a command's help."""
+    from ..agents.registry import agent_summaries
+
+    summaries = agent_summaries()
+    width = max(map(len, summaries))
+    lines = [f"  {name:<{width}}  {summary}".rstrip() for name, summary in summaries.items()]
+    return "players:\n" + "\n".join(lines)

@@ -15,7 +15,7 @@ from ..agents.arena import ArenaSummary, PairResult, run_arena
 from ..agents.registry import agent_names
 from ..engine.rules import Rules
 from ..speedups import describe
-from . import CommandError, add_scale_options, check_scale_options
+from . import CommandError, add_scale_options, check_scale_options, players_help
 
 if TYPE_CHECKING:
     from .main import Subparsers
@@ -42,10 +42,12 @@ def add_parser(subparsers: Subparsers) -> None:
             "swapped, and report A's win rate with a 95% confidence interval, points per hand, "
             "how the hands ended and each player's decision time."
         ),
-        epilog=EXAMPLES,
+        epilog=f"{players_help()}\n\n{EXAMPLES}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("a", metavar="A", help="the first player (its win rate is reported)")
+    parser.add_argument(
+        "a", metavar="A", help="the first player (its win rate is reported; players below)"
+    )
     parser.add_argument("b", metavar="B", help="the second player")
     parser.add_argument(
         "--games",
