@@ -90,3 +90,10 @@ def players_help() -> str:
     width = max(map(len, summaries))
     lines = [f"  {name:<{width}}  {summary}".rstrip() for name, summary in summaries.items()]
     return "players:\n" + "\n".join(lines)
+
+
+def ray_unreachable(address: str, exc: BaseException) -> CommandError:
+    """The one-line error for a Ray that could not be reached (Ray raises ``ConnectionError``
+    when no cluster answers at ``address``)."""
+    reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    return CommandError(f"--ray {address or '(local)'}: {reason}")

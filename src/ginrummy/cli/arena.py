@@ -15,7 +15,13 @@ from ..agents.arena import ArenaSummary, PairResult, run_arena
 from ..agents.registry import agent_names
 from ..engine.rules import Rules
 from ..speedups import describe
-from . import CommandError, add_scale_options, check_scale_options, players_help
+from . import (
+    CommandError,
+    add_scale_options,
+    check_scale_options,
+    players_help,
+    ray_unreachable,
+)
 
 if TYPE_CHECKING:
     from .main import Subparsers
@@ -126,16 +132,19 @@ def _run_on_ray(
         import_ray()
     except ImportError as exc:
         raise CommandError(f"--ray: {exc}") from None
-    return run_arena_on_ray(
-        args.a,
-        args.b,
-        pairs=args.games,
-        rules=rules,
-        seed=seed,
-        address=args.ray or None,
-        num_cpus=args.jobs or None,
-        on_pair=advance,
-    )
+    try:
+        return run_arena_on_ray(
+            args.a,
+            args.b,
+            pairs=args.games,
+            rules=rules,
+            seed=seed,
+            address=args.ray or None,
+            num_cpus=args.jobs or None,
+            on_pair=advance,
+        )
+    except ConnectionError as exc:
+        raise ray_unreachable(args.ray, exc) from None
 
 
 class _Tally:

@@ -9,7 +9,13 @@ from typing import TYPE_CHECKING
 
 from ..agents.registry import agent_names
 from ..engine.rules import Rules
-from . import CommandError, add_scale_options, check_folder, check_scale_options
+from . import (
+    CommandError,
+    add_scale_options,
+    check_folder,
+    check_scale_options,
+    ray_unreachable,
+)
 
 if TYPE_CHECKING:
     from .main import Subparsers
@@ -113,7 +119,10 @@ def run(args: argparse.Namespace) -> int:
         if done[0] == config.episodes or done[0] // selfplay.CHUNK % step == 0:
             print(f"selfplay: {done[0]}/{config.episodes} episodes", file=sys.stderr, flush=True)
 
-    rows = selfplay.write(args.out, config, chunks, progress)
+    try:
+        rows = selfplay.write(args.out, config, chunks, progress)
+    except ConnectionError as exc:  # Ray starts with the first chunk, before anything is written
+        raise ray_unreachable(args.ray, exc) from None
     print(f"wrote {rows} decisions of {config.episodes} hands to {args.out} (seed {seed})")
     return 0
 
