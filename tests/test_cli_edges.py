@@ -3,14 +3,19 @@ line on stderr with a non-zero status and change nothing, ``python -m ginrummy``
 
 from __future__ import annotations
 
+import importlib.util
+import json
 import os
+import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from ginrummy.cli.main import main
+from frontutil import Server, request
+from ginrummy.cli.main import SUBCOMMANDS, main
 
 
 def one_line_error(capsys: pytest.CaptureFixture[str], argv: list[str], *words: str) -> str:
@@ -122,3 +127,76 @@ def test_the_help_lists_every_player_with_how_it_plays(
         assert summary == registry.agent_summaries()[name] != ""
         assert len(line) <= 80, line
     assert "  expert               reads the opponent" in out
+
+
+# -- every example in the help runs ----------------------------------------------------------------
+
+#: Appended to an example that plays many games, so that it runs in a test (argparse keeps
+#: the last value of an option given twice).
+SMALLER = {"--games": ["--games", "2"], "--episodes": ["--episodes", "20"]}
+#: An example that needs a Ray cluster gets as far as looking for one: this one line (or, where
+#: Ray is not installed, the line saying so).
+NO_CLUSTER = (
+    "ginrummy: error: --ray auto: Could not find any running Ray instance."
+    if importlib.util.find_spec("ray") is not None
+    else "ginrummy: error: --ray: Ray is not installed"
+)
+#: What ``ginrummy bot intermediate < callbacks.jsonl`` reads.
+CALLBACKS = (
+    '{"call": "startGame", "args": [0, 0, ["AS", "2S", "3S", "4H", "5H", "6H", "7D", "8D", '
+    '"9D", "KC"]]}\n{"call": "willDrawFaceUpCard", "args": ["TD"]}\n'
+)
+
+
+def help_examples(command: str, capsys: pytest.CaptureFixture[str]) -> list[list[str]]:
+    """The example command lines in ``ginrummy COMMAND --help``, split as a shell would
+    (without the words describing them)."""
+    assert main([command, "--help"]) == 0
+    text = capsys.readouterr().out
+    if "\nexamples:\n" not in text:
+        return []
+    block = text.split("\nexamples:\n", 1)[1].split("\n\n", 1)[0]
+    lines = [line.strip() for line in block.splitlines() if line.startswith("  ginrummy ")]
+    return [shlex.split(re.split(r"\s{2,}", line)[0]) for line in lines]
+
+
+def test_every_example_in_the_help_runs(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each example shown in a subcommand's --help, run as a new user would run it in an
+    empty folder (no terminal, nothing typed), exits 0. Placeholders are filled in: the
+    game of ``--game`` with a game saved by an earlier example, the link of ``--join`` with a
+    table of a server started here. Only the examples on a Ray cluster cannot run here: they
+    must get as far as looking for one."""
+    examples = [argv for name, _ in SUBCOMMANDS for argv in help_examples(name, capsys)]
+    assert {argv[1] for argv in examples} >= {"play", "analyze", "score", "arena", "bot"}
+    (tmp_path / "callbacks.jsonl").write_text(CALLBACKS)
+    monkeypatch.setenv("GINRUMMY_DATABASE_URL", str(tmp_path / "games.db"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    saved: list[str] = []
+    with Server(tmp_path) as server:
+        status, body = request(server.port, "/api/tables", method="POST", body={"mode": "friend"})
+        assert status == 200, body
+        invite = f"http://127.0.0.1:{server.port}{json.loads(body)['invite']}"
+        for argv in examples:
+            assert argv[0] == "ginrummy"
+            args = argv[1:]
+            stdin = ""
+            if "<" in args:
+                stdin = (tmp_path / args[args.index("<") + 1]).read_text()
+                args = args[: args.index("<")]
+            args = [invite if a.startswith("http://127.0.0.1:8000/t/") else a for a in args]
+            if "--game" in args:
+                assert saved, "no game saved before the --game example"
+                args[args.index("--game") + 1] = saved[-1]
+            args += [word for option, extra in SMALLER.items() if option in args for word in extra]
+            result = run_module(*args, cwd=tmp_path, stdin=stdin)
+            shown = " ".join(argv)
+            assert "Traceback" not in result.stderr, (shown, result.stderr)
+            if "--ray" in args:
+                assert result.returncode == 2, (shown, result.stderr)
+                assert result.stderr.startswith(NO_CLUSTER), (shown, result.stderr)
+                assert result.stderr.count("\n") == 1, (shown, result.stderr)
+                continue
+            assert result.returncode == 0, (shown, result.stdout[-2000:], result.stderr)
+            saved += re.findall(r"ginrummy play --resume (\S+)", result.stdout)
