@@ -200,3 +200,35 @@ def test_every_example_in_the_help_runs(
                 continue
             assert result.returncode == 0, (shown, result.stdout[-2000:], result.stderr)
             saved += re.findall(r"ginrummy play --resume (\S+)", result.stdout)
+
+
+# -- other rough edges -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["", *(name for name, _ in SUBCOMMANDS)])
+def test_a_usage_error_is_one_line_naming_the_help(
+    capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    prog = f"ginrummy {command}".strip()
+    argv = [command, "--no-such-option"] if command else ["--no-such-option"]
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.count("\n") == 1, err
+    assert err.startswith(f"{prog}: error: ") and err.endswith(f"(see {prog} --help)\n"), err
+
+
+def test_selfplay_refuses_a_file_named_only_by_its_ending(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    one_line_error(capsys, ["selfplay", ".npz", "--episodes", "2"], "not '.npz'")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_game_in_memory_is_not_said_to_be_saved(tmp_path: Path) -> None:
+    result = run_module("play", "--db", "sqlite://", "--plain", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    last = result.stdout.splitlines()[-1]
+    assert last.endswith("was kept in memory only (--db sqlite://): it cannot be resumed."), last
+    assert "--resume" not in result.stdout

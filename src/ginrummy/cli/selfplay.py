@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..agents.registry import agent_names
@@ -91,8 +92,8 @@ def run(args: argparse.Namespace) -> int:
     if args.encoding not in encoding_names():
         names = ", ".join(encoding_names())
         raise CommandError(f"unknown encoding {args.encoding!r}; encodings are: {names}")
-    if not args.out.endswith((".parquet", ".npz")):
-        raise CommandError(f"OUT must end in .parquet or .npz, not {args.out!r}")
+    if Path(args.out).suffix not in (".parquet", ".npz"):  # a file named .npz has none
+        raise CommandError(f"OUT must be a file name ending in .parquet or .npz, not {args.out!r}")
     check_folder(args.out, "OUT")  # before the hands are played, not after
     check_scale_options(args)
     _check_libraries(args)
