@@ -141,6 +141,10 @@ NO_CLUSTER = (
     if importlib.util.find_spec("ray") is not None
     else "ginrummy: error: --ray: Ray is not installed"
 )
+#: The game id the scorekeeper's examples show, and how a test makes a game to stand in for it.
+GAME_ID = "Xy3_k9Qa"
+NEW_GAME = ["score", "--new", "--players", "Ann", "Bob", "--single", "--dealer", "Ann"]
+NEW_GAME += ["--rules", "standard", "--stake", "0", "--plain"]
 #: What ``ginrummy bot intermediate < callbacks.jsonl`` reads.
 CALLBACKS = (
     '{"call": "startGame", "args": [0, 0, ["AS", "2S", "3S", "4H", "5H", "6H", "7D", "8D", '
@@ -164,16 +168,23 @@ def test_every_example_in_the_help_runs(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Each example shown in a subcommand's --help, run as a new user would run it in an
-    empty folder (no terminal, nothing typed), exits 0. Placeholders are filled in: the
-    game of ``--game`` with a game saved by an earlier example, the link of ``--join`` with a
-    table of a server started here. Only the examples on a Ray cluster cannot run here: they
-    must get as far as looking for one."""
+    empty folder (no terminal, nothing typed), exits 0. Placeholders are filled in: a game's
+    id with a scorekeeper game made for the example, the link of ``--join`` with a table of a
+    server started here. Only the examples on a Ray cluster cannot run here: they must get as
+    far as looking for one."""
     examples = [argv for name, _ in SUBCOMMANDS for argv in help_examples(name, capsys)]
     assert {argv[1] for argv in examples} >= {"play", "analyze", "score", "arena", "bot"}
     (tmp_path / "callbacks.jsonl").write_text(CALLBACKS)
     monkeypatch.setenv("GINRUMMY_DATABASE_URL", str(tmp_path / "games.db"))
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    saved: list[str] = []
+
+    def new_game() -> str:
+        made = run_module(*NEW_GAME, cwd=tmp_path)
+        assert made.returncode == 0, made.stderr
+        found = re.search(r"Started game (\S+):", made.stdout)
+        assert found, made.stdout
+        return found.group(1)
+
     with Server(tmp_path) as server:
         status, body = request(server.port, "/api/tables", method="POST", body={"mode": "friend"})
         assert status == 200, body
@@ -186,9 +197,8 @@ def test_every_example_in_the_help_runs(
                 stdin = (tmp_path / args[args.index("<") + 1]).read_text()
                 args = args[: args.index("<")]
             args = [invite if a.startswith("http://127.0.0.1:8000/t/") else a for a in args]
-            if "--game" in args:
-                assert saved, "no game saved before the --game example"
-                args[args.index("--game") + 1] = saved[-1]
+            if GAME_ID in args:
+                args[args.index(GAME_ID)] = new_game()
             args += [word for option, extra in SMALLER.items() if option in args for word in extra]
             result = run_module(*args, cwd=tmp_path, stdin=stdin)
             shown = " ".join(argv)
@@ -199,7 +209,6 @@ def test_every_example_in_the_help_runs(
                 assert result.stderr.count("\n") == 1, (shown, result.stderr)
                 continue
             assert result.returncode == 0, (shown, result.stdout[-2000:], result.stderr)
-            saved += re.findall(r"ginrummy play --resume (\S+)", result.stdout)
 
 
 # -- other rough edges -----------------------------------------------------------------------------
@@ -232,3 +241,9 @@ def test_a_game_in_memory_is_not_said_to_be_saved(tmp_path: Path) -> None:
     last = result.stdout.splitlines()[-1]
     assert last.endswith("was kept in memory only (--db sqlite://): it cannot be resumed."), last
     assert "--resume" not in result.stdout
+
+
+def test_every_built_in_player_has_a_summary() -> None:
+    from ginrummy.agents.registry import _SUMMARIES, builtin_agents
+
+    assert set(_SUMMARIES) == set(builtin_agents())

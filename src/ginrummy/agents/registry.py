@@ -32,6 +32,8 @@ _SUMMARIES: Final = {
     "intermediate": "simple with one draw of lookahead and card reading",
     "expert": "reads the opponent, plays each choice out: the strongest",
     "intermediate-expert": "the expert's heuristic without its search",
+    "gin-hunter": "after MARJJ (EAAI-2021's winner): early knocks, else gin",
+    "camper": "simple that knocks only at 5 or less, else plays for gin",
 }
 
 _added: dict[str, AgentFactory] = {}
