@@ -51,17 +51,30 @@ def test_paired_interval_on_known_values() -> None:
     values = [1, 1, 0.5, 1, 0.5, 0.5, 1, 0.5]
     interval = paired_interval(values)
     assert interval.mean == 0.75
-    half = 2.365 * statistics.stdev(values) / math.sqrt(8)
-    assert half == pytest.approx(0.2235, abs=1e-4)
-    assert interval.low == pytest.approx(0.75 - half)
-    assert interval.high == pytest.approx(0.75 + half)
+    # A t-interval over the values with a lost and a won pair added, about their mean.
+    padded = [*values, 0, 1]
+    centre = statistics.fmean(padded)
+    assert centre == 0.7
+    half = 2.262 * statistics.stdev(padded) / math.sqrt(10)
+    assert half == pytest.approx(0.2501, abs=1e-4)
+    assert interval.low == pytest.approx(centre - half)
+    assert interval.high == pytest.approx(centre + half)
 
 
-def test_paired_interval_is_clipped_and_needs_two_pairs() -> None:
+def test_paired_interval_is_clipped_and_never_a_point() -> None:
     wide = paired_interval([1, 0, 1, 0])
     assert (wide.mean, wide.low, wide.high) == (0.5, 0.0, 1.0)
     single = paired_interval([0.5])
-    assert (single.mean, single.low, single.high) == (0.5, None, None)
+    assert (single.mean, single.low, single.high) == (0.5, 0.0, 1.0)
+    # Pairs that all ended alike have no variance: the interval still has a width, which
+    # shrinks as the pairs add up (about Wilson's score interval over the pairs).
+    lows = [paired_interval([1.0] * n).low for n in (2, 3, 10, 100)]
+    assert lows == pytest.approx([0.0, 0.2448, 0.7333, 0.9707], abs=1e-4)
+    assert all(paired_interval([1.0] * n).high == 1.0 for n in (2, 3, 10, 100))
+    split = paired_interval([0.5] * 20)
+    assert split.low == pytest.approx(0.4316, abs=1e-4) and split.high == pytest.approx(
+        0.5684, abs=1e-4
+    )
     with pytest.raises(ValueError):
         paired_interval([])
 
@@ -108,7 +121,7 @@ def test_summary_counts_each_pair_as_one_observation() -> None:
     assert a.decisions == 12 and a.median_ms == pytest.approx(2.0)
     data = summary.to_dict()
     assert data["games"] == 6 and data["pairs"] == 3
-    assert data["ci95"] == [round(expected.low or 0, 4), round(expected.high or 0, 4)]
+    assert data["ci95"] == [round(expected.low, 4), round(expected.high, 4)]
     assert data["net_points_per_hand"] == round(75 / 24, 3)
 
 
@@ -180,7 +193,7 @@ def test_arena_command_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["arena", "simple", "random", "--games", "2", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert "simple vs random: 4 games (2 mirrored pairs), rules standard, seed 1" in out
-    assert "simple win rate 100.0%" in out
+    assert "simple win rate 100.0%  (95% CI 0.0% to 100.0%, over pairs)" in out
     for row in ("points/hand", "gins", "knocks won", "undercuts", "median ms", "p99 ms"):
         assert row in out
 
@@ -227,3 +240,16 @@ def test_arena_command_errors(
 ) -> None:
     assert main(["arena", *args]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_player_against_itself_has_its_sides_told_apart(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["arena", "random", "random", "--games", "2", "--seed", "1"]) == 0
+    out, err = capsys.readouterr()
+    assert "random (A) vs random (B): 4 games (2 mirrored pairs)" in out
+    assert "random (A) won 2, random (B) won 2" in out
+    assert "random (A) win rate 50.0%" in out
+    header = next(line for line in out.splitlines() if line.startswith(" "))
+    assert header.split() == ["random", "(A)", "random", "(B)"]
+    assert "random (A) vs random (B): 2/2 pairs, random (A) 50.0% so far" in err

@@ -227,3 +227,76 @@ def test_the_same_player_starts_each_new_game_at_nothing_all() -> None:
     for game in (watcher.first_scores[:hands], watcher.first_scores[hands:]):
         assert all(a[0] <= b[0] and a[1] <= b[1] for a, b in itertools.pairwise(game))
         assert all(max(s) < 100 for s in game)
+
+
+def test_callbacks_before_the_deal_say_so() -> None:
+    """Until startGame, every callback that needs a hand says that none was dealt (it said
+    "asked to draw while holding 11 cards" while holding none)."""
+    lines = [
+        json.dumps({"call": "willDrawFaceUpCard", "args": ["TD"]}),
+        json.dumps({"call": "getDiscard", "args": []}),
+        json.dumps({"call": "reportDraw", "args": [1, None]}),
+        json.dumps({"call": "reportDiscard", "args": [1, "TD"]}),
+        json.dumps({"call": "startGame", "args": [0, 0, cards_text()]}),
+        json.dumps({"call": "getDiscard", "args": []}),
+        json.dumps({"call": "willDrawFaceUpCard", "args": ["TD"]}),
+        json.dumps({"call": "reportDraw", "args": [0, "TD"]}),
+        json.dumps({"call": "willDrawFaceUpCard", "args": ["TD"]}),
+        json.dumps({"call": "reportDraw", "args": [0, "QH"]}),
+    ]
+    out = io.StringIO()
+    assert serve_lines("simple", 1, io.StringIO("\n".join(lines) + "\n"), out) == 0
+    replies = [json.loads(line) for line in out.getvalue().splitlines()]
+    first = "before any hand was dealt: startGame comes first"
+    assert replies[:5] == [
+        {"error": f"asked to draw {first}"},
+        {"error": f"asked to discard {first}"},
+        {"error": f"a draw reported {first}"},
+        {"error": f"a discard reported {first}"},
+        {"result": None},
+    ]
+    assert replies[5] == {"error": "asked to discard while holding 10 cards, not 11"}
+    assert replies[6] == {"result": True}  # TD makes 7D 8D 9D TD
+    assert replies[7] == {"result": None}
+    assert replies[8] == {"error": "asked to draw while holding 11 cards, not 10"}
+    assert replies[9] == {"error": "its own draw reported while holding 11 cards, not 10"}
+
+
+def test_the_first_player_draws_without_a_third_offer_and_sees_his_pass() -> None:
+    """The framework does not offer the first face-up card a third time: the first player,
+    having passed it, is told of its own draw from the stock, and the other's pass is read
+    from that."""
+    agent = Scripted(PASS, DISCARDS[Card.parse("Kc").index])
+    me = EaaiPlayer(agent, random.Random(1))
+    me.start_game(0, 0, cards("As 2s 3s 4h 5h 6h 7d 8d 9d Kc"))
+    assert me.will_draw_face_up_card(Card.parse("Qh")) is False
+    me.report_draw(0, Card.parse("2c"))
+    assert me.get_discard() == Card.parse("Kc")
+    view = agent.views[-1]
+    assert [(e.seat, e.action) for e in view.history] == [(0, PASS), (1, PASS), (0, DRAW)]
+    assert view.stock_count == 30 and [str(c) for c in view.discard_pile] == ["Qh"]
+
+
+class Offers(EaaiPlayer):
+    """Counts the first face-up card's offers to the first player after it passed it."""
+
+    def __init__(self, agent: BaseAgent, rng: random.Random) -> None:
+        super().__init__(agent, rng)
+        self.third_offers = 0
+        self.both_passed = 0
+
+    def will_draw_face_up_card(self, card: Card) -> bool:
+        self.third_offers += self.opening and self.seat == self.starting and self.passes > 0
+        return super().will_draw_face_up_card(card)
+
+    def get_discard(self) -> Card:
+        self.both_passed += [e.action for e in self.events[:2]] == [PASS, PASS]
+        return super().get_discard()
+
+
+def test_the_framework_loop_offers_the_first_card_twice_at_most() -> None:
+    players = [Offers(get_agent("simple"), random.Random(s)) for s in (1, 2)]
+    for seed in range(3):
+        play_eaai_game(players, random.Random(seed))
+    assert sum(p.both_passed for p in players) > 0  # it happened, and
+    assert [p.third_offers for p in players] == [0, 0]  # the card was not offered again

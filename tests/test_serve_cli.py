@@ -109,10 +109,10 @@ def test_an_unreachable_postgres_database_is_one_line(tmp_path: Path) -> None:
 
 def test_a_sqlite_file_in_a_missing_folder_is_refused(tmp_path: Path) -> None:
     result = run_serve(tmp_path, "--port", str(free_port()), "--db", "sqlite:///typo-dir/x.db")
-    one_line_error(result, "typo-dir", "does not exist")
+    one_line_error(result, "no folder typo-dir: create it first")
     assert not (tmp_path / "typo-dir").exists()
     result = run_serve(tmp_path, "--port", str(free_port()), "--db", str(tmp_path / "no/g.db"))
-    one_line_error(result, "does not exist")
+    one_line_error(result, f"no folder {tmp_path / 'no'}")
     assert not (tmp_path / "no").exists()
 
 

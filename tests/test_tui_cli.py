@@ -52,7 +52,7 @@ def refused(capsys: pytest.CaptureFixture[str], *args: str) -> str:
         (["--join", "http://example.org/t/abc#s=x", "--level", "simple"], "--level: a joined"),
         (["--join", "http://example.org/t/abc#s=x", "--resume"], "do not go together"),
         (["--resume", "--rules", "classic"], "--rules: --resume goes on with a game"),
-        (["--db", "/no/such/folder/games.db"], "does not exist"),
+        (["--db", "/no/such/folder/games.db"], "--db: no folder /no/such/folder: create it"),
     ],
 )
 def test_bad_input_is_one_line(

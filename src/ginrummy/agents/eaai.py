@@ -5,7 +5,8 @@ player through callbacks: ``startGame`` with the dealt cards at each hand, ``wil
 ``reportDraw``, ``getDiscard``, ``reportDiscard``, ``getFinalMelds`` (after each own discard:
 melds to knock, or none; and for the defender after a knock), ``reportFinalMelds``,
 ``reportScores``, ``reportLayoff`` and ``reportFinalHand``. Its game: the starting player may
-take the first face-up card, then the other; a discard may not be the face-up card just taken;
+take the first face-up card, then the other (when both pass, the starting player draws from the
+stock without being offered the card again); a discard may not be the face-up card just taken;
 a hand ends with a knock (deadwood 10 or less, declared after the discard) or, cancelled, when
 two cards are left in the stock; the defender declares melds and the framework lays off for him;
 gin 25, undercut 25 (ties go to the defender); game to 100.
@@ -75,6 +76,7 @@ class EaaiPlayer:
         self.rng = rng
         self.rules = rules if rules is not None else Rules.preset("eaai")
         self.scores = (0, 0)
+        self.dealt = False  # no startGame yet: nothing but startGame fits
         self._reset(0, 0, 0)
 
     def _reset(self, seat: int, starting: int, hand: int) -> None:
@@ -109,11 +111,23 @@ class EaaiPlayer:
             # every game of a match).
             self.scores = (0, 0)
         self._reset(player_num, starting_player_num, mask)
+        self.dealt = True
+
+    def _dealt(self, what: str) -> None:
+        """Refuse ``what`` (a callback) before the first ``startGame``."""
+        if not self.dealt:
+            raise EaaiError(f"{what} before any hand was dealt: startGame comes first")
+
+    def _holding(self, count: int, what: str) -> None:
+        """Refuse ``what`` (a callback) unless the hand holds ``count`` cards, saying why."""
+        self._dealt(what)
+        held = self.hand.bit_count()
+        if held != count:
+            raise EaaiError(f"{what} while holding {held} cards, not {count}")
 
     def will_draw_face_up_card(self, card: Card) -> bool:
         """Whether to take ``card`` from the pile (also how the first face-up card is shown)."""
-        if self.hand.bit_count() != HAND_SIZE:
-            raise EaaiError("asked to draw while holding 11 cards")
+        self._holding(HAND_SIZE, "asked to draw")
         if not self.pile:
             self.upcard = card.index
             self.pile.append(card.index)
@@ -126,8 +140,8 @@ class EaaiPlayer:
             elif self.seat == self.starting and self.passes == 1:
                 self._event(1 - self.seat, PASS)
             if self.passes >= 2:
-                # Both passed: the first player draws from the stock (the framework offers
-                # the card again; this engine's rules do not).
+                # Both passed: the first player draws from the stock. The framework does not
+                # offer the card a third time (see report_draw); a caller that does is told no.
                 self.taking = False
                 return False
             phase = Phase.FIRST_UPCARD
@@ -140,11 +154,18 @@ class EaaiPlayer:
 
     def report_draw(self, player_num: int, drawn_card: Card | None) -> None:
         """``player_num`` drew ``drawn_card`` (``None``: his card from the stock, unseen)."""
+        self._dealt("a draw reported")
         if player_num == self.seat:
+            self._holding(HAND_SIZE, "its own draw reported")
             if drawn_card is None:
                 raise EaaiError("this player's own draw must name the card")
             if self.hand >> drawn_card.index & 1:
                 raise EaaiError(f"{drawn_card} is already in this player's hand")
+            if self.opening and self.seat == self.starting and self.passes == 1:
+                # The first player passed the first face-up card, and now draws from the stock
+                # without being offered it again (the framework's third turn): the other
+                # player was offered it and passed too.
+                self._event(1 - self.seat, PASS)
             if self.taking:
                 self._take(self.seat, drawn_card)
                 self.taken = drawn_card.index
@@ -169,8 +190,7 @@ class EaaiPlayer:
 
     def get_discard(self) -> Card:
         """The card to discard; a knock, if the agent chose one, is declared afterwards."""
-        if self.hand.bit_count() != HAND_SIZE + 1:
-            raise EaaiError("asked to discard while holding 10 cards")
+        self._holding(HAND_SIZE + 1, "asked to discard")
         table = discard_deadwoods_mask(self.hand)
         legal: list[Action] = []
         for card, dw in sorted(table.items()):
@@ -194,6 +214,7 @@ class EaaiPlayer:
         return DECK[card]
 
     def report_discard(self, player_num: int, discarded_card: Card) -> None:
+        self._dealt("a discard reported")
         bit = discarded_card.bit
         if player_num == self.seat:
             if not self.hand & bit:
@@ -453,7 +474,9 @@ def play_eaai_game(players: Sequence[EaaiPlayer], rng: random.Random) -> EaaiGam
         while len(deck) > 2:
             face_up = pile[-1]
             take = False
-            if not (turns == 3 and face_up == first):
+            # The third turn with the first face-up card still there: both passed it, and the
+            # first player draws from the stock without being offered it again.
+            if not (turns == 2 and face_up == first):
                 take = players[current].will_draw_face_up_card(DECK[face_up])
             if take or turns >= 2 or face_up != first:
                 drawn = pile.pop() if take else deck.pop()

@@ -23,7 +23,21 @@ AgentFactory = Callable[[], Actor]
 #: The levels offered to people, weakest first.
 LEVELS: Final = ("beginner", "intermediate", "expert")
 
+#: One line on each built-in agent, for the command line's help.
+_SUMMARIES: Final = {
+    "random": "uniformly random over the legal moves",
+    "simple": "EAAI's baseline: takes what melds, knocks at once",
+    "greedy": "takes what melds, knocks or goes gin whenever it may",
+    "beginner": "simple with slips: a random discard, slow to knock",
+    "intermediate": "simple with one draw of lookahead and card reading",
+    "expert": "reads the opponent, plays each choice out: the strongest",
+    "intermediate-expert": "the expert's heuristic without its search",
+    "gin-hunter": "after MARJJ (EAAI-2021's winner): early knocks, else gin",
+    "camper": "simple that knocks only at 5 or less, else plays for gin",
+}
+
 _added: dict[str, AgentFactory] = {}
+_added_summaries: dict[str, str] = {}
 
 
 def builtin_agents() -> dict[str, AgentFactory]:
@@ -45,10 +59,12 @@ def builtin_agents() -> dict[str, AgentFactory]:
     }
 
 
-def register(name: str, factory: AgentFactory) -> None:
+def register(name: str, factory: AgentFactory, summary: str = "") -> None:
     """Make an agent available to :func:`get_agent` under ``name`` (a factory that makes a
-    player with only ``act`` is fine: :func:`get_agent` adapts it, see :func:`~.base.as_agent`)."""
+    player with only ``act`` is fine: :func:`get_agent` adapts it, see :func:`~.base.as_agent`),
+    with ``summary``, one line on how it plays, for :func:`agent_summaries`."""
     _added[name] = factory
+    _added_summaries[name] = summary
 
 
 def _agents() -> dict[str, AgentFactory]:
@@ -69,3 +85,10 @@ def get_agent(name: str) -> Agent:
 def agent_names() -> list[str]:
     """The names :func:`get_agent` knows, sorted."""
     return sorted(_agents())
+
+
+def agent_summaries() -> dict[str, str]:
+    """Each name :func:`get_agent` knows, sorted, with one line on how it plays ("" when none
+    was given)."""
+    summaries = {**_SUMMARIES, **_added_summaries}
+    return {name: summaries.get(name, "") for name in agent_names()}

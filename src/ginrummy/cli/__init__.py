@@ -9,6 +9,8 @@ library and the engine); import optional packages such as ``rich`` inside ``run`
 from __future__ import annotations
 
 import argparse
+import os
+from pathlib import Path
 
 
 class CommandError(Exception):
@@ -44,3 +46,54 @@ def check_scale_options(args: argparse.Namespace) -> None:
         raise CommandError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
     if args.ray and args.jobs is not None:
         raise CommandError("--jobs sets a local Ray's CPUs: it cannot go with a Ray address")
+
+
+def check_folder(path: str | Path, what: str) -> None:
+    """Refuse ``path`` (a file about to be written) when its folder is missing or is not a
+    folder, instead of failing after the work or making folders from a typo; ``what`` names
+    where the path came from (``--db``, ``OUT``)."""
+    given = Path(path).expanduser()
+    folder = given.absolute().parent
+    if folder.is_dir():
+        return
+    shown = given.parent
+    if folder.exists():
+        raise CommandError(f"{what}: {shown} is not a folder")
+    raise CommandError(f"{what}: no folder {shown}: create it first or name another")
+
+
+def database_url(db: str | None) -> str | None:
+    """The database URL ``--db`` names (None: not given), refused in one line when it is no
+    URL or names a SQLite file in a missing folder. Without ``--db``, the folder of a SQLite
+    file ``$GINRUMMY_DATABASE_URL`` names must exist too (the default one in the data directory
+    is made when needed)."""
+    from ..storage.database import ENV_VAR, resolve_url, sqlite_file
+
+    given, what = (db, "--db") if db else (os.environ.get(ENV_VAR, "").strip(), f"${ENV_VAR}")
+    if not given:
+        return None
+    try:
+        url = resolve_url(given)
+        path = sqlite_file(url)
+    except Exception as exc:  # SQLAlchemy's ArgumentError: not a URL it can read
+        raise CommandError(f"{what} {given!r} is not a database URL or file path ({exc})") from None
+    if path is not None:
+        check_folder(given if "://" not in given else path, what)
+    return url if db else None
+
+
+def players_help() -> str:
+    """The computer players, one a line with how each plays, for a command's help."""
+    from ..agents.registry import agent_summaries
+
+    summaries = agent_summaries()
+    width = max(map(len, summaries))
+    lines = [f"  {name:<{width}}  {summary}".rstrip() for name, summary in summaries.items()]
+    return "players:\n" + "\n".join(lines)
+
+
+def ray_unreachable(address: str, exc: BaseException) -> CommandError:
+    """The one-line error for a Ray that could not be reached (Ray raises ``ConnectionError``
+    when no cluster answers at ``address``)."""
+    reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    return CommandError(f"--ray {address or '(local)'}: {reason}")

@@ -32,7 +32,7 @@ EXAMPLES = """\
 examples:
   ginrummy analyze "As 2s 3s 7h 7d 7c Kd Qd 5c 9h"
   ginrummy analyze As 2s 3s 7h 7d 7c Kd Qd 5c 9h 8h --knock-limit 5
-  ginrummy analyze "8s 9s Kh Kd Qh 4c 2d Ac 5h 6d" --layoff "5s6s7s KhKdKc"
+  ginrummy analyze "8s 9s Kh Kd Qh 4c 2d Ac 5h 6d" --layoff "5s6s7s QsQdQc"
 
 Cards: rank A 2-9 T (or 10) J Q K, then suit s h d c or a symbol (A♠ 10♥), any case.
 Melds for --layoff are written without spaces inside a meld and spaces between melds."""

@@ -15,7 +15,13 @@ from ..agents.arena import ArenaSummary, PairResult, run_arena
 from ..agents.registry import agent_names
 from ..engine.rules import Rules
 from ..speedups import describe
-from . import CommandError, add_scale_options, check_scale_options
+from . import (
+    CommandError,
+    add_scale_options,
+    check_scale_options,
+    players_help,
+    ray_unreachable,
+)
 
 if TYPE_CHECKING:
     from .main import Subparsers
@@ -28,8 +34,9 @@ examples:
 
 Each of the N deals is played twice, A in seat 0 and then B in seat 0, so 2N games are played.
 A's win rate comes with a 95% confidence interval that treats each mirrored pair as one
-observation (A's wins in the pair / 2). Every pair's games are the same for a seed however
-they are run: in one process, in --jobs worker processes or as Ray tasks (--ray)."""
+observation (A's wins in the pair / 2), worked out with one lost and one won pair added, so
+that a few pairs give a wide interval rather than a point. Every pair's games are the same for
+a seed however they are run: in one process, in --jobs worker processes or as Ray tasks (--ray)."""
 
 
 def add_parser(subparsers: Subparsers) -> None:
@@ -41,10 +48,12 @@ def add_parser(subparsers: Subparsers) -> None:
             "swapped, and report A's win rate with a 95% confidence interval, points per hand, "
             "how the hands ended and each player's decision time."
         ),
-        epilog=EXAMPLES,
+        epilog=f"{players_help()}\n\n{EXAMPLES}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("a", metavar="A", help="the first player (its win rate is reported)")
+    parser.add_argument(
+        "a", metavar="A", help="the first player (its win rate is reported; players below)"
+    )
     parser.add_argument("b", metavar="B", help="the second player")
     parser.add_argument(
         "--games",
@@ -98,7 +107,8 @@ def _terminate(signum: int, frame: object) -> None:
 
 
 def _run(args: argparse.Namespace, rules: Rules, seed: int) -> ArenaSummary:
-    with _progress(args.games, f"{args.a} vs {args.b}") as advance:
+    a, b = labels(args.a, args.b)
+    with _progress(args.games, a, f"{a} vs {b}") as advance:
         if args.ray is not None:
             return _run_on_ray(args, rules, seed, advance)
         summary = run_arena(
@@ -122,16 +132,19 @@ def _run_on_ray(
         import_ray()
     except ImportError as exc:
         raise CommandError(f"--ray: {exc}") from None
-    return run_arena_on_ray(
-        args.a,
-        args.b,
-        pairs=args.games,
-        rules=rules,
-        seed=seed,
-        address=args.ray or None,
-        num_cpus=args.jobs or None,
-        on_pair=advance,
-    )
+    try:
+        return run_arena_on_ray(
+            args.a,
+            args.b,
+            pairs=args.games,
+            rules=rules,
+            seed=seed,
+            address=args.ray or None,
+            num_cpus=args.jobs or None,
+            on_pair=advance,
+        )
+    except ConnectionError as exc:
+        raise ray_unreachable(args.ray, exc) from None
 
 
 class _Tally:
@@ -151,10 +164,10 @@ class _Tally:
 
 
 @contextmanager
-def _progress(total: int, label: str) -> Iterator[Callable[[PairResult], None]]:
+def _progress(total: int, a: str, label: str) -> Iterator[Callable[[PairResult], None]]:
     """A rich progress bar on stderr when rich is installed and stderr is a terminal, with A's
-    win rate so far (a long run can be judged, or stopped, before it ends)."""
-    tally = _Tally(label.split(" vs ")[0])
+    (labelled ``a``) win rate so far (a long run can be judged, or stopped, before it ends)."""
+    tally = _Tally(a)
     try:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -189,29 +202,32 @@ def _progress(total: int, label: str) -> Iterator[Callable[[PairResult], None]]:
         yield advance
 
 
+def labels(a: str, b: str) -> tuple[str, str]:
+    """How the report names A and B: their names, or "random (A)" and "random (B)" when a
+    player meets itself."""
+    return (a, b) if a != b else (f"{a} (A)", f"{b} (B)")
+
+
 def format_summary(summary: ArenaSummary) -> str:
     """The arena's report as plain text."""
     a, b = summary.agents
+    a_name, b_name = labels(a.name, b.name)
     rate = summary.win_rate
-    ci = (
-        "n/a (one pair)"
-        if rate.low is None or rate.high is None
-        else f"{rate.low:.1%} to {rate.high:.1%}"
-    )
+    ci = f"{rate.low:.1%} to {rate.high:.1%}"
     hands = summary.hands or 1
     lines = [
-        f"{a.name} vs {b.name}: {summary.games} games ({summary.pairs} mirrored pairs), "
+        f"{a_name} vs {b_name}: {summary.games} games ({summary.pairs} mirrored pairs), "
         f"rules {summary.rules}, seed {summary.seed}",
-        f"{a.name} won {a.wins}, {b.name} won {b.wins}"
+        f"{a_name} won {a.wins}, {b_name} won {b.wins}"
         + (f", undecided {summary.undecided}" if summary.undecided else ""),
-        f"{a.name} win rate {rate.mean:.1%}  (95% CI {ci}, over pairs)",
+        f"{a_name} win rate {rate.mean:.1%}  (95% CI {ci}, over pairs)",
         f"hands {summary.hands}: dead {summary.dead}"
         + (f", tied knocks {summary.ties}" if summary.ties else ""),
         "",
     ]
-    width = max(12, len(a.name), len(b.name))
+    width = max(12, len(a_name), len(b_name))
     rows = [
-        ("", a.name, b.name),
+        ("", a_name, b_name),
         ("points/hand", f"{a.points / hands:.2f}", f"{b.points / hands:.2f}"),
         ("gins", str(a.gins), str(b.gins)),
         ("knocks won", str(a.knocks), str(b.knocks)),

@@ -9,7 +9,7 @@ import sys
 from typing import TYPE_CHECKING, TextIO
 
 from ..agents.registry import agent_names
-from . import CommandError
+from . import CommandError, players_help
 
 if TYPE_CHECKING:
     from .main import Subparsers
@@ -38,10 +38,12 @@ def add_parser(subparsers: Subparsers) -> None:
             "line on stdin, with one of ginrummy's computer players, so that it can play "
             "the framework's bots in the framework's own game loop."
         ),
-        epilog=EXAMPLES,
+        epilog=f"{players_help()}\n\n{EXAMPLES}",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("agent", nargs="?", default="expert", help="the player (default expert)")
+    parser.add_argument(
+        "agent", nargs="?", default="expert", help="the player (default expert; players below)"
+    )
     parser.add_argument(
         "--seed", type=int, default=None, metavar="S", help="seed for its random choices"
     )

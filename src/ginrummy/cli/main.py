@@ -25,7 +25,7 @@ import importlib
 import os
 import sys
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Protocol, cast
+from typing import TYPE_CHECKING, NoReturn, Protocol, cast
 
 from ..engine.errors import GinRummyError
 from . import CommandError
@@ -65,8 +65,16 @@ def _version() -> str:
         return "unknown"
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser (the subcommands' too) with a usage error in one line that names
+    ``--help``, instead of the usage and then the error."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser: argparse.ArgumentParser = _Parser(
         prog=PROG,
         description="Gin Rummy: an exact rules engine, computer players and places to play.",
     )
@@ -79,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
         added = set(subparsers.choices) - before
         if name not in added:
             raise RuntimeError(f"{module_name}.add_parser did not add the {name!r} subcommand")
-        subparsers.choices[name].set_defaults(_run=module.run)
+        subparsers.choices[name].set_defaults(_run=module.run, _parser=subparsers.choices[name])
     return parser
 
 
@@ -93,7 +101,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (the console script exits with it)."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, extra = parser.parse_known_args(argv)
+        if extra:  # the subcommand's, so that the error names its --help
+            subparser = cast(argparse.ArgumentParser, args._parser)
+            subparser.error(f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exit_:  # --help, --version, or argparse's own usage errors
         code = exit_.code
         return code if isinstance(code, int) else (0 if code is None else 2)

@@ -9,7 +9,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from . import CommandError
+from . import CommandError, database_url
 
 if TYPE_CHECKING:
     from ..tui.session import Session
@@ -181,10 +181,20 @@ def run(args: argparse.Namespace) -> int:
         code = asyncio.run(_play(game, plain))
         table = game.table
         if not table.finished:
-            print(f"Game {table.id} is saved: ginrummy play --resume {table.id}")
+            print(_left_off(table.id, store.url))
         return code
     finally:
         store.close()
+
+
+def _left_off(game: str, url: str) -> str:
+    """What becomes of a game left unfinished: saved to resume, unless the database was only
+    in memory."""
+    from ..storage.database import is_memory
+
+    if is_memory(url):
+        return f"Game {game} was kept in memory only (--db {url}): it cannot be resumed."
+    return f"Game {game} is saved: ginrummy play --resume {game}"
 
 
 def _open_store(db: str | None) -> Any:
@@ -196,9 +206,7 @@ def _open_store(db: str | None) -> Any:
         raise CommandError(
             f"saving games needs the storage extra ({exc}): pip install 'ginrummy[storage]'"
         ) from None
-    from .serve import _database
-
-    url = _database(db)
+    url = database_url(db)
     try:
         return Store(url)
     except (SQLAlchemyError, StorageError, OSError) as exc:

@@ -5,11 +5,18 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..agents.registry import agent_names
 from ..engine.rules import Rules
-from . import CommandError, add_scale_options, check_scale_options
+from . import (
+    CommandError,
+    add_scale_options,
+    check_folder,
+    check_scale_options,
+    ray_unreachable,
+)
 
 if TYPE_CHECKING:
     from .main import Subparsers
@@ -85,8 +92,9 @@ def run(args: argparse.Namespace) -> int:
     if args.encoding not in encoding_names():
         names = ", ".join(encoding_names())
         raise CommandError(f"unknown encoding {args.encoding!r}; encodings are: {names}")
-    if not args.out.endswith((".parquet", ".npz")):
-        raise CommandError(f"OUT must end in .parquet or .npz, not {args.out!r}")
+    if Path(args.out).suffix not in (".parquet", ".npz"):  # a file named .npz has none
+        raise CommandError(f"OUT must be a file name ending in .parquet or .npz, not {args.out!r}")
+    check_folder(args.out, "OUT")  # before the hands are played, not after
     check_scale_options(args)
     _check_libraries(args)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
@@ -112,7 +120,10 @@ def run(args: argparse.Namespace) -> int:
         if done[0] == config.episodes or done[0] // selfplay.CHUNK % step == 0:
             print(f"selfplay: {done[0]}/{config.episodes} episodes", file=sys.stderr, flush=True)
 
-    rows = selfplay.write(args.out, config, chunks, progress)
+    try:
+        rows = selfplay.write(args.out, config, chunks, progress)
+    except ConnectionError as exc:  # Ray starts with the first chunk, before anything is written
+        raise ray_unreachable(args.ray, exc) from None
     print(f"wrote {rows} decisions of {config.episodes} hands to {args.out} (seed {seed})")
     return 0
 

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from . import CommandError
+from . import CommandError, database_url
 
 if TYPE_CHECKING:
     from .main import Subparsers
@@ -205,25 +205,6 @@ def _check(args: argparse.Namespace) -> None:
         raise CommandError("--workers needs --broker redis://...: the instances share tables")
 
 
-def _database(db: str | None) -> str | None:
-    """The database URL ``--db`` names (None: the default); a SQLite file's folder must exist."""
-    if not db:
-        return None
-    from ..storage.database import resolve_url, sqlite_file
-
-    try:
-        url = resolve_url(db)
-        path = sqlite_file(url)
-    except Exception as exc:  # SQLAlchemy's ArgumentError: not a URL it can read
-        raise CommandError(f"--db {db!r} is not a database URL or file path ({exc})") from None
-    if path is not None:
-        folder = path.absolute().parent
-        if not folder.is_dir():
-            what = "is not a folder" if folder.exists() else "does not exist"
-            raise CommandError(f"--db {db}: the folder {folder} {what}")
-    return url
-
-
 def run(args: argparse.Namespace) -> int:
     try:
         from ..web import server
@@ -241,7 +222,7 @@ def run(args: argparse.Namespace) -> int:
         server.Trusted.parse(args.metrics_from)
     except ValueError as exc:
         raise CommandError(f"--metrics-from: {exc}") from None
-    db_url = _database(args.db)
+    db_url = database_url(args.db)
     if args.workers > 1 and db_url is not None and _in_memory(db_url):
         raise CommandError("--workers needs a database every process can open, not one in memory")
     if args.broker is not None:
