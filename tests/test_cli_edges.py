@@ -34,7 +34,9 @@ def one_line_error(capsys: pytest.CaptureFixture[str], argv: list[str], *words: 
 # -- a file in a missing folder ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("command", [["play", "--plain"], ["serve", "--port", "1"]])
+@pytest.mark.parametrize(
+    "command", [["play", "--plain"], ["serve", "--port", "1"], ["score", "--list"]]
+)
 def test_db_in_a_missing_folder_is_refused_and_makes_nothing(
     capsys: pytest.CaptureFixture[str],
     tmp_path: Path,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, TextIO
 
-from . import CommandError
+from . import CommandError, database_url
 
 if TYPE_CHECKING:
     from .main import Subparsers
@@ -145,7 +145,7 @@ def run(args: argparse.Namespace) -> int:
     if args.yes and not closing:
         raise CommandError("--yes confirms --delete or --abandon; give one of them")
     try:
-        store = Store(args.db)
+        store = Store(database_url(args.db))
     except (SQLAlchemyError, StorageError, OSError, ImportError) as exc:
         raise CommandError(f"cannot open the database: {_first_line(exc)}") from None
     try:
