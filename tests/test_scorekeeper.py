@@ -401,6 +401,7 @@ def test_a_bad_cut_on_the_command_line_is_a_one_line_error(
         db, [], "--players", "Ann", "Bob", "--cut", cut, capsys=capsys, monkeypatch=monkeypatch
     )
     assert status == 2 and message in err and len(err.strip().splitlines()) == 1
+    assert err.startswith("ginrummy: error: --cut: ")
     with Store(db) as store:
         assert store.list_games() == []
 

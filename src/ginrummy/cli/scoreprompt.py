@@ -31,6 +31,7 @@ from ..scorekeeper import (
     ResultEntry,
     Session,
     Setup,
+    SetupError,
     export_text,
     find_game,
     help_text,
@@ -191,7 +192,10 @@ class ScorePrompt:
         if args.dealer:
             return newgame.first_dealer(args.dealer, names), []
         if args.cut:
-            low, cut = newgame.cut(args.cut, names)
+            try:
+                low, cut = newgame.cut(args.cut, names)
+            except SetupError as exc:
+                raise CommandError(f"--cut: {exc}") from None
             if low is None:
                 raise CommandError(f"{cut[0]} and {cut[1]} are the same rank: cut again")
             return low, [cut]
