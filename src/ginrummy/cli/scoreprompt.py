@@ -197,7 +197,7 @@ class ScorePrompt:
             except SetupError as exc:
                 raise CommandError(f"--cut: {exc}") from None
             if low is None:
-                raise CommandError(f"{cut[0]} and {cut[1]} are the same rank: cut again")
+                raise CommandError(f"--cut: {cut[0]} and {cut[1]} are the same rank: cut again")
             return low, [cut]
         return None, []
 
