@@ -24,6 +24,7 @@ from ginrummy.agents.arena import (
     t_quantile_975,
 )
 from ginrummy.agents.play import play_game
+from ginrummy.agents.registry import PANEL
 from ginrummy.cli.main import main
 from ginrummy.engine import Rules
 
@@ -253,3 +254,38 @@ def test_a_player_against_itself_has_its_sides_told_apart(
     header = next(line for line in out.splitlines() if line.startswith(" "))
     assert header.split() == ["random", "(A)", "random", "(B)"]
     assert "random (A) vs random (B): 2/2 pairs, random (A) 50.0% so far" in err
+
+
+def test_arena_panel_meets_every_other_player_of_the_panel_on_the_same_deals(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["arena", "camper", "--panel", "--games", "1", "--rules", "eaai", "--seed", "5"]
+    assert main([*argv, "--json"]) == 0
+    runs = json.loads(capsys.readouterr().out)["panel"]
+    assert [run["agents"][1]["name"] for run in runs] == [p for p in PANEL if p != "camper"]
+    assert {(run["agents"][0]["name"], run["seed"], run["pairs"]) for run in runs} == {
+        ("camper", 5, 1)
+    }
+    # Each line of the table is the same run as the arena of that pair alone.
+    alone = run_arena("camper", "simple", pairs=1, rules=EAAI, seed=5)
+    assert without_times(runs[0]) == without_times(alone.to_dict())
+    assert main(argv) == 0
+    table = capsys.readouterr().out.splitlines()
+    assert table[0] == "camper against the panel: 1 mirrored pairs each, rules eaai, seed 5"
+    assert [line.split()[0] for line in table[3 : 3 + len(runs)]] == [
+        run["agents"][1]["name"] for run in runs
+    ]
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["simple", "--panel"], "give a second player B or --panel, not both"),
+        ([], "name the second player B, or give --panel to meet them all"),
+    ],
+)
+def test_arena_wants_one_opponent_or_the_panel(
+    capsys: pytest.CaptureFixture[str], extra: list[str], message: str
+) -> None:
+    assert main(["arena", "camper", *extra, "--games", "1"]) == 2
+    assert capsys.readouterr().err.strip() == f"ginrummy: error: {message}"

@@ -22,6 +22,9 @@ from .base import Actor, Agent, as_agent
 AgentFactory = Callable[[], Actor]
 #: The levels offered to people, weakest first.
 LEVELS: Final = ("beginner", "intermediate", "expert")
+#: The opponents a player's strength is measured against (``ginrummy arena A --panel``): the
+#: research baseline, players of other styles written from published descriptions, and our own.
+PANEL: Final = ("simple", "gin-hunter", "camper", "intermediate", "expert")
 
 #: One line on each built-in agent, for the command line's help.
 _SUMMARIES: Final = {

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from ..agents.arena import ArenaSummary, PairResult, run_arena
-from ..agents.registry import agent_names
+from ..agents.registry import PANEL, agent_names
 from ..engine.rules import Rules
 from ..speedups import describe
 from . import (
@@ -26,17 +26,24 @@ from . import (
 if TYPE_CHECKING:
     from .main import Subparsers
 
-EXAMPLES = """\
+EXAMPLES = (
+    """\
 examples:
   ginrummy arena simple random --games 100 --rules eaai --seed 1
   ginrummy arena intermediate simple --games 300 --jobs 0 --json
   ginrummy arena expert simple --games 1000 --ray auto
+  ginrummy arena intermediate --panel --games 20 --rules eaai --seed 1
 
 Each of the N deals is played twice, A in seat 0 and then B in seat 0, so 2N games are played.
 A's win rate comes with a 95% confidence interval that treats each mirrored pair as one
 observation (A's wins in the pair / 2), worked out with one lost and one won pair added, so
 that a few pairs give a wide interval rather than a point. Every pair's games are the same for
-a seed however they are run: in one process, in --jobs worker processes or as Ray tasks (--ray)."""
+a seed however they are run: in one process, in --jobs worker processes or as Ray tasks (--ray).
+With --panel, A plays every player of the panel in turn (the same deals against each) and one
+table compares them: """
+    + ", ".join(PANEL)
+    + "."
+)
 
 
 def add_parser(subparsers: Subparsers) -> None:
@@ -54,7 +61,12 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument(
         "a", metavar="A", help="the first player (its win rate is reported; players below)"
     )
-    parser.add_argument("b", metavar="B", help="the second player")
+    parser.add_argument("b", metavar="B", nargs="?", help="the second player (none with --panel)")
+    parser.add_argument(
+        "--panel",
+        action="store_true",
+        help=f"play A against each of {', '.join(PANEL)} (but A itself) and compare",
+    )
     parser.add_argument(
         "--games",
         type=int,
@@ -77,8 +89,12 @@ def add_parser(subparsers: Subparsers) -> None:
 
 def run(args: argparse.Namespace) -> int:
     known = agent_names()
+    if args.panel and args.b is not None:
+        raise CommandError("give a second player B or --panel, not both")
+    if not args.panel and args.b is None:
+        raise CommandError("name the second player B, or give --panel to meet them all")
     for name in (args.a, args.b):
-        if name not in known:
+        if name is not None and name not in known:
             raise CommandError(f"unknown player {name!r}; players are: {', '.join(known)}")
     if args.games < 1:
         raise CommandError(f"--games must be at least 1, not {args.games}")
@@ -91,6 +107,8 @@ def run(args: argparse.Namespace) -> int:
     # SIGTERM (``kill``) ends the run like Ctrl-C: the worker processes go with it.
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
+        if args.panel:
+            return _panel(args, rules, seed)
         summary = _run(args, rules, seed)
     finally:
         signal.signal(signal.SIGTERM, previous)
@@ -99,6 +117,19 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps({**summary.to_dict(), "speedups": describe()}, indent=2))
     else:
         print(format_summary(summary))
+    return 0
+
+
+def _panel(args: argparse.Namespace, rules: Rules, seed: int) -> int:
+    """A against every player of the panel but itself, on the same deals, in one table."""
+    summaries = []
+    for opponent in (name for name in PANEL if name != args.a):
+        summaries.append(_run(argparse.Namespace(**{**vars(args), "b": opponent}), rules, seed))
+    if args.json:
+        runs = [summary.to_dict() for summary in summaries]
+        print(json.dumps({"panel": runs, "speedups": describe()}, indent=2))
+    else:
+        print(format_panel(summaries))
     return 0
 
 
@@ -206,6 +237,43 @@ def labels(a: str, b: str) -> tuple[str, str]:
     """How the report names A and B: their names, or "random (A)" and "random (B)" when a
     player meets itself."""
     return (a, b) if a != b else (f"{a} (A)", f"{b} (B)")
+
+
+def undercut_rate(summary: ArenaSummary) -> float | None:
+    """The share of A's knocks (gin aside) that B undercut (None: A never knocked)."""
+    a, b = summary.agents
+    knocked = a.knocks + b.undercuts
+    return b.undercuts / knocked if knocked else None
+
+
+def format_panel(summaries: list[ArenaSummary]) -> str:
+    """A's results against each opponent, one line each."""
+    first = summaries[0]
+    a = first.agents[0].name
+    lines = [
+        f"{a} against the panel: {first.pairs} mirrored pairs each, rules {first.rules}, "
+        f"seed {first.seed}",
+        "",
+        f"{'opponent':<14}{'win rate':>9}  {'95% CI':<16}{'points/hand':>14}"
+        f"{'gins':>11}{'undercut':>10}{'median ms':>11}",
+    ]
+    for summary in summaries:
+        mine, theirs = summary.agents
+        rate = summary.win_rate
+        hands = summary.hands or 1
+        cut = undercut_rate(summary)
+        points = f"{mine.points / hands:.2f} / {theirs.points / hands:.2f}"
+        lines.append(
+            f"{theirs.name:<14}{rate.mean:>9.1%}  {f'{rate.low:.1%} to {rate.high:.1%}':<16}"
+            f"{points:>14}{f'{mine.gins} / {theirs.gins}':>11}"
+            f"{'-' if cut is None else f'{cut:.1%}':>10}{mine.median_ms:>11.3f}"
+        )
+    lines += [
+        "",
+        f"undercut: the share of {a}'s knocks (gin aside) the opponent undercut",
+        f"hot modules: {describe()}",
+    ]
+    return "\n".join(lines)
 
 
 def format_summary(summary: ArenaSummary) -> str:
