@@ -156,7 +156,7 @@ def test_bad_settings_are_refused() -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["out.csv"], "must end in .parquet or .npz"),
+        (["out.csv"], "OUT must be a file name ending in .parquet or .npz"),
         (["out.npz", "--episodes", "0"], "--episodes must be at least 1"),
         (["out.npz", "--agents", "simple", "nobody"], "unknown player 'nobody'"),
         (["out.npz", "--rules", "nope"], "unknown rules preset 'nope'"),
