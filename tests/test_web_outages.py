@@ -190,6 +190,23 @@ def cut_off(postgres_schema_url: str) -> Iterator[Outage]:
         outage.close()
 
 
+def _play(
+    seats: list[SeatSocket],
+    last: list[dict[str, Any]],
+    rng: random.Random,
+    acked: list[str],
+    n: int,
+) -> list[dict[str, Any]]:
+    """``n`` moves by whoever is to move, each added to ``acked``; the seats' last states."""
+    for _ in range(n):
+        mover = last[0]["view"]["current_player"]
+        action = move(last[mover]["view"], rng)
+        seats[mover].act(action)
+        last = states(seats)
+        acked.append(action)
+    return last
+
+
 def test_a_short_database_outage_fails_moves_clearly_and_the_game_goes_on(
     tmp_path: Path, postgres_schema_url: str, cut_off: Outage
 ) -> None:
@@ -208,12 +225,7 @@ def test_a_short_database_outage_fails_moves_clearly_and_the_game_goes_on(
         rng = random.Random(3)
         acked: list[str] = []
         last = states(seats)
-        for _ in range(3):
-            mover = last[0]["view"]["current_player"]
-            action = move(last[mover]["view"], rng)
-            seats[mover].act(action)
-            last = states(seats)
-            acked.append(action)
+        last = _play(seats, last, rng, acked, 3)
 
         cut_off.cut()  # every connection of the server's to the database ends; no new one
         mover = last[0]["view"]["current_player"]
@@ -237,12 +249,7 @@ def test_a_short_database_outage_fails_moves_clearly_and_the_game_goes_on(
         seats[mover].act(action)  # the same move, sent again: made once
         last = states(seats)
         acked.append(action)
-        for _ in range(3):
-            mover = last[0]["view"]["current_player"]
-            action = move(last[mover]["view"], rng)
-            seats[mover].act(action)
-            last = states(seats)
-            acked.append(action)
+        last = _play(seats, last, rng, acked, 3)
         assert [h[2] for h in history(last[0])] == acked
         with Store(postgres_schema_url) as store:
             assert [str(e.action) for e in stored_hand(store, table_id).events] == acked
