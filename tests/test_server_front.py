@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from websockets.sync.client import connect
 
 from frontutil import (
     Server,
@@ -25,6 +26,7 @@ from frontutil import (
     is_closed,
     request,
 )
+from webutil import LiveServer, post_table
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX sockets and signals")
 
@@ -210,3 +212,24 @@ def test_x_forwarded_for_is_honoured_from_a_trusted_proxy(tmp_path: Path) -> Non
         with half_requests(server.port, 5) as socks:
             time.sleep(1)
             assert closed_count(socks) == 0
+
+
+# -- WebSocket compression -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "offered"), [((), "permessage-deflate"), (("--no-ws-compression",), None)]
+)
+def test_websocket_compression_is_offered_unless_turned_off(
+    tmp_path: Path, args: tuple[str, ...], offered: str | None
+) -> None:
+    server = LiveServer(tmp_path / "games.db", args=args)
+    server.start()
+    try:
+        table = post_table(server, mode="friend")
+        url = f"{server.ws_url}/ws/{table['id']}"
+        with connect(url, compression="deflate", proxy=None, open_timeout=20) as ws:
+            extensions = ws.response.headers.get("Sec-WebSocket-Extensions")
+        assert (extensions or "").split(";")[0] == (offered or "")
+    finally:
+        server.kill()

@@ -395,8 +395,10 @@ def serve(
     refused_hold: float = REFUSED_HOLD,
     forwarded_allow_ips: Trusted | None = None,
     log_access: bool = False,
+    ws_compression: bool = True,
 ) -> None:
-    """Serve ``app`` on listening ``sockets`` until SIGINT or SIGTERM (see the module docstring)."""
+    """Serve ``app`` on listening ``sockets`` until SIGINT or SIGTERM (see the module docstring).
+    ``ws_compression`` offers permessage-deflate to the WebSocket clients that ask for it."""
     trusted = forwarded_allow_ips or Trusted()
     limits = ConnectionLimits(max_connections, max_connections_per_address, trusted.allows)
     http, ws = protocol_classes(limits, header_timeout, refused_hold)
@@ -408,6 +410,7 @@ def serve(
         http=http,
         ws=ws,
         ws_max_size=WS_MAX_SIZE,
+        ws_per_message_deflate=ws_compression,
         log_level="warning",
         access_log=False,
         proxy_headers=bool(trusted),
