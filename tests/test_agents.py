@@ -4,7 +4,9 @@ polices them."""
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from collections.abc import Iterable
 
 import pytest
@@ -492,3 +494,52 @@ def test_register_adds_an_agent_and_may_replace_a_built_in(monkeypatch: pytest.M
 def test_levels_are_registered_agents_weakest_first() -> None:
     assert LEVELS == ("beginner", "intermediate", "expert")
     assert set(LEVELS) <= set(agent_names())
+
+
+def test_an_agents_settings_are_changed_after_a_colon() -> None:
+    agent = get_agent("expert:worlds=64,discards=3,search=false,take_gain=2")
+    settings = agent.settings  # type: ignore[attr-defined]
+    assert (settings.worlds, settings.discards, settings.search, settings.take_gain) == (
+        64,
+        3,
+        False,
+        2,
+    )
+    assert get_agent("expert").settings.worlds == 768  # type: ignore[attr-defined]
+    # The same decisions as an expert made with those settings directly.
+    from ginrummy.agents.expert import ExpertAgent, Settings
+
+    direct = ExpertAgent(Settings(worlds=64, discards=3, search=False, take_gain=2))
+    view = discard_view("As 2s 3s 7h 7d 7c 9c Tc 4d Kh Qs", drawn="Qs")
+    for seed in range(5):
+        assert agent.act(view, random.Random(seed)) == direct.act(view, random.Random(seed))
+
+
+@pytest.mark.parametrize(
+    ("name", "message"),
+    [
+        ("expert:wrlds=64", "expert has no setting 'wrlds'"),
+        ("expert:worlds", "expert has no setting 'worlds'"),
+        ("expert:worlds=abc", "expert's worlds is a whole number, not 'abc'"),
+        ("expert:search=maybe", "expert's search is true or false, not 'maybe'"),
+        ("expert:worlds=-1", "expert's worlds cannot be '-1'"),
+        ("expert:sharpness=nan", "expert's sharpness cannot be 'nan'"),
+        ("expert:", "expert: no setting after the colon"),
+        ("simple:worlds=3", "simple has no settings to change"),
+        ("nobody:worlds=3", "unknown agent 'nobody'"),
+    ],
+)
+def test_a_bad_setting_is_refused_in_one_line(name: str, message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        get_agent(name)
+
+
+def test_the_arena_plays_an_agent_with_changed_settings(capsys: pytest.CaptureFixture[str]) -> None:
+    from ginrummy.cli.main import main
+
+    argv = ["arena", "expert:worlds=16", "simple", "--games", "1", "--seed", "2", "--json"]
+    assert main([*argv, "--jobs", "2"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["agents"][0]["name"] == "expert:worlds=16"
+    assert main(["arena", "expert:wrlds=16", "simple", "--games", "1"]) == 2
+    assert "expert has no setting 'wrlds'" in capsys.readouterr().err

@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Final
 
@@ -75,14 +76,61 @@ def _agents() -> dict[str, AgentFactory]:
 
 
 def get_agent(name: str) -> Agent:
-    """A fresh agent by name (``random``, ``simple``, ``greedy``, ``beginner``, ...)."""
+    """A fresh agent by name (``random``, ``simple``, ``greedy``, ``beginner``, ...).
+
+    An agent with settings (``expert``) takes changes to them after a colon,
+    ``"expert:worlds=256"`` or ``"expert:worlds=64,discards=3"``: whole numbers, decimals and
+    ``true``/``false`` as the setting is; the name with its changes works wherever a name does
+    (the arena's worker processes and Ray tasks make their players from it)."""
     agents = _agents()
+    base, colon, options = name.partition(":")
+    if name in agents:
+        base, options = name, ""
     try:
-        factory = agents[name]
+        factory = agents[base]
     except KeyError:
         known = ", ".join(sorted(agents))
-        raise ValueError(f"unknown agent {name!r}; known agents: {known}") from None
-    return as_agent(factory())
+        raise ValueError(f"unknown agent {base!r}; known agents: {known}") from None
+    agent = as_agent(factory())
+    if colon and name not in agents:
+        _change_settings(agent, base, options)
+    return agent
+
+
+def _change_settings(agent: Agent, base: str, options: str) -> None:
+    """Set ``agent.settings`` from ``"worlds=256,discards=3"`` (see :func:`get_agent`)."""
+    settings = getattr(agent, "settings", None)
+    if not dataclasses.is_dataclass(settings) or isinstance(settings, type):
+        raise ValueError(f"{base} has no settings to change (only the expert has)")
+    names = [f.name for f in dataclasses.fields(settings)]
+    changes: dict[str, object] = {}
+    for item in filter(None, (part.strip() for part in options.split(","))):
+        key, equals, text = (part.strip() for part in item.partition("="))
+        if not equals or key not in names:
+            raise ValueError(
+                f"{base} has no setting {key!r}: write {base}:NAME=VALUE with NAME one of "
+                f"{', '.join(names)}"
+            )
+        changes[key] = _setting_value(base, key, text, getattr(settings, key))
+    if not changes:
+        raise ValueError(f"{base}: no setting after the colon (e.g. {base}:worlds=256)")
+    setattr(agent, "settings", dataclasses.replace(settings, **changes))  # noqa: B010
+
+
+def _setting_value(base: str, key: str, text: str, now: object) -> object:
+    """``text`` read as the kind of value ``now`` is (a setting is never negative)."""
+    words = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
+    try:
+        if isinstance(now, bool):
+            return words[text.lower()]
+        value: int | float = int(text) if isinstance(now, int) else float(text)
+    except (KeyError, ValueError):
+        kinds = {bool: "true or false", int: "a whole number", float: "a number"}
+        kind = kinds.get(type(now), type(now).__name__)
+        raise ValueError(f"{base}'s {key} is {kind}, not {text!r}") from None
+    if not 0 <= value < float("inf"):
+        raise ValueError(f"{base}'s {key} cannot be {text!r}")
+    return value
 
 
 def agent_names() -> list[str]:

@@ -82,6 +82,21 @@ def database_url(db: str | None) -> str | None:
     return url if db else None
 
 
+def check_players(*names: str) -> None:
+    """Refuse, in one line, a player name :func:`~ginrummy.agents.registry.get_agent` cannot
+    make (an unknown name, or a setting after the colon that the player does not have)."""
+    from ..agents.registry import agent_names, get_agent
+
+    known = agent_names()
+    for name in names:
+        if name not in known and name.partition(":")[0] not in known:
+            raise CommandError(f"unknown player {name!r}; players are: {', '.join(known)}")
+        try:
+            get_agent(name)
+        except ValueError as exc:
+            raise CommandError(str(exc)) from None
+
+
 def players_help() -> str:
     """The computer players, one a line with how each plays, for a command's help."""
     from ..agents.registry import agent_summaries

@@ -12,12 +12,13 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from ..agents.arena import ArenaSummary, PairResult, run_arena
-from ..agents.registry import PANEL, agent_names
+from ..agents.registry import PANEL
 from ..engine.rules import Rules
 from ..speedups import describe
 from . import (
     CommandError,
     add_scale_options,
+    check_players,
     check_scale_options,
     players_help,
     ray_unreachable,
@@ -33,13 +34,15 @@ examples:
   ginrummy arena intermediate simple --games 300 --jobs 0 --json
   ginrummy arena expert simple --games 1000 --ray auto
   ginrummy arena intermediate --panel --games 20 --rules eaai --seed 1
+  ginrummy arena expert:worlds=128 expert --games 50 --rules eaai --jobs 0
 
 Each of the N deals is played twice, A in seat 0 and then B in seat 0, so 2N games are played.
 A's win rate comes with a 95% confidence interval that treats each mirrored pair as one
 observation (A's wins in the pair / 2), worked out with one lost and one won pair added, so
 that a few pairs give a wide interval rather than a point. Every pair's games are the same for
 a seed however they are run: in one process, in --jobs worker processes or as Ray tasks (--ray).
-With --panel, A plays every player of the panel in turn (the same deals against each) and one
+A player's settings can be changed after a colon (the expert's: expert:worlds=128,discards=3;
+an unknown one is refused, naming those there are). With --panel, A plays every player of the panel in turn (the same deals against each) and one
 table compares them: """
     + ", ".join(PANEL)
     + "."
@@ -88,14 +91,11 @@ def add_parser(subparsers: Subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    known = agent_names()
     if args.panel and args.b is not None:
         raise CommandError("give a second player B or --panel, not both")
     if not args.panel and args.b is None:
         raise CommandError("name the second player B, or give --panel to meet them all")
-    for name in (args.a, args.b):
-        if name is not None and name not in known:
-            raise CommandError(f"unknown player {name!r}; players are: {', '.join(known)}")
+    check_players(*(name for name in (args.a, args.b) if name is not None))
     if args.games < 1:
         raise CommandError(f"--games must be at least 1, not {args.games}")
     check_scale_options(args)

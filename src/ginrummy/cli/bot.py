@@ -8,8 +8,7 @@ import random
 import sys
 from typing import TYPE_CHECKING, TextIO
 
-from ..agents.registry import agent_names
-from . import CommandError, players_help
+from . import check_players, players_help
 
 if TYPE_CHECKING:
     from .main import Subparsers
@@ -69,6 +68,5 @@ def serve_lines(agent_name: str, seed: int | None, lines: TextIO, out: TextIO) -
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.agent not in agent_names():
-        raise CommandError(f"unknown player {args.agent!r}; players: {', '.join(agent_names())}")
+    check_players(args.agent)
     return serve_lines(args.agent, args.seed, sys.stdin, sys.stdout)

@@ -8,12 +8,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..agents.registry import agent_names
 from ..engine.rules import Rules
 from . import (
     CommandError,
     add_scale_options,
     check_folder,
+    check_players,
     check_scale_options,
     ray_unreachable,
 )
@@ -78,10 +78,7 @@ def run(args: argparse.Namespace) -> int:
         from ..rl import selfplay
     except ImportError as exc:
         raise CommandError(f"selfplay needs numpy ({exc})") from None
-    known = agent_names()
-    for name in args.agents:
-        if name not in known:
-            raise CommandError(f"unknown player {name!r}; players are: {', '.join(known)}")
+    check_players(*args.agents)
     if args.episodes < 1:
         raise CommandError(f"--episodes must be at least 1, not {args.episodes}")
     if args.rules not in Rules.presets():
