@@ -42,8 +42,9 @@ observation (A's wins in the pair / 2), worked out with one lost and one won pai
 that a few pairs give a wide interval rather than a point. Every pair's games are the same for
 a seed however they are run: in one process, in --jobs worker processes or as Ray tasks (--ray).
 A player's settings can be changed after a colon (the expert's: expert:worlds=128,discards=3;
-an unknown one is refused, naming those there are). With --panel, A plays every player of the panel in turn (the same deals against each) and one
-table compares them: """
+an unknown one is refused, naming those there are). With --panel, A plays every player of the
+panel in turn (the same deals against each) and one table compares them:
+"""
     + ", ".join(PANEL)
     + "."
 )
