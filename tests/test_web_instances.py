@@ -8,6 +8,7 @@ nothing acknowledged lost.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 import secrets
 import threading
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from ginrummy.engine import Hand
 from ginrummy.storage import Store
@@ -65,8 +67,6 @@ def comparable(state: dict[str, Any]) -> dict[str, Any]:
 
 def until_closed(sock: SeatSocket, timeout: float = 20.0) -> None:
     """Read until the server closes the socket (the table moved to another instance)."""
-    from websockets.exceptions import ConnectionClosed
-
     deadline = time.monotonic() + timeout
     with pytest.raises(ConnectionClosed):
         while time.monotonic() < deadline:
@@ -235,7 +235,10 @@ def test_a_holder_whose_lease_was_taken_over_writes_nothing_more(
         assert store.take_lease(table_id, "newcomer", 60) == 2  # ...and a newcomer takes it
         moves_before = len(stored_hand(store, table_id).events)
         mover = last[0]["view"]["current_player"]
-        seats[mover].act(pick(last[mover]["view"], random.Random(1)))
+        # The move is refused by the database; or A's lease keeping finds the lease gone first
+        # and closes the sockets before the move is sent: either way nothing is stored.
+        with contextlib.suppress(ConnectionClosed):
+            seats[mover].act(pick(last[mover]["view"], random.Random(1)))
         for s in seats:
             until_closed(s)
         assert len(stored_hand(store, table_id).events) == moves_before
