@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 from starlette.routing import BaseRoute, WebSocketRoute
@@ -20,7 +21,7 @@ from ...engine import GinRummyError
 from ...storage import DatabaseUnavailable, LeaseLost
 from ..cluster import MOVED, Cluster
 from ..context import Context, context_of
-from ..manager import Client
+from ..manager import Client, Manager
 from ..protocol import ProtocolError, parse_message
 from ..security import address, origin_ok, player_key
 from ..tables import Table
@@ -85,29 +86,13 @@ async def _serve(ws: WebSocket, context: Context) -> None:
         return
     assert table is not None
     manager.join(client)
-    said_hello = False
     try:
         await ws.send_json(table.state_for(seat))
-        while True:
-            message = await ws.receive()
-            received = time.perf_counter()
-            if message["type"] == "websocket.disconnect":
-                break
-            raw = message.get("text")
-            if raw is None:
-                raw = message.get("bytes") or b""
-            if not manager.allow(client):
-                await ws.send_json({"type": "error", "message": "too many messages: slow down"})
-                continue
+        async for msg, received in _messages(ws, client, manager):
             try:
-                msg = parse_message(raw)
                 if msg["type"] == "hello":
-                    if said_hello:
-                        raise ProtocolError("say hello once, as the first message")
-                    said_hello = True
                     await _hello(context, client, table, msg["token"], owner)
                     continue
-                said_hello = True
                 await manager.handle(client, msg)
                 context.metrics.observe_round_trip(msg["type"], time.perf_counter() - received)
             except (ProtocolError, GinRummyError, DatabaseUnavailable) as exc:
@@ -122,6 +107,34 @@ async def _serve(ws: WebSocket, context: Context) -> None:
         manager.leave(client)
 
 
+async def _messages(
+    ws: WebSocket, client: Client, manager: Manager
+) -> AsyncIterator[tuple[dict[str, Any], float]]:
+    """Each message the socket sends, parsed, with when it came, until it closes. One over
+    the limits, malformed, or a second ``hello`` is answered with an error and skipped."""
+    said_hello = False
+    while True:
+        message = await ws.receive()
+        received = time.perf_counter()
+        if message["type"] == "websocket.disconnect":
+            return
+        raw = message.get("text")
+        if raw is None:
+            raw = message.get("bytes") or b""
+        if not manager.allow(client):
+            await ws.send_json({"type": "error", "message": "too many messages: slow down"})
+            continue
+        try:
+            msg = parse_message(raw)
+            if msg["type"] == "hello" and said_hello:
+                raise ProtocolError("say hello once, as the first message")
+        except ProtocolError as exc:
+            await ws.send_json({"type": "error", "message": str(exc)})
+            continue
+        said_hello = True
+        yield msg, received
+
+
 async def _relay(
     context: Context,
     cluster: Cluster,
@@ -133,32 +146,19 @@ async def _relay(
     """A socket whose table another instance holds: its seat and limits are checked here,
     its messages are applied there, and what it is sent comes from there."""
     manager = context.manager
-    said_hello = False
+    messages = _messages(ws, client, manager)
 
     async def receive() -> dict[str, Any] | None:
-        nonlocal said_hello
-        while True:
-            message = await ws.receive()
-            if message["type"] == "websocket.disconnect":
-                return None
-            raw = message.get("text")
-            if raw is None:
-                raw = message.get("bytes") or b""
-            if not manager.allow(client):
-                await ws.send_json({"type": "error", "message": "too many messages: slow down"})
-                continue
-            try:
-                msg = parse_message(raw)
-                if msg["type"] == "hello":
-                    if said_hello:
-                        raise ProtocolError("say hello once, as the first message")
-                    said_hello = True
-                    seat = await _check_hello(context, client, msg["token"], owner)
-                    return {"op": "seat", "seat": seat}
-                said_hello = True
+        async for msg, _received in messages:
+            if msg["type"] != "hello":
                 return {"op": "msg", "msg": msg}
+            try:
+                seat = await _check_hello(context, client, msg["token"], owner)
             except (ProtocolError, GinRummyError, DatabaseUnavailable) as exc:
                 await ws.send_json({"type": "error", "message": str(exc)})
+                continue
+            return {"op": "seat", "seat": seat}
+        return None
 
     manager.join(client)  # counted here, against this instance's limits per seat and address
     try:
