@@ -11,6 +11,10 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ..engine.rules import Rules
 
 
 class CommandError(Exception):
@@ -46,6 +50,28 @@ def check_scale_options(args: argparse.Namespace) -> None:
         raise CommandError(f"--jobs must be 0 (all cores) or more, not {args.jobs}")
     if args.ray and args.jobs is not None:
         raise CommandError("--jobs sets a local Ray's CPUs: it cannot go with a Ray address")
+
+
+def add_rules_option(parser: argparse.ArgumentParser) -> None:
+    """``--rules PRESET``, the preset the games are played under (default standard)."""
+    from ..engine.rules import Rules
+
+    parser.add_argument(
+        "--rules",
+        default="standard",
+        metavar="PRESET",
+        help=f"rules preset: {', '.join(Rules.presets())} (default standard)",
+    )
+
+
+def rules_preset(name: str) -> Rules:
+    """The rules of preset ``name``, refused in one line when there is none of that name."""
+    from ..engine.rules import Rules
+
+    if name not in Rules.presets():
+        presets = ", ".join(Rules.presets())
+        raise CommandError(f"unknown rules preset {name!r}; presets are: {presets}")
+    return Rules.preset(name)
 
 
 def check_folder(path: str | Path, what: str) -> None:

@@ -17,11 +17,13 @@ from ..engine.rules import Rules
 from ..speedups import describe
 from . import (
     CommandError,
+    add_rules_option,
     add_scale_options,
     check_players,
     check_scale_options,
     players_help,
     ray_unreachable,
+    rules_preset,
 )
 
 if TYPE_CHECKING:
@@ -78,12 +80,7 @@ def add_parser(subparsers: Subparsers) -> None:
         metavar="N",
         help="mirrored pairs to play: 2N games in all (default 100)",
     )
-    parser.add_argument(
-        "--rules",
-        default="standard",
-        metavar="PRESET",
-        help=f"rules preset: {', '.join(Rules.presets())} (default standard)",
-    )
+    add_rules_option(parser)
     parser.add_argument(
         "--seed", type=int, default=None, metavar="S", help="seed for the deals (default random)"
     )
@@ -100,10 +97,7 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise CommandError(f"--games must be at least 1, not {args.games}")
     check_scale_options(args)
-    if args.rules not in Rules.presets():
-        presets = ", ".join(Rules.presets())
-        raise CommandError(f"unknown rules preset {args.rules!r}; presets are: {presets}")
-    rules = Rules.preset(args.rules)
+    rules = rules_preset(args.rules)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
     # SIGTERM (``kill``) ends the run like Ctrl-C: the worker processes go with it.
     previous = signal.signal(signal.SIGTERM, _terminate)

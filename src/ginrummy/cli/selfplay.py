@@ -8,14 +8,15 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..engine.rules import Rules
 from . import (
     CommandError,
+    add_rules_option,
     add_scale_options,
     check_folder,
     check_players,
     check_scale_options,
     ray_unreachable,
+    rules_preset,
 )
 
 if TYPE_CHECKING:
@@ -55,12 +56,7 @@ def add_parser(subparsers: Subparsers) -> None:
         metavar=("A", "B"),
         help="the players in seats 0 and 1 (default simple simple)",
     )
-    parser.add_argument(
-        "--rules",
-        default="standard",
-        metavar="PRESET",
-        help=f"rules preset: {', '.join(Rules.presets())} (default standard)",
-    )
+    add_rules_option(parser)
     parser.add_argument(
         "--seed", type=int, default=None, metavar="S", help="seed for the run (default random)"
     )
@@ -81,9 +77,7 @@ def run(args: argparse.Namespace) -> int:
     check_players(*args.agents)
     if args.episodes < 1:
         raise CommandError(f"--episodes must be at least 1, not {args.episodes}")
-    if args.rules not in Rules.presets():
-        presets = ", ".join(Rules.presets())
-        raise CommandError(f"unknown rules preset {args.rules!r}; presets are: {presets}")
+    rules = rules_preset(args.rules)
     from ..rl.encoding_registry import encoding_names
 
     if args.encoding not in encoding_names():
@@ -98,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
     config = selfplay.SelfPlay(
         episodes=args.episodes,
         agents=(args.agents[0], args.agents[1]),
-        rules=Rules.preset(args.rules),
+        rules=rules,
         seed=seed,
         encoding=args.encoding,
     )
