@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from ginrummy.agents import get_agent
 from ginrummy.agents.panel import fewest_layoffs, layoff_spots, own_turns
-from ginrummy.engine import Action, ActionKind, Card, Cards, Event, Phase, PlayerView, parse_cards
-from ginrummy.engine.actions import DISCARDS, DRAW, GINS, KNOCKS
-from ginrummy.engine.melds import Meld, discard_deadwoods_mask
+from ginrummy.engine import Action, ActionKind, Card, Cards, Event, PlayerView, parse_cards
+from ginrummy.engine.actions import DISCARDS, DRAW
+from ginrummy.engine.melds import Meld
+from test_agents import discard_view
 
 
 def _turns(before: int) -> list[Event]:
@@ -30,30 +32,9 @@ def _turns(before: int) -> list[Event]:
 def view(hand: str, *, turns_before: int = 0, known: str = "", limit: int = 10) -> PlayerView:
     """Seat 0 to discard from ``hand`` (11 cards, its last card just drawn from the stock)
     after ``turns_before`` turns of its own; the opponent is known to hold ``known``."""
-    held = parse_cards(hand)
-    drawn = list(held)[-1]
-    events = _turns(turns_before)
-    events.append(Event(len(events) + 1, 0, DRAW, drawn))
-    table = discard_deadwoods_mask(held.mask)
-    legal: list[Action] = []
-    for card in held:
-        legal.append(DISCARDS[card.index])
-        if table[card.index] == 0:
-            legal.append(GINS[card.index])
-        elif table[card.index] <= limit:
-            legal.append(KNOCKS[card.index])
-    return PlayerView(
-        seat=0,
-        hand=held,
-        phase=Phase.DISCARD,
-        current_player=0,
-        dealer=1,
-        knock_limit=limit,
-        legal_actions=tuple(legal),
-        history=tuple(events),
-        opponent_known=parse_cards(known) if known else Cards(),
-        stock_count=20,
-    )
+    drawn = str(list(parse_cards(hand))[-1])
+    v = discard_view(hand, drawn=drawn, history=_turns(turns_before), knock_limit=limit)
+    return replace(v, opponent_known=parse_cards(known) if known else Cards())
 
 
 def chosen(agent: str, v: PlayerView, tries: int = 20) -> set[str]:
