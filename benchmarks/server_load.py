@@ -366,6 +366,8 @@ async def open_seats(
     urls = [ws_urls] if isinstance(ws_urls, str) else list(ws_urls)
     limit = asyncio.Semaphore(32)
     compression = None if args.no_compression else "deflate"
+    # As the pages do, each socket asks for its history in parts (only the moves it lacks).
+    parts = "" if getattr(args, "whole_history", False) else "&history=delta"
     # Seat s of table n plays with random.Random(2 n + s), shifted by args.seed where given.
     offset = 2 * len(tables) * getattr(args, "seed", 0)
     # Each socket from its own address (seat_address), as players come from their own
@@ -376,7 +378,7 @@ async def open_seats(
         where = seat_instance(n, seat, len(urls))
         async with limit:
             ws = await connect(
-                f"{urls[where]}/ws/{table_id}?token={token}",
+                f"{urls[where]}/ws/{table_id}?token={token}{parts}",
                 proxy=None,
                 open_timeout=60,
                 ping_interval=None,
@@ -676,6 +678,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         "--broker", default=None, help=f"Redis URL (default {BROKER} for several instances)"
     )
     parser.add_argument("--no-compression", action="store_true", help="no permessage-deflate")
+    parser.add_argument(
+        "--whole-history",
+        action="store_true",
+        help="sockets ask for the whole history in every state (not in parts, as pages do)",
+    )
     parser.add_argument("--profile", type=Path, default=None, help="cProfile instance 0 to FILE")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON too")
     parser.add_argument(

@@ -408,10 +408,18 @@ class SeatSocket:
 
     GAP = 0.11
 
-    def __init__(self, server: LiveServer, table_id: str, token: str | None = None) -> None:
+    def __init__(
+        self, server: LiveServer, table_id: str, token: str | None = None, *, deltas: bool = False
+    ) -> None:
         from websockets.sync.client import connect
 
-        query = f"?token={token}" if token else ""
+        query = "&".join(
+            ([f"token={token}"] if token else []) + (["history=delta"] if deltas else [])
+        )
+        query = f"?{query}" if query else ""
+        #: States that held only the newest moves (``?history=delta``), joined up as a page does.
+        self.parts = 0
+        self.history: list[Any] | None = None
         self.ws = connect(
             f"{server.ws_url}/ws/{table_id}{query}", proxy=None, open_timeout=20, max_size=1 << 22
         ).__enter__()  # the connection, opened; close() closes it
@@ -432,6 +440,14 @@ class SeatSocket:
         if data.get("type") == "presence" and not presence:
             return self.recv(timeout)
         if data.get("type") == "state":
+            view = data.get("view") or {}
+            start = view.pop("history_from", None)
+            if start is not None:
+                earlier = self.history
+                assert earlier is not None and len(earlier) >= start, (start, earlier)
+                view["history"] = earlier[:start] + view["history"]
+                self.parts += 1
+            self.history = view.get("history")
             self.last = data
         return data
 

@@ -412,11 +412,12 @@ class Cluster:
             return
         client = Client(table_id, seat if isinstance(seat, int) else None, _nowhere, "")
         client.address = str(msg.get("address", ""))
+        client.deltas = msg.get("deltas") is True
         remote = RemoteClient(self, conn, origin, client)
         client.send, client.close = remote.send, remote.close
         self.remotes[conn] = remote
         self.manager.join(client)
-        await client.send(table.state_for(client.seat))
+        await client.send(self.manager.state_message(table, client))
         self.manager._spawn(self._serve_remote(remote))
 
     async def _serve_remote(self, remote: RemoteClient) -> None:
@@ -432,7 +433,7 @@ class Cluster:
                     break
                 if msg["op"] == "seat":
                     manager.reseat(client, msg.get("seat"))
-                    await client.send(table.state_for(client.seat))
+                    await client.send(manager.state_message(table, client, whole=True))
                     continue
                 try:
                     await manager.handle(client, msg["msg"])
@@ -486,6 +487,7 @@ class Cluster:
                 "table": client.table_id,
                 "seat": client.seat,
                 "address": client.address,
+                "deltas": client.deltas,
             },
         )
         tasks = [asyncio.ensure_future(forward()), asyncio.ensure_future(back())]

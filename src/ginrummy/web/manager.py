@@ -35,6 +35,7 @@ from .protocol import ProtocolError, clean_name
 from .tables import (
     COMPUTER_SEAT,
     LEVELS,
+    HistoryMark,
     Options,
     Step,
     Table,
@@ -64,6 +65,11 @@ class Client:
     address: str = ""
     #: Closes the socket, which then reconnects (when its table moves to another instance).
     close: Callable[[], Awaitable[None]] | None = None
+    #: The socket asked for its history in parts (``?history=delta``): each state it is sent
+    #: holds only the events it has not had (:meth:`Manager.state_message`).
+    deltas: bool = False
+    #: What it holds of the hand's history (:meth:`Table.history_mark`).
+    mark: HistoryMark | None = None
 
 
 @dataclass
@@ -365,8 +371,30 @@ class Manager:
     def reseat(self, client: Client, seat: int | None) -> None:
         """Move a connected socket to another seat (after it said who it is)."""
         self.leave(client)
-        client.seat = seat
+        client.seat, client.mark = seat, None
         self.join(client)
+
+    def state_message(
+        self,
+        table: Table,
+        client: Client,
+        made: dict[tuple[int | None, int], dict[str, Any]] | None = None,
+        *,
+        whole: bool = False,
+    ) -> dict[str, Any]:
+        """The ``state`` message to send ``client`` now (the whole history if ``whole``, or
+        if it did not ask for parts); ``made`` keeps the messages made for a broadcast, one
+        per seat and history start, for the sockets after the first."""
+        seat = client.seat
+        start = 0 if whole or not client.deltas else table.history_from(seat, client.mark)
+        msg = None if made is None else made.get((seat, start))
+        if msg is None or msg["version"] != table.version:
+            msg = table.state_for(seat, start)
+            if made is not None:
+                made[(seat, start)] = msg
+        if client.deltas:
+            client.mark = table.history_mark(seat)
+        return msg
 
     def allow(self, client: Client) -> bool:
         """Whether one more message from this socket is within its seat's and its address's
@@ -379,13 +407,12 @@ class Manager:
         return True
 
     async def broadcast(self, table: Table) -> None:
-        # One message per seat, however many sockets it has; worked out again if the table
-        # changes while a send waits, so that no socket is sent an older state after a newer.
-        states: dict[int | None, dict[str, Any]] = {}
+        # One message per seat and history start, however many sockets have it; worked out
+        # again if the table changes while a send waits, so that no socket is sent an older
+        # state after a newer.
+        made: dict[tuple[int | None, int], dict[str, Any]] = {}
         for client in list(self.clients.get(table.id, ())):
-            state = states.get(client.seat)
-            if state is None or state["version"] != table.version:
-                state = states[client.seat] = table.state_for(client.seat)
+            state = self.state_message(table, client, made)
             try:
                 await client.send(state)
             except Exception:
@@ -401,7 +428,7 @@ class Manager:
             await client.send({"type": "pong"})
             return
         if kind == "state":
-            await client.send(table.state_for(client.seat))
+            await client.send(self.state_message(table, client, whole=True))
             return
         if client.seat is None:
             raise ProtocolError("spectators cannot act: open the game with your seat's link")

@@ -19,6 +19,13 @@ Server to client: ``state`` (your view and the table), ``hints``, ``review``, ``
 too) and ``error`` (``{"type": "error", "message": "..."}``; nothing changed). After a
 rematch every state of the old table names the new one (``table.rematch``); the seats'
 tokens hold there too.
+
+A seat's state carries the hand's history so far (``view.history``). A socket opened with
+``?history=delta`` (as the pages do) is sent it in parts: while a hand is played, a state may
+hold only the events the socket has not had yet, and then says where they start
+(``view.history_from``: the number of events before them, which the client keeps). The first
+state on a socket, the answer to ``state`` or ``hello``, each new hand and the hand's end
+(when the knocker's discard turns face up) always hold the whole history.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ import secrets
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any
 
 from ..engine import (
@@ -293,8 +294,12 @@ class Table:
 
     # -- what a seat sees -----------------------------------------------------------------
 
-    def state_for(self, seat: int | None) -> dict[str, Any]:
-        """The ``state`` message for a seat (or a spectator when ``seat`` is None)."""
+    def state_for(self, seat: int | None, history_from: int = 0) -> dict[str, Any]:
+        """The ``state`` message for a seat (or a spectator when ``seat`` is None).
+
+        With ``history_from`` (a seat's, during a hand) its history holds only the events
+        from that one on, and ``view.history_from`` says so: for a socket that has the ones
+        before (see :func:`history_mark`)."""
         hand = self.hand
         scores = self.game.totals
         msg: dict[str, Any] = {
@@ -315,8 +320,10 @@ class Table:
             view["discard_deadwood"] = discard_deadwood(hand, legal)
             if not hand.is_over:  # the knocker's discard is face down until the hand ends
                 view["history"] = [
-                    event_to_dict(e.public(seat, face_down_knock=True)) for e in hand.events
+                    public_event(e, seat) for e in islice(hand.events, history_from, None)
                 ]
+                if history_from:
+                    view["history_from"] = history_from
         result = hand.result
         if result is not None:  # both sides laid out, as lists (the result has them as text)
             view["showdown"] = [
@@ -327,6 +334,27 @@ class Table:
         if hand.is_over and self.deal is not None:
             msg["reveal"] = {"deck": self.deal.deck_text, "salt": self.deal.salt}
         return msg
+
+    def history_mark(self, seat: int | None) -> HistoryMark | None:
+        """What a seat's socket holds of the hand's history once sent the state as it is
+        now: None when that state carries no running history (a spectator's, between
+        hands, once the hand is over)."""
+        hand = self.hand
+        if seat is None or hand is None or hand.is_over or not hand.events:
+            return None
+        return (self.hand_number, seat, len(hand.events), public_event(hand.events[-1], seat))
+
+    def history_from(self, seat: int | None, mark: HistoryMark | None) -> int:
+        """Where ``seat``'s history may start for a socket holding ``mark``: after the events
+        it has, if they are still the hand's first ones; else 0, the whole history."""
+        hand = self.hand
+        if mark is None or hand is None or hand.is_over:
+            return 0
+        number, marked_seat, count, last = mark
+        if number != self.hand_number or marked_seat != seat or count > len(hand.events):
+            return 0
+        assert seat is not None
+        return count if public_event(hand.events[count - 1], seat) == last else 0
 
     def _fixed_info(self) -> dict[str, Any]:
         if self._fixed is None:
@@ -415,6 +443,17 @@ class Table:
             "undo_used": self.options.undo_used,
             "counts": not self.options.undo_used,
         }
+
+
+#: A socket's record of the history it was sent: the hand's number, the seat, how many events,
+#: and the last of them as sent (an undo takes events back; the next ones then differ).
+HistoryMark = tuple[int, int, int, dict[str, Any]]
+
+
+def public_event(event: Event, seat: int) -> dict[str, Any]:
+    """An event of the hand being played as ``seat``'s history shows it (the knocker's
+    discard face down until the hand ends)."""
+    return event_to_dict(event.public(seat, face_down_knock=True))
 
 
 def knock_options(hand: Hand, legal: Sequence[Action]) -> dict[str, list[dict[str, Any]]]:

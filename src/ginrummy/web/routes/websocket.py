@@ -80,14 +80,21 @@ async def _serve(ws: WebSocket, context: Context) -> None:
     owner = player_key(ws.cookies)
     if seat is not None and owner is not None:
         await context.claim(table_id, seat, owner)
-    client = Client(table_id, seat, ws.send_json, where, close=functools.partial(ws.close, MOVED))
+    client = Client(
+        table_id,
+        seat,
+        ws.send_json,
+        where,
+        close=functools.partial(ws.close, MOVED),
+        deltas=ws.query_params.get("history") == "delta",
+    )
     if cluster is not None and holder is not None:
         await _relay(context, cluster, client, holder, ws, owner)
         return
     assert table is not None
     manager.join(client)
     try:
-        await ws.send_json(table.state_for(seat))
+        await ws.send_json(manager.state_message(table, client))
         async for msg, received in _messages(ws, client, manager):
             try:
                 if msg["type"] == "hello":
@@ -176,8 +183,8 @@ async def _hello(
 ) -> None:
     """A socket says which seat it holds (its token in a message, not in the URL); the seat
     becomes its player's (``owner``) unless it is someone's already."""
-    seat = await _check_hello(context, client, token, owner)
-    await client.send(table.state_for(seat))
+    await _check_hello(context, client, token, owner)
+    await client.send(context.manager.state_message(table, client, whole=True))
 
 
 async def _check_hello(context: Context, client: Client, token: str, owner: str | None) -> int:

@@ -80,7 +80,8 @@ function saveCommitments() {
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
   // The seat's token goes in the first message, not in the socket's URL.
-  const ws = new WebSocket(`${proto}://${location.host}/ws/${tableId}`);
+  // history=delta: each state holds only the moves this socket has not had (joinHistory).
+  const ws = new WebSocket(`${proto}://${location.host}/ws/${tableId}?history=delta`);
   app.ws = ws;
   ws.onopen = () => {
     app.retry = 500;
@@ -143,8 +144,25 @@ const isLegal = (a) => legal().includes(a);
 const words = () => namer(table().names, view() && view().seat != null ? view().seat : null);
 const myTurn = () => view() && view().seat != null && view().current_player === view().seat;
 
+// A state that holds only the newest moves (view.history_from: how many came before them)
+// gets the earlier ones from the last state; false if that does not have them (then the whole
+// state is asked for again).
+function joinHistory(msg, before) {
+  const v = msg.view;
+  if (!v || v.history_from == null) return true;
+  const earlier = before?.view?.history;
+  if (!earlier || earlier.length < v.history_from) return false;
+  v.history = earlier.slice(0, v.history_from).concat(v.history);
+  delete v.history_from;
+  return true;
+}
+
 function onState(msg) {
   const before = app.state;
+  if (!joinHistory(msg, before)) {
+    send({ type: "state" });
+    return;
+  }
   const felt = document.querySelector(".felt");
   const places = before ? snapshot(felt) : null;
   const focused = document.activeElement?.dataset ? document.activeElement.dataset.card : null;
