@@ -358,8 +358,11 @@ class Writer:
         # hottest write. The update comes first: it locks the game's row (see the class
         # docstring), so the insert, which happens only while the hand is still being played,
         # sees a finish_hand that committed while it waited.
+        # Both on the session's connection, as Core statements: the ORM's bulk-update path
+        # would cost more than the statement (nothing of the game is loaded to keep in step).
         now = utcnow()
-        self._session.execute(update(GameRow).where(GameRow.id == game_id).values(updated_at=now))
+        connection = self._session.connection()
+        connection.execute(update(GameRow).where(GameRow.id == game_id).values(updated_at=now))
         self._locked.add(game_id)
         values = select(
             literal(game_id),
@@ -375,7 +378,7 @@ class Writer:
         try:
             # The row count is the answer here, and SQLAlchemy keeps an INSERT's only when
             # asked (without it, psycopg's reads -1).
-            inserted = self._session.connection().execute(
+            inserted = connection.execute(
                 insert(ActionRow).from_select(columns, values),
                 execution_options={"preserve_rowcount": True},
             )

@@ -46,7 +46,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import json
 import logging
 import os
 import secrets
@@ -56,10 +55,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import orjson
+
 from ..engine import GinRummyError
 from ..storage import DatabaseUnavailable, LeaseLost, NotFoundError, Writer
 from ..storage.models import utcnow
-from .protocol import ProtocolError
+from .protocol import ProtocolError, encode
 
 if TYPE_CHECKING:
     from .manager import Client, Manager
@@ -320,7 +321,7 @@ class Cluster:
 
     def publish(self, instance: str, msg: dict[str, Any]) -> None:
         """Queue a message for an instance; one task publishes them all, in this order."""
-        self._out.put_nowait((channel(instance), json.dumps(msg, separators=(",", ":"))))
+        self._out.put_nowait((channel(instance), encode(msg)))
 
     async def _publish(self) -> None:
         while True:
@@ -348,7 +349,7 @@ class Cluster:
                     if message is None:
                         continue
                     try:
-                        await self._received(json.loads(message["data"]))
+                        await self._received(orjson.loads(message["data"]))
                     except Exception:
                         log.exception("a message from the broker")
             except asyncio.CancelledError:

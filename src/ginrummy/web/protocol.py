@@ -33,6 +33,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import orjson
+
 MAX_MESSAGE_BYTES = 2048
 TYPES = {
     "action": {"action"},
@@ -47,6 +49,12 @@ TYPES = {
     "review": set(),
 }
 NAME_LENGTH = 40
+
+
+def encode(msg: dict[str, Any]) -> str:
+    """A server message as compact JSON text. (orjson: the state messages are the server's
+    hottest output, and this encodes them several times faster than the json module.)"""
+    return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
 class ProtocolError(ValueError):

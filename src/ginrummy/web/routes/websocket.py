@@ -22,13 +22,18 @@ from ...storage import DatabaseUnavailable, LeaseLost
 from ..cluster import MOVED, Cluster
 from ..context import Context, context_of
 from ..manager import Client, Manager
-from ..protocol import ProtocolError, parse_message
+from ..protocol import ProtocolError, encode, parse_message
 from ..security import address, origin_ok, player_key
 from ..tables import Table
 
 #: The close code for a socket the database cannot serve now: "try again later" (pages
 #: reconnect by themselves).
 TRY_LATER = 1013
+
+
+async def send(ws: WebSocket, msg: dict[str, Any]) -> None:
+    """Send one message (as :func:`~ginrummy.web.protocol.encode` writes it)."""
+    await ws.send_text(encode(msg))
 
 
 async def socket(ws: WebSocket) -> None:
@@ -41,7 +46,7 @@ async def socket(ws: WebSocket) -> None:
         await _serve(ws, context)
     except DatabaseUnavailable as exc:  # while the socket was being set up: say so, and close
         with contextlib.suppress(Exception):
-            await ws.send_json({"type": "error", "message": str(exc)})
+            await send(ws, {"type": "error", "message": str(exc)})
             await ws.close(code=TRY_LATER)
 
 
@@ -59,22 +64,22 @@ async def _serve(ws: WebSocket, context: Context) -> None:
         try:
             holder = await cluster.place(table_id)
         except ProtocolError as exc:
-            await ws.send_json({"type": "error", "message": str(exc)})
+            await send(ws, {"type": "error", "message": str(exc)})
             await ws.close(code=MOVED)
             return
     table = await manager.find(table_id) if holder is None else None
     if table is None and holder is None:
-        await ws.send_json({"type": "error", "message": "no such table (it may be over)"})
+        await send(ws, {"type": "error", "message": "no such table (it may be over)"})
         await ws.close(code=4404)
         return
     seat = await manager.seat_for(table_id, token)
     if token and seat is None:
-        await ws.send_json(
-            {"type": "error", "message": "that seat link is not valid; watching as a spectator"}
+        await send(
+            ws, {"type": "error", "message": "that seat link is not valid; watching as a spectator"}
         )
     refusal = manager.may_join(table_id, seat, where)
     if refusal is not None:
-        await ws.send_json({"type": "error", "message": refusal})
+        await send(ws, {"type": "error", "message": refusal})
         await ws.close(code=4429)
         return
     owner = player_key(ws.cookies)
@@ -83,7 +88,7 @@ async def _serve(ws: WebSocket, context: Context) -> None:
     client = Client(
         table_id,
         seat,
-        ws.send_json,
+        functools.partial(send, ws),
         where,
         close=functools.partial(ws.close, MOVED),
         deltas=ws.query_params.get("history") == "delta",
@@ -94,7 +99,7 @@ async def _serve(ws: WebSocket, context: Context) -> None:
     assert table is not None
     manager.join(client)
     try:
-        await ws.send_json(manager.state_message(table, client))
+        await send(ws, manager.state_message(table, client))
         async for msg, received in _messages(ws, client, manager):
             try:
                 if msg["type"] == "hello":
@@ -103,7 +108,7 @@ async def _serve(ws: WebSocket, context: Context) -> None:
                 await manager.handle(client, msg)
                 context.metrics.observe_round_trip(msg["type"], time.perf_counter() - received)
             except (ProtocolError, GinRummyError, DatabaseUnavailable) as exc:
-                await ws.send_json({"type": "error", "message": str(exc)})
+                await send(ws, {"type": "error", "message": str(exc)})
             except LeaseLost:  # another instance took the table over: reconnect there
                 assert cluster is not None
                 await cluster.drop(table_id)
@@ -129,14 +134,14 @@ async def _messages(
         if raw is None:
             raw = message.get("bytes") or b""
         if not manager.allow(client):
-            await ws.send_json({"type": "error", "message": "too many messages: slow down"})
+            await send(ws, {"type": "error", "message": "too many messages: slow down"})
             continue
         try:
             msg = parse_message(raw)
             if msg["type"] == "hello" and said_hello:
                 raise ProtocolError("say hello once, as the first message")
         except ProtocolError as exc:
-            await ws.send_json({"type": "error", "message": str(exc)})
+            await send(ws, {"type": "error", "message": str(exc)})
             continue
         said_hello = True
         yield msg, received
@@ -162,14 +167,14 @@ async def _relay(
             try:
                 seat = await _check_hello(context, client, msg["token"], owner)
             except (ProtocolError, GinRummyError, DatabaseUnavailable) as exc:
-                await ws.send_json({"type": "error", "message": str(exc)})
+                await send(ws, {"type": "error", "message": str(exc)})
                 continue
             return {"op": "seat", "seat": seat}
         return None
 
     manager.join(client)  # counted here, against this instance's limits per seat and address
     try:
-        await cluster.relay(client, holder, receive, ws.send_json)
+        await cluster.relay(client, holder, receive, functools.partial(send, ws))
     except WebSocketDisconnect:
         pass
     finally:
