@@ -8,6 +8,7 @@ rebuilt after a restart by replaying its stored deals and actions.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import random
 import secrets
@@ -487,9 +488,17 @@ def discard_deadwood(hand: Hand, legal: Sequence[Action]) -> dict[str, int]:
 
 
 def _arrangement_info(cards: Cards) -> dict[str, Any]:
-    if not cards:
+    return _best_info(cards.mask)
+
+
+@functools.lru_cache(maxsize=8192)
+def _best_info(mask: int) -> dict[str, Any]:
+    """The best arrangement of the cards of ``mask`` (:func:`arrangement_info`), worked out
+    once for every state that shows them: a seat's cards stay the same through the other
+    seat's turn and its own draw. Shared by those states, so nobody may change it."""
+    if not mask:
         return {"melds": [], "deadwood": [], "count": 0, "text": "- | -"}
-    return arrangement_info(best_arrangements(cards)[0])
+    return arrangement_info(best_arrangements(Cards.from_mask(mask))[0])
 
 
 def arrangement_info(arrangement: Arrangement) -> dict[str, Any]:
