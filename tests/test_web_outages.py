@@ -330,7 +330,7 @@ def test_a_move_whose_commit_was_cut_off_reloads_the_table(
             assert again.state_for(seat)["view"] == table.state_for(seat)["view"]
             step = table.plan(seat, str(action))
             with pytest.raises(ProtocolError, match="reloaded"):
-                await manager.db(manager._write, table, table.write, step)
+                await manager.writes.write(lambda tx: manager._write(tx, table, table.write, step))
         finally:
             manager.close()
             store.close()

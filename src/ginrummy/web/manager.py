@@ -30,6 +30,7 @@ from ..engine.match import Match
 from ..engine.views import PlayerView
 from ..storage import DatabaseUnavailable, Store, Writer
 from ..storage.models import utcnow
+from .batching import GroupCommit
 from .limits import Buckets
 from .protocol import ProtocolError, clean_name
 from .tables import (
@@ -145,6 +146,10 @@ class Manager:
         self._loading: dict[str, asyncio.Future[Table | None]] = {}
         self._timeouts: set[str] = set()
         self._pool = ThreadPoolExecutor(max_workers=4, thread_name_prefix="ginrummy-db")
+        #: The tables' writes, many to a transaction when they come together: in at most two
+        #: of the database threads at once, which leaves the others to reads (loading a
+        #: table, a seat's token).
+        self.writes = GroupCommit(self._in_thread, self.store.transaction, concurrency=2)
         #: Moves stored and made since start (read by ``/metrics``).
         self.actions_applied = 0
         lim = self.limits
@@ -166,8 +171,9 @@ class Manager:
         self._pool.shutdown(wait=True, cancel_futures=True)
 
     def db_queue_length(self) -> int:
-        """Store calls waiting for a database thread (for ``/metrics``)."""
-        return self._pool._work_queue.qsize()
+        """Store calls waiting for a database thread, and tables' writes waiting for a
+        transaction (for ``/metrics``)."""
+        return self._pool._work_queue.qsize() + self.writes.waiting
 
     async def think(self, kind: str, payload: dict[str, Any]) -> Any:
         """A job's answer from the worker processes; raises :class:`ThinkError` (a
@@ -182,8 +188,10 @@ class Manager:
 
     async def db(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run a store call in the database threads, never in the event loop."""
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._pool, functools.partial(fn, *args, **kwargs))
+        return await self._in_thread(functools.partial(fn, *args, **kwargs))
+
+    async def _in_thread(self, fn: Callable[[], T]) -> T:
+        return await asyncio.get_running_loop().run_in_executor(self._pool, fn)
 
     # -- tables -------------------------------------------------------------------------------
 
@@ -491,7 +499,7 @@ class Manager:
         the database go away as it commits, the change may or may not be stored: the table
         is let go of, to be read again, and its sockets reconnect to see which."""
         try:
-            await self.db(self._write, table, fn, *args)
+            await self.writes.write(lambda tx: self._write(tx, table, fn, *args))
         except DatabaseUnavailable as exc:
             why = (table.id, exc)
             if exc.in_doubt:
@@ -500,10 +508,10 @@ class Manager:
                 self._spawn(self._reconnect_all(table.id, IN_DOUBT))
             raise
 
-    def _write(self, table: Table, fn: Callable[..., None], *args: Any) -> None:
-        with self.store.transaction() as tx:
-            self._fence(tx, table)
-            fn(tx, *args)
+    def _write(self, tx: Writer, table: Table, fn: Callable[..., None], *args: Any) -> None:
+        """A table's write in the transaction ``tx`` (of :attr:`writes`)."""
+        self._fence(tx, table)
+        fn(tx, *args)
 
     def _fence(self, tx: Writer, table: Table) -> None:
         """Refuse a write from a copy of the table let go of (:meth:`_retire`); with many
