@@ -14,9 +14,9 @@ import re
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Final
 
-from sqlalchemy import Integer, func, insert, literal, select, tuple_, update
+from sqlalchemy import Integer, String, bindparam, func, insert, select, tuple_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -47,6 +47,30 @@ _ID_BYTES = 6  # 8 url-safe characters
 #: Leases renewed by one statement (two parameters each, well under every database's limit).
 RENEW_BATCH = 500
 _INT64 = 1 << 63
+
+
+# add_action's two statements, made once (bound parameters, not literals): building and
+# keying them afresh cost more than running them.
+_TOUCH_GAME: Final = (
+    update(GameRow)
+    .where(GameRow.id == bindparam("game"))
+    .values(updated_at=bindparam("now", type_=UTCDateTime()))
+)
+_ADD_ACTION: Final = insert(ActionRow).from_select(
+    ["game_id", "hand_number", "seq", "seat", "action", "created_at"],
+    select(
+        bindparam("game", type_=String()),
+        bindparam("hand", type_=Integer()),
+        bindparam("seq", type_=Integer()),
+        bindparam("seat", type_=Integer()),
+        bindparam("text", type_=String()),
+        bindparam("now", type_=UTCDateTime()),
+    ).where(
+        HandRow.game_id == bindparam("game"),
+        HandRow.number == bindparam("hand"),
+        HandRow.ended_at.is_(None),
+    ),
+)
 
 
 def new_game_id() -> str:
@@ -362,25 +386,15 @@ class Writer:
         # would cost more than the statement (nothing of the game is loaded to keep in step).
         now = utcnow()
         connection = self._session.connection()
-        connection.execute(update(GameRow).where(GameRow.id == game_id).values(updated_at=now))
+        connection.execute(_TOUCH_GAME, {"game": game_id, "now": now})
         self._locked.add(game_id)
-        values = select(
-            literal(game_id),
-            literal(hand_number),
-            literal(seq),
-            literal(seat, Integer),
-            literal(text),
-            literal(now, UTCDateTime()),
-        ).where(
-            HandRow.game_id == game_id, HandRow.number == hand_number, HandRow.ended_at.is_(None)
-        )
-        columns = ["game_id", "hand_number", "seq", "seat", "action", "created_at"]
+        params = {"game": game_id, "hand": hand_number, "seq": seq, "seat": seat, "text": text}
+        params["now"] = now
         try:
             # The row count is the answer here, and SQLAlchemy keeps an INSERT's only when
             # asked (without it, psycopg's reads -1).
             inserted = connection.execute(
-                insert(ActionRow).from_select(columns, values),
-                execution_options={"preserve_rowcount": True},
+                _ADD_ACTION, params, execution_options={"preserve_rowcount": True}
             )
         except IntegrityError as exc:
             raise ConflictError(
