@@ -74,6 +74,9 @@ def test_the_app_plays_a_hand_against_a_websocket_seat(server: LiveServer) -> No
             assert "Ann" in screen_text(app)
             while table(app).state["view"]["phase"] != "over":
                 state = table(app).state
+                # the history, sent in parts and put together, holds every move once, in order
+                history = state["view"]["history"]
+                assert [e["n"] for e in history] == list(range(1, len(history) + 1))
                 before = state["version"]
                 action = policy(state)
                 table(app).send_action(action)
@@ -88,6 +91,7 @@ def test_the_app_plays_a_hand_against_a_websocket_seat(server: LiveServer) -> No
             state = table(app).state
             assert state["table"]["seat"] == 1
             assert state["view"]["result"] is not None
+            assert session.parts > 0
             await until(pilot, lambda: "n Next hand" in screen_text(app), "the next hand's key")
 
     asyncio.run(run())

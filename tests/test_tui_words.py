@@ -114,7 +114,7 @@ def test_links_are_read_as_the_page_reads_them() -> None:
         "AbC_12-x",
         "tok-en_1",
     )
-    assert link.socket_url == "wss://cards.example.org/gin/ws/AbC_12-x"
+    assert link.socket_url == "wss://cards.example.org/gin/ws/AbC_12-x?history=delta"
     old = parse_link("http://[::1]:8000/t/abc?s=xyz")
     assert (old.base, old.token) == ("ws://[::1]:8000", "xyz")
 

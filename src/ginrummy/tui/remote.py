@@ -37,7 +37,9 @@ class SeatLink:
 
     @property
     def socket_url(self) -> str:
-        return f"{self.base}/ws/{self.table}"
+        # As the page does, ask for the history in parts: each state then holds only the moves
+        # this screen has not had (RemoteSession._joined puts them together).
+        return f"{self.base}/ws/{self.table}?history=delta"
 
     def at(self, table: str) -> SeatLink:
         return SeatLink(self.base, table, self.token)
@@ -83,6 +85,9 @@ class RemoteSession:
         self._first: list[Message] = []
         self._saw_open = False
         self._closed = False
+        #: The hand's history so far, and how many states held only its newest moves.
+        self._history: list[Any] | None = None
+        self.parts = 0
 
     @classmethod
     async def join(cls, url: str, *, open_timeout: float = 10.0) -> RemoteSession:
@@ -144,7 +149,27 @@ class RemoteSession:
         data = json.loads(raw)
         if not isinstance(data, dict) or not isinstance(data.get("type"), str):
             raise JoinError("the server sent something that is not a message")
+        if not self._joined(data):
+            raise JoinError("the server sent part of a history this screen never had")
         return data
+
+    def _joined(self, message: Message) -> bool:
+        """Put a state's history together: one that holds only the newest moves
+        (``view.history_from``, the number of moves before them) gets the earlier ones from the
+        last state. False when this session does not have them."""
+        view = message.get("view") if message.get("type") == "state" else None
+        if not isinstance(view, dict):
+            return True
+        start = view.pop("history_from", None)
+        if start is not None:
+            earlier = self._history
+            if not isinstance(start, int) or earlier is None or len(earlier) < start:
+                return False
+            view["history"] = earlier[:start] + list(view.get("history") or [])
+            self.parts += 1
+        history = view.get("history")
+        self._history = history if isinstance(history, list) else None
+        return True
 
     # -- the session ----------------------------------------------------------------------------
 
@@ -179,6 +204,9 @@ class RemoteSession:
                 except ValueError:
                     continue
                 if not isinstance(message, dict):
+                    continue
+                if not self._joined(message):  # ask for the whole state again
+                    await self.send({"type": "state"})
                     continue
             if message.get("type") == "state" and await self._follow(message):
                 continue

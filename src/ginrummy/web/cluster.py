@@ -24,12 +24,13 @@ How a table is shared, and why:
   published, and each instance publishes from one task in order, so each socket sees every
   state in order.
 * **Failure.** The holder renews its leases every third of ``lease_seconds``. When it dies
-  the leases run out; the instances relaying for it notice (the lease's holder changed or
-  expired, or the holder's channel has no subscriber) and close those sockets with 1012, and
-  the pages reconnect by themselves. The next socket for the table takes the lease over
-  (waiting out the dead holder's expiry, at most ``lease_seconds``) and loads the table from
-  the database, where every acknowledged move is, since a move is stored before anyone is
-  told of it. A move sent meanwhile is either stored (and then seen after the reconnect) or
+  the leases run out; the instances relaying for it notice (the lease's holder changed, the
+  holder's channel has no subscriber, or the lease has been out for ``lease_seconds`` more:
+  a holder that is alive but slow to renew, under load, keeps its sockets) and close those
+  sockets with 1012, and the pages reconnect by themselves. The next socket for the table
+  takes the lease over (waiting out the dead holder's expiry, at most ``lease_seconds``) and
+  loads the table from the database, where every acknowledged move is, since a move is
+  stored before anyone is told of it. A move sent meanwhile is either stored (and then seen after the reconnect) or
   refused with the socket's close, never half applied.
 * **The broker away.** Redis is only the wire between instances; leases and moves live in the
   database. While it is away each instance serves the sockets of the tables it holds as
@@ -53,6 +54,7 @@ import socket
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
@@ -304,13 +306,16 @@ class Cluster:
         relays = list(self.relays.values())
         if relays:
             holders = await self._keep(manager.store.lease_holders, {r.table_id for r in relays})
-            now = utcnow()
+            # A lease out for a while: its holder, though subscribed, has stopped renewing.
+            # (Only a while: an overloaded holder renews late, and closing every socket it
+            # serves would only bring them all back at once.)
+            stale = utcnow() - timedelta(seconds=self.lease_seconds)
             alive: dict[str, bool] = {}
             for relay in relays:
-                holder, expires = holders.get(relay.table_id, ("", now))
+                holder, expires = holders.get(relay.table_id, ("", stale))
                 if relay.holder not in alive:
                     alive[relay.holder] = await self._alive(relay.holder)
-                if holder != relay.holder or expires <= now or not alive[relay.holder]:
+                if holder != relay.holder or expires <= stale or not alive[relay.holder]:
                     relay.end()  # it reconnects, and finds the table's new holder
         for origin in {r.origin for r in self.remotes.values()}:
             if not await self._alive(origin):
