@@ -72,6 +72,13 @@ _ADD_ACTION: Final = insert(ActionRow).from_select(
     ),
 )
 
+# check_lease's: the game's row locked (SQLite has no FOR UPDATE, and SQLAlchemy leaves it
+# out there: its writers take turns anyway), and the lease read.
+_LOCK_GAME: Final = select(GameRow.id).where(GameRow.id == bindparam("game")).with_for_update()
+_LEASE_OF: Final = select(LeaseRow.holder, LeaseRow.epoch).where(
+    LeaseRow.game_id == bindparam("game")
+)
+
 
 def new_game_id() -> str:
     """A short, url-safe random id (8 characters), never starting with "-" so that it can be
@@ -570,8 +577,14 @@ class Writer:
         lease at ``epoch``; the game's row stays locked to the end of the transaction, so the
         lease cannot change hands before the write commits. An expired lease nobody has taken
         over still counts: no other instance can have written meanwhile."""
-        self._game(game_id)
-        row = self._session.get(LeaseRow, game_id)
+        # Core statements made once, not the ORM: with many instances this check comes with
+        # every move.
+        connection = self._session.connection()
+        if game_id not in self._locked:
+            if connection.execute(_LOCK_GAME, {"game": game_id}).first() is None:
+                raise NotFoundError(f"there is no game {game_id!r}")
+            self._locked.add(game_id)
+        row = connection.execute(_LEASE_OF, {"game": game_id}).first()
         if row is None or row.holder != holder or row.epoch != epoch:
             raise LeaseLost(f"game {game_id} is now applied by another server instance")
 

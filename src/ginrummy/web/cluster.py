@@ -30,8 +30,8 @@ How a table is shared, and why:
   sockets with 1012, and the pages reconnect by themselves. The next socket for the table
   takes the lease over (waiting out the dead holder's expiry, at most ``lease_seconds``) and
   loads the table from the database, where every acknowledged move is, since a move is
-  stored before anyone is told of it. A move sent meanwhile is either stored (and then seen after the reconnect) or
-  refused with the socket's close, never half applied.
+  stored before anyone is told of it. A move sent meanwhile is either stored (and then seen
+  after the reconnect) or refused with the socket's close, never half applied.
 * **The broker away.** Redis is only the wire between instances; leases and moves live in the
   database. While it is away each instance serves the sockets of the tables it holds as
   before; a relayed socket is told that its table's server was lost touch with (a move it
