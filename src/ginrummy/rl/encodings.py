@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..engine import ActionKind, Card, Event, Phase, PlayerView
+from ..engine.masks import STOCK_FLOOR
 from .knowledge import FULL, Knowledge
 
 if TYPE_CHECKING:
@@ -263,7 +264,9 @@ class DefaultEncoder(Encoder):
                     live[_KNOWN + index] = 0.0
                     live[_THEIRS + index] = 1.0
                     live[_UNSEEN + index] = 0.0
-                if knowledge.over:  # a dead hand: the opponent's cards are shown
+                # A discard ends the hand only at the stock's floor (a dead hand): then the
+                # opponent's cards are shown.
+                if self._stock <= STOCK_FLOOR and knowledge.over:
                     self._running = False
             self._top = index
         elif kind is _DRAW_KIND:
