@@ -5,7 +5,8 @@ gets its observation and the mask of its legal actions, and one legal action is 
 mask by the same pick for every contender (:func:`picker`: the mask's nonzero places, one of
 them drawn uniformly by Python's seeded ``random.Random``; numpy's generator drawing one number
 at a time costs about three times as much, the same for everyone, and the report prints the
-pick's own cost a decision). Rates are decisions per second (both seats'; OpenSpiel's chance
+pick's own cost a decision; ``VectorEnv`` draws all its rows at once, and the engine alone has
+no mask to draw from). Rates are decisions per second (both seats'; OpenSpiel's chance
 nodes, the deal and the stock draws, are played but not counted). Contenders, one hand an
 episode each, standard rules:
 
