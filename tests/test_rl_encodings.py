@@ -1,8 +1,8 @@
 """The observation encodings, each read back against the engine on random states: the default
 planes, flags and numbers; RLCard's planes compared with RLCard's own environment on the same
 deals; the information state's rows against the hand's events; the registry; and the work saved
-on the way (the default encoding kept running event by event, each observation encoded once a
-state) checked against observations worked out afresh."""
+on the way (the default encoding kept running event by event, each observation encoded at most twice
+a state) checked against observations worked out afresh."""
 
 from __future__ import annotations
 

@@ -292,8 +292,11 @@ class Hand:
         """
         a = action if isinstance(action, Action) else Action.parse(action)
         s = self._state
-        arrangement = self._check(s, a, seat)
-        state, event = PHASES[s.phase].apply[a.kind](self, s, a, arrangement, len(self.events) + 1)
+        phase = PHASES[s.phase]
+        # Without a seat there is no turn to check: the phase's own check is all (the
+        # environments apply every action so, one call fewer an action).
+        arrangement = phase.check(self, s, a) if seat is None else self._check(s, a, seat)
+        state, event = phase.apply[a.kind](self, s, a, arrangement, len(self.events) + 1)
         self._history.append(s)
         self._state = state
         self.events.append(event)

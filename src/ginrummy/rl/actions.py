@@ -112,10 +112,14 @@ def action_name(action_id: int) -> str:
     return str(to_action(action_id))
 
 
+#: ``_BY_IDENTITY``'s lookup, bound once rather than at every call of :func:`ids_of`.
+_ID_OF_IDENTITY: Final = _BY_IDENTITY.__getitem__
+
+
 def ids_of(actions: list[Action]) -> list[int]:
     """The ids of legal actions, in the order given."""
     try:  # the engine's own instances: two C-level maps, no Python loop
-        return list(map(_BY_IDENTITY.__getitem__, map(id, actions)))
+        return list(map(_ID_OF_IDENTITY, map(id, actions)))
     except KeyError:
         return [action_id(action) for action in actions]
 

@@ -101,6 +101,28 @@ class raw_env(AECEnv[str, Observation, ActionType]):
         session = self.session
         return {"observation": session.observe(seat), "action_mask": session.mask(seat)}
 
+    def last(
+        self, observe: bool = True
+    ) -> tuple[Observation | None, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last``, the same returns, with the agent's observation made here
+        rather than through :meth:`observe` (it is asked for at every decision)."""
+        agent = self.agent_selection
+        observation = None
+        if observe:
+            seat = self._seats[agent]
+            session = self.session
+            observation = {
+                "observation": session.observe(seat),
+                "action_mask": session.mask(seat),
+            }
+        return (
+            observation,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def step(self, action: ActionType) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
@@ -121,7 +143,7 @@ class raw_env(AECEnv[str, Observation, ActionType]):
             self.infos = {name: dict(info) for name in AGENTS}
             self._informed = bool(info)
         self.agent_selection = AGENTS[session.current_player]
-        if session.terminated or session.truncated:
+        if session.done:
             ended = session.terminated
             self.terminations = dict.fromkeys(AGENTS, ended)
             self.truncations = dict.fromkeys(AGENTS, not ended)

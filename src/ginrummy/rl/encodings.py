@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..engine import ActionKind, Card, Event, Phase, PlayerView
+from ..engine.masks import STOCK_FLOOR
 from .knowledge import FULL, Knowledge
 
 if TYPE_CHECKING:
@@ -149,6 +150,13 @@ _TURN_BITS: Final = sum(_PHASE_BITS.values()) | _MY_TURN | (FULL << _TAKEN)
 #: The actions after which the planes are worked out afresh (the table, the knock card, the
 #: hand's end): rare, and each changes much at once.
 _KNOCKS: Final = frozenset({ActionKind.KNOCK, ActionKind.GIN, ActionKind.BIG_GIN})
+#: The kinds :meth:`DefaultEncoder.see` tells apart, as plain names (read at every event).
+_DISCARD_KIND, _TAKE_KIND, _DRAW_KIND, _PASS_KIND = (
+    ActionKind.DISCARD,
+    ActionKind.TAKE,
+    ActionKind.DRAW,
+    ActionKind.PASS,
+)
 
 
 class DefaultEncoder(Encoder):
@@ -232,21 +240,19 @@ class DefaultEncoder(Encoder):
             live[_THEIR_MATCH_AT] = min(1.0, other_match / self._match_scale)
 
     def see(self, event: Event, knowledge: Knowledge) -> None:
-        kind = event.action.kind
-        seat = knowledge.seat
-        mine = event.seat == seat
+        _, actor, action, card, _ = event
+        kind = action.kind
+        mine = actor == knowledge.seat
         live = self._planes
-        running = self._running
-        if kind is ActionKind.DISCARD:
-            card = event.card
+        if kind is _DISCARD_KIND:
             assert card is not None
             index = card.index
-            self._discarded[event.seat] |= card.bit
+            self._discarded[actor] |= card.bit
             self._pile |= card.bit
             self._pile_size += 1
-            self._counts[event.seat] -= 1
+            self._counts[actor] -= 1
             live[_PILE_ORDER + index] = _PILE[self._pile_size]
-            if running:
+            if self._running:
                 live[_IN_PILE + index] = 1.0
                 if self._top >= 0:
                     live[_TOP + self._top] = 0.0
@@ -258,43 +264,43 @@ class DefaultEncoder(Encoder):
                     live[_KNOWN + index] = 0.0
                     live[_THEIRS + index] = 1.0
                     live[_UNSEEN + index] = 0.0
-                if knowledge.over:  # a dead hand: the opponent's cards are shown
+                # A discard ends the hand only at the stock's floor (a dead hand): then the
+                # opponent's cards are shown.
+                if self._stock <= STOCK_FLOOR and knowledge.over:
                     self._running = False
             self._top = index
-        elif kind is ActionKind.TAKE:
-            card = event.card
-            assert card is not None
-            index = card.index
-            self._pile &= ~card.bit
-            self._pile_size -= 1
-            self._counts[event.seat] += 1
-            live[_PILE_ORDER + index] = 0.0
-            pile = knowledge.pile
-            self._top = pile[-1].index if pile else -1
-            if running:
-                live[_IN_PILE + index] = 0.0
-                live[_TOP + index] = 0.0
-                if self._top >= 0:
-                    live[_TOP + self._top] = 1.0
-                live[(_HAND if mine else _KNOWN) + index] = 1.0
-        elif kind is ActionKind.DRAW:
+        elif kind is _DRAW_KIND:
             self._stock -= 1
-            self._counts[event.seat] += 1
+            self._counts[actor] += 1
             if mine:
-                card = event.card
                 assert card is not None
-                if running:
+                if self._running:
                     live[_HAND + card.index] = 1.0
                     live[_UNSEEN + card.index] = 0.0
             elif self._top >= 0:
                 self._declined |= 1 << self._top
                 live[_DECLINED + self._top] = 1.0
+        elif kind is _TAKE_KIND:
+            assert card is not None
+            index = card.index
+            self._pile &= ~card.bit
+            self._pile_size -= 1
+            self._counts[actor] += 1
+            live[_PILE_ORDER + index] = 0.0
+            pile = knowledge.pile
+            top = self._top = pile[-1].index if pile else -1
+            if self._running:
+                live[_IN_PILE + index] = 0.0
+                live[_TOP + index] = 0.0
+                if top >= 0:
+                    live[_TOP + top] = 1.0
+                live[(_HAND if mine else _KNOWN) + index] = 1.0
         elif kind in _KNOCKS:
-            card = event.action.card
+            card = action.card
             if card is not None:
-                self._discarded[event.seat] |= card.bit
+                self._discarded[actor] |= card.bit
             self._running = False
-        elif kind is ActionKind.PASS:
+        elif kind is _PASS_KIND:
             if not mine and self._top >= 0:
                 self._declined |= 1 << self._top
                 live[_DECLINED + self._top] = 1.0

@@ -1,5 +1,6 @@
 """Both seats' observations of one hand: each seat's knowledge and encoder, the encoder fed
-every event as its seat saw it, and each observation encoded at most once a state.
+every event as its seat saw it, and each observation encoded at most twice a state (once
+when it is asked for once, which is the common case; see :meth:`Observations.take`).
 
 The environments (through :class:`~ginrummy.rl.session.Session`) and the self-play generator
 (:mod:`.selfplay`) both observe hands through this class, so a self-play file holds exactly the
@@ -20,14 +21,16 @@ class Observations:
     """The two seats' encoders over the hand being played. Call :meth:`deal` for each hand and
     :meth:`saw` with each event the hand gives; :meth:`encoded` is a seat's observation now."""
 
-    __slots__ = ("_cache", "_hand", "encoders", "knowledge")
+    __slots__ = ("_cache", "_hand", "_lent", "encoders", "knowledge")
 
     def __init__(self, options: EnvOptions) -> None:
         self.encoders: tuple[Encoder, Encoder] = make_encoders(options)
         self.knowledge: tuple[Knowledge, Knowledge]
         self._hand: Hand | None = None
-        #: Each seat's observation of the present state, once asked for.
+        #: Each seat's observation of the present state, once kept (see :meth:`take`).
         self._cache: list[Array | None] = [None, None]
+        #: Per seat, whether :meth:`take` has handed out the present state's first encoding.
+        self._lent = [False, False]
 
     def deal(self, hand: Hand, scores: Scores) -> None:
         """A new hand, dealt and not yet played; ``scores`` is where the seats read the score."""
@@ -36,6 +39,7 @@ class Observations:
         for encoder, knowledge in zip(self.encoders, self.knowledge, strict=True):
             encoder.new_hand(knowledge)
         self._cache = [None, None]
+        self._lent = [False, False]
 
     def saw(self, event: Event) -> None:
         """The hand's latest event happened: each seat sees it as it may (the opponent's stock
@@ -50,10 +54,13 @@ class Observations:
             event = visible(event, other, hand.is_over)
         encoders[other].see(event, knowledge[other])
         cache[0] = cache[1] = None
+        lent = self._lent
+        lent[0] = lent[1] = False
 
     def forget(self) -> None:
         """Something the encoders read besides the hand's events changed (the score)."""
         self._cache[0] = self._cache[1] = None
+        self._lent[0] = self._lent[1] = False
 
     def encoded(self, seat: int) -> Array:
         """``seat``'s observation now, encoded on the first call after a change and the same
@@ -62,6 +69,18 @@ class Observations:
         if cached is None:
             cached = self._cache[seat] = self.encoders[seat].encode(self.knowledge[seat])
         return cached
+
+    def take(self, seat: int) -> Array:
+        """``seat``'s observation now as a new array, the caller's to keep or write into.
+
+        An environment asks once a state, most often: the encoder's new array is then handed
+        out as it is, not kept and copied. A second ask in the same state encodes again and
+        keeps that one (the first may have been written into), and every later ask copies it;
+        an encoder gives the same array for the same state however often it is asked."""
+        if self._cache[seat] is None and not self._lent[seat]:
+            self._lent[seat] = True
+            return self.encoders[seat].encode(self.knowledge[seat])
+        return self.encoded(seat).copy()
 
 
 __all__ = ["Observations"]

@@ -110,14 +110,16 @@ class Session:
         """A new int8 mask of ``seat``'s legal actions (all 0 when it is not to act)."""
         if self.done or seat != self.hand.current_player:
             return _NO_MASK.copy()
-        mask = np.zeros(NUM_ACTIONS, np.int8)
+        # Filled as bytes, which are cheaper to set one by one than numpy's items, and then
+        # lent to numpy as they are: the array is the caller's, writable, never shared.
+        mask = bytearray(NUM_ACTIONS)
         for index in self.legal_ids():
             mask[index] = 1
-        return mask
+        return np.frombuffer(mask, np.int8)
 
     def observe(self, seat: int) -> Array:
-        """A new array of ``seat``'s observation (encoded once a state, then copied)."""
-        return self.observations.encoded(seat).copy()
+        """A new array of ``seat``'s observation, the caller's to keep or write into."""
+        return self.observations.take(seat)
 
     def step(self, action_id: int | np.integer[Any]) -> None:
         """Play the current player's action of id ``action_id``; ``rewards``, ``terminated``,
@@ -150,7 +152,7 @@ class Session:
         self.observations.saw(event)
         if hand.is_over:
             self._hand_over()
-        elif len(hand.events) >= self.options.max_hand_actions:
+        elif event.number >= self.options.max_hand_actions:  # the hand's count of actions
             self._end(truncated=True)
         if not self.done and self.steps == self.options.max_cycles:
             self._end(truncated=True)
