@@ -73,6 +73,8 @@ T = TypeVar("T")
 #: Seconds a lease lasts unless renewed: a dead holder's tables are taken over this long after
 #: its last renewal at most.
 LEASE_SECONDS = 3.0
+#: The most messages published in one round trip to the broker.
+PUBLISH_BATCH = 256
 #: The close code sent to sockets whose table has moved to another instance: "service restart",
 #: which pages answer by reconnecting.
 MOVED = 1012
@@ -329,10 +331,20 @@ class Cluster:
         self._out.put_nowait((channel(instance), encode(msg)))
 
     async def _publish(self) -> None:
+        """Publish the queued messages in order: those that wait together go in one round
+        trip to the broker (a pipeline, which keeps their order), not one round trip each."""
         while True:
-            target, data = await self._out.get()
+            batch = [await self._out.get()]
+            while not self._out.empty() and len(batch) < PUBLISH_BATCH:
+                batch.append(self._out.get_nowait())
             try:
-                await self.redis.publish(target, data)
+                if len(batch) == 1:
+                    await self.redis.publish(*batch[0])
+                else:
+                    async with self.redis.pipeline(transaction=False) as pipe:
+                        for target, data in batch:
+                            pipe.publish(target, data)
+                        await pipe.execute()
             except Exception as exc:
                 if not self.broker_lost:
                     log.error("could not publish to the broker: %s", exc)
