@@ -188,10 +188,11 @@ def test_knock_arrangement_leaves_the_fewest_layoffs() -> None:
 
 def test_knocks_with_a_strong_lead() -> None:
     _, view = _knock_view("As 2s 3s 4h 5h 6h 8d 8c 8h 9c", "Kd", scores=(95, 40))
-    action = ExpertAgent(Settings(worlds=20, min_worlds=20, budget_ms=1000)).act(
-        view, random.Random(3)
-    )
-    assert action.kind is ActionKind.KNOCK and action.card == Card.parse("Kd")
+    # Knocking and playing on are both near-certain wins, a few worlds apart: nearly always
+    # the knock.
+    expert = ExpertAgent(Settings(worlds=100, min_worlds=100, budget_ms=5000))
+    knocks = [expert.act(view, random.Random(seed)) for seed in range(10)]
+    assert sum(a.kind is ActionKind.KNOCK and a.card == Card.parse("Kd") for a in knocks) >= 8
 
 
 def test_goes_gin_rather_than_knock() -> None:
