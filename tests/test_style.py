@@ -8,6 +8,7 @@ import pytest
 
 from ginrummy.agents import get_agent
 from ginrummy.agents.expert import ExpertAgent, Settings
+from ginrummy.agents.inference import beliefs, sample_world
 from ginrummy.agents.play import drive
 from ginrummy.agents.search import FIRST_CHANCE, TO_DRAW, KnockRule, Rollout, Scoring, play_out
 from ginrummy.agents.style import Evidence, StyleModel, evidence
@@ -119,3 +120,25 @@ def test_the_expert_reads_a_gin_hunter_over_the_hands_of_a_game() -> None:
     for seed in range(8):
         drive(Hand.deal(EAAI, seed % 2, rng), agents, rng)
     assert expert.style.likeliest().name == "early", expert.style.seen
+
+
+def test_a_world_keeps_a_hand_he_would_have_knocked_with_only_when_every_guess_is_one() -> None:
+    """His sixth turn over, with a knock limit of 25 (so that a fresh deal's hands come near
+    it): a first-chance knocker would have knocked with 25 or less, so his guessed hands (eight
+    guesses a world) hold more, nearly always; an early knocker, past his turns, may hold
+    anything but gin; a low knocker anything above 5."""
+    hand = Hand.deal(EAAI, 0, random.Random(5))
+    b = beliefs(hand.view(0))
+    expert = ExpertAgent(Settings(tries=8))
+
+    def low(rule: KnockRule, seed: int) -> float:
+        rng = random.Random(seed)
+        hands = [expert._world(b, rng, rule, 6, 25, 8, 0.15)[0] for _ in range(300)]
+        return sum(deadwood_mask(h) <= 25 for h in hands) / len(hands)
+
+    plain = sum(
+        deadwood_mask(sample_world(b, random.Random(s), 8, 0.15)[0]) <= 25 for s in range(300)
+    )
+    early = low(KnockRule(turns=3), 1)
+    assert low(FIRST_CHANCE, 1) < 0.05 < 0.5 * plain / 300 < early
+    assert low(KnockRule(most=5), 1) == pytest.approx(early, abs=0.1)

@@ -136,6 +136,14 @@ class Settings:
     prior_early: float = 0.2
     prior_low: float = 0.2
     style_slip: float = 0.05
+    #: Whether a world's guess at his hand keeps a hand he would have knocked with by the
+    #: world's style only when every guess is one (he did not knock at his last discard).
+    bar_knocks: bool = True
+    #: Guesses and their sharpness (in place of ``tries`` and the sharpness above) for a world
+    #: whose style has him past the turns he knocks in, playing for gin: he keeps a better
+    #: organised hand than a player still ready to knock.
+    gin_tries: int = 8
+    gin_sharpness: float = 0.15
     #: When the searching player itself knocks in the rollouts (a :class:`~.search.KnockRule`:
     #: at most this deadwood, in its first this many turns; by default at the first chance).
     own_most: int = 99
@@ -434,8 +442,8 @@ class ExpertAgent(BaseAgent):
         goal = s.worlds
         while n < goal:
             n += 1
-            opp, stock = sample_world(b, rng, tries, sharpness)
             his = style.sample(rng) if style is not None else FIRST_CHANCE
+            opp, stock = self._world(b, rng, his, begun[1], view.knock_limit, tries, sharpness)
             for i in active:
                 pts = self._simulate(view, cands[i], starts[i], opp, stock, scoring, mine, his)
                 v = cache.get(pts)
@@ -465,6 +473,28 @@ class ExpertAgent(BaseAgent):
             _gate_discards(cands, values, samples, s.gate_z)
         _derive_values(cands, values, utility)
         return Evaluation(cands, values, n, utility(0, 0), b)
+
+    def _world(
+        self,
+        b: Beliefs,
+        rng: random.Random,
+        his: KnockRule,
+        turn: int,
+        limit: int,
+        tries: int,
+        sharpness: float,
+    ) -> tuple[int, list[int]]:
+        """A world in which he plays by ``his`` rule, in his turn ``turn`` (his hand as it was
+        after his last discard, when he did not knock)."""
+        s = self.settings
+        barred = -1
+        if turn > 0 and s.bar_knocks:
+            barred = min(limit, his.most) if turn <= his.turns else 0
+            tries = max(tries, 2)
+        if turn > his.turns:
+            tries = s.gin_tries
+            sharpness = max(sharpness, min(s.gin_sharpness, s.sharpness * turn))
+        return sample_world(b, rng, tries, sharpness, barred)
 
     @staticmethod
     def _start(view: PlayerView, c: Candidate, turns: tuple[int, int]) -> Rollout | None:
