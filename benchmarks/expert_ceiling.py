@@ -65,12 +65,12 @@ def _deciding(when: str) -> Any:
 
 
 def true_world(
-    b: Beliefs, rng: random.Random, tries: int = 1, sharpness: float = 0.0, barred: int = -1
+    b: Beliefs, rng: random.Random, tries: int = 1, sharpness: float = 0.0
 ) -> tuple[int, list[int]]:
     """At a decision to cheat at: his real hand, and the real stock order when
     ``_current["know"]`` is ``all`` (shuffled otherwise). Else a fair sample."""
     if not _current["cheat"]:
-        return sample_world(b, rng, tries, sharpness, barred)
+        return sample_world(b, rng, tries, sharpness)
     hand: Hand = _current["hand"]
     opp = hand.hand_mask(1 - int(_current["seat"]))
     if _current["know"] == "all":

@@ -11,7 +11,7 @@ from ginrummy.agents.expert import ExpertAgent, Settings
 from ginrummy.agents.inference import beliefs, sample_world
 from ginrummy.agents.play import drive
 from ginrummy.agents.search import FIRST_CHANCE, TO_DRAW, KnockRule, Rollout, Scoring, play_out
-from ginrummy.agents.style import Evidence, StyleModel, evidence
+from ginrummy.agents.style import Evidence, Style, StyleModel, evidence
 from ginrummy.engine import Card, Hand, Rules, parse_cards
 from ginrummy.engine.melds import deadwood_mask
 
@@ -122,23 +122,28 @@ def test_the_expert_reads_a_gin_hunter_over_the_hands_of_a_game() -> None:
     assert expert.style.likeliest().name == "early", expert.style.seen
 
 
-def test_a_world_keeps_a_hand_he_would_have_knocked_with_only_when_every_guess_is_one() -> None:
+def test_a_world_where_he_would_have_knocked_is_drawn_again() -> None:
     """His sixth turn over, with a knock limit of 25 (so that a fresh deal's hands come near
-    it): a first-chance knocker would have knocked with 25 or less, so his guessed hands (eight
-    guesses a world) hold more, nearly always; an early knocker, past his turns, may hold
-    anything but gin; a low knocker anything above 5."""
+    it): by a first-chance rule he would have knocked with 25 or less, so the worlds' hands
+    hold more, nearly always; by an early rule, past his turns, they may hold anything but
+    gin; and when both rules are as likely, the hands that could have knocked speak for the
+    early rule."""
     hand = Hand.deal(EAAI, 0, random.Random(5))
     b = beliefs(hand.view(0))
-    expert = ExpertAgent(Settings(tries=8))
+    expert = ExpertAgent(Settings(gin_tries=8, gin_sharpness=0.15))
+    early = KnockRule(turns=3)
 
-    def low(rule: KnockRule, seed: int) -> float:
-        rng = random.Random(seed)
-        hands = [expert._world(b, rng, rule, 6, 25, 8, 0.15)[0] for _ in range(300)]
-        return sum(deadwood_mask(h) <= 25 for h in hands) / len(hands)
+    def worlds(*styles: Style) -> list[tuple[KnockRule, int, list[int]]]:
+        rng = random.Random(1)
+        model = StyleModel(styles)
+        return [expert._world(b, rng, model, 6, 25, 8, 0.15) for _ in range(300)]
 
-    plain = sum(
-        deadwood_mask(sample_world(b, random.Random(s), 8, 0.15)[0]) <= 25 for s in range(300)
-    )
-    early = low(KnockRule(turns=3), 1)
-    assert low(FIRST_CHANCE, 1) < 0.05 < 0.5 * plain / 300 < early
-    assert low(KnockRule(most=5), 1) == pytest.approx(early, abs=0.1)
+    def low(found: list[tuple[KnockRule, int, list[int]]]) -> float:
+        return sum(deadwood_mask(h) <= 25 for _, h, _ in found) / len(found)
+
+    plain = [deadwood_mask(sample_world(b, random.Random(s), 8, 0.15)[0]) for s in range(300)]
+    share = sum(dw <= 25 for dw in plain) / 300
+    assert low(worlds(Style("first", FIRST_CHANCE, 1.0))) < 0.02 < 0.5 * share
+    assert low(worlds(Style("early", early, 1.0))) > 0.5 * share
+    both = worlds(Style("first", FIRST_CHANCE, 0.5), Style("early", early, 0.5))
+    assert sum(rule == early for rule, _, _ in both) > 0.55 * len(both)

@@ -136,14 +136,15 @@ class Settings:
     prior_early: float = 0.2
     prior_low: float = 0.2
     style_slip: float = 0.05
-    #: Whether a world's guess at his hand keeps a hand he would have knocked with by the
-    #: world's style only when every guess is one (he did not knock at his last discard).
+    #: Whether a world whose style and hand would have knocked at his last discard (he did
+    #: not) is drawn again, style and hand, up to ``redraws`` times (:meth:`_world`).
     bar_knocks: bool = True
+    redraws: int = 4
     #: Guesses and their sharpness (in place of ``tries`` and the sharpness above) for a world
     #: whose style has him past the turns he knocks in, playing for gin: he keeps a better
     #: organised hand than a player still ready to knock.
-    gin_tries: int = 8
-    gin_sharpness: float = 0.15
+    gin_tries: int = 16
+    gin_sharpness: float = 0.4
     #: When the searching player itself knocks in the rollouts (a :class:`~.search.KnockRule`:
     #: at most this deadwood, in its first this many turns; by default at the first chance).
     own_most: int = 99
@@ -442,8 +443,9 @@ class ExpertAgent(BaseAgent):
         goal = s.worlds
         while n < goal:
             n += 1
-            his = style.sample(rng) if style is not None else FIRST_CHANCE
-            opp, stock = self._world(b, rng, his, begun[1], view.knock_limit, tries, sharpness)
+            his, opp, stock = self._world(
+                b, rng, style, begun[1], view.knock_limit, tries, sharpness
+            )
             for i in active:
                 pts = self._simulate(view, cands[i], starts[i], opp, stock, scoring, mine, his)
                 v = cache.get(pts)
@@ -478,23 +480,32 @@ class ExpertAgent(BaseAgent):
         self,
         b: Beliefs,
         rng: random.Random,
-        his: KnockRule,
+        style: StyleModel | None,
         turn: int,
         limit: int,
         tries: int,
         sharpness: float,
-    ) -> tuple[int, list[int]]:
-        """A world in which he plays by ``his`` rule, in his turn ``turn`` (his hand as it was
-        after his last discard, when he did not knock)."""
+    ) -> tuple[KnockRule, int, list[int]]:
+        """A world: his knocking rule (drawn from ``style``'s odds; at the first chance without
+        one), his hand and the stock. It is his turn ``turn`` (over when it is ours), and he
+        did not knock: a rule and hand that would have knocked (by that rule, with his hand as
+        it is) are drawn again, up to ``redraws`` times, so that a hand that could have knocked
+        long ago speaks for a patient rule. Past the turns his rule knocks in, he plays for gin
+        and his hand is guessed sharper (``gin_tries``, ``gin_sharpness``)."""
         s = self.settings
-        barred = -1
-        if turn > 0 and s.bar_knocks:
-            barred = min(limit, his.most) if turn <= his.turns else 0
-            tries = max(tries, 2)
-        if turn > his.turns:
-            tries = s.gin_tries
-            sharpness = max(sharpness, min(s.gin_sharpness, s.sharpness * turn))
-        return sample_world(b, rng, tries, sharpness, barred)
+        for _ in range(s.redraws + 1):
+            his = style.sample(rng) if style is not None else FIRST_CHANCE
+            t, sh = tries, sharpness
+            if turn > his.turns:
+                t = s.gin_tries
+                sh = max(sharpness, min(s.gin_sharpness, s.sharpness * turn))
+            opp, stock = sample_world(b, rng, t, sh)
+            if turn == 0 or not s.bar_knocks:
+                break
+            dw = deadwood_mask(opp)
+            if not (dw <= limit and his.allows(dw, turn)):
+                break
+        return his, opp, stock
 
     @staticmethod
     def _start(view: PlayerView, c: Candidate, turns: tuple[int, int]) -> Rollout | None:

@@ -178,17 +178,13 @@ def beliefs(view: PlayerView) -> Beliefs:
     return Beliefs(known, unseen, hidden, tuple(w), tuple(prob), obs)
 
 
-def sample_hidden(
-    b: Beliefs, rng: random.Random, tries: int = 1, sharpness: float = 0.0, barred: int = -1
-) -> int:
+def sample_hidden(b: Beliefs, rng: random.Random, tries: int = 1, sharpness: float = 0.0) -> int:
     """One guess at the opponent's hidden cards, a mask of ``b.hidden`` unseen cards.
 
     Weighted sampling without replacement: each card in turn with odds proportional to its
     weight among the cards not yet chosen. With ``tries`` > 1, that many guesses are drawn and
     one is kept with odds ``exp(-sharpness * deadwood)``: a player who has been improving his
-    hand for a while holds better-organised cards than a random draw. A guess whose whole hand
-    has ``barred`` deadwood or less (a hand he would have knocked with) is kept only when every
-    guess is.
+    hand for a while holds better-organised cards than a random draw.
     """
     k = b.hidden
     if k == 0:
@@ -199,7 +195,7 @@ def sample_hidden(
     n = len(cards)
     random = rng.random
     best = 0
-    best_key = -3.0
+    best_key = -1.0
     for _ in range(tries):
         left = weights.copy()
         total = start
@@ -225,8 +221,6 @@ def sample_hidden(
         dw = deadwood_mask(mask | b.known)
         # Gumbel-max style choice: random key weighted by exp(-sharpness * dw).
         key = random() ** (2.718281828 ** (sharpness * dw))
-        if dw <= barred:
-            key -= 2.0
         if key > best_key:
             best_key = key
             best = mask
@@ -234,11 +228,10 @@ def sample_hidden(
 
 
 def sample_world(
-    b: Beliefs, rng: random.Random, tries: int = 1, sharpness: float = 0.0, barred: int = -1
+    b: Beliefs, rng: random.Random, tries: int = 1, sharpness: float = 0.0
 ) -> tuple[int, list[int]]:
-    """``(opponent's hand mask, stock in draw order)`` consistent with the view (his hand
-    guessed by :func:`sample_hidden`)."""
-    hidden = sample_hidden(b, rng, tries, sharpness, barred)
+    """``(opponent's hand mask, stock in draw order)`` consistent with the view."""
+    hidden = sample_hidden(b, rng, tries, sharpness)
     stock = bits(b.unseen & ~hidden)
     # Fisher-Yates on rng.random(): compiled, far cheaper than rng.shuffle's integer draws.
     random = rng.random
