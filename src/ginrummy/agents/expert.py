@@ -8,8 +8,10 @@ Every decision with a real choice is made the same way:
    :mod:`.heuristic` (deadwood left, live cards that still join a meld, the chance he can use
    the card); every knock, each with the arrangement that leaves him the fewest layoffs.
 3. **Sample worlds** (his hidden cards and the stock order, his hand better organised the
-   longer he has played) and play each candidate out to the end of the hand in each world
-   with a fast policy for both seats (:mod:`.search`). Every candidate meets the same worlds;
+   longer he has played, and his knocking rule drawn from the style he has shown in this
+   game, :mod:`.style`; a world in which he would already have knocked is drawn again) and
+   play each candidate out to the end of the hand in each world with a fast policy for both
+   seats (:mod:`.search`), each knocking by its rule. Every candidate meets the same worlds;
    the discards go through successive halving, so the two finalists are compared on many
    worlds; another discard replaces the heuristic's best only when it is clearly better.
 4. **Score** each ending by what it does to the chance of winning the game at the current
