@@ -14,6 +14,7 @@ from ginrummy.agents.search import FIRST_CHANCE, TO_DRAW, KnockRule, Rollout, Sc
 from ginrummy.agents.style import Evidence, Style, StyleModel, evidence
 from ginrummy.engine import Card, Hand, Rules, parse_cards
 from ginrummy.engine.melds import deadwood_mask
+from test_panel import view
 
 EAAI = Rules.preset("eaai")
 
@@ -147,3 +148,24 @@ def test_a_world_where_he_would_have_knocked_is_drawn_again() -> None:
     assert low(worlds(Style("early", early, 1.0))) > 0.5 * share
     both = worlds(Style("first", FIRST_CHANCE, 0.5), Style("early", early, 0.5))
     assert sum(rule == early for rule, _, _ in both) > 0.55 * len(both)
+
+
+def test_a_knock_against_a_gin_player_past_his_knocking_turns_risks_more() -> None:
+    """Knocking with 9 (As2s3s 7h7d7c 9cTcJc, 9d; Kh thrown) in our seventh turn: against a
+    player who has shown he plays for gin after his first turns, the search guesses his hand
+    sharper and values the knock lower (more undercuts in its worlds) than against one who
+    knocks at the first chance, whose hand would already have knocked if it could."""
+    v = view("As 2s 3s 7h 7d 7c 9c Tc Jc 9d Kh", turns_before=6)
+
+    def knock_value(*seen: Evidence) -> float:
+        expert = ExpertAgent(Settings(worlds=128, min_worlds=128, budget_ms=10_000))
+        for ev in seen:
+            expert.style.update(ev)
+        found = expert.evaluate(v, random.Random(1))
+        return max(
+            x for c, x in zip(found.candidates, found.values, strict=True) if c.kind == "knock"
+        )
+
+    hunter = knock_value(Evidence(7, 4, False), Evidence(8, 3, False))
+    eager = knock_value(Evidence(7, 8, True))
+    assert hunter < eager - 5
