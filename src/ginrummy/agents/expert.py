@@ -135,8 +135,8 @@ class Settings:
     #: first chance; the prior odds of the two patient styles, and how far one piece of
     #: evidence against a style lowers its odds.
     read_style: bool = True
-    prior_early: float = 0.2
-    prior_low: float = 0.2
+    prior_early: float = 0.05
+    prior_low: float = 0.05
     style_slip: float = 0.05
     #: Whether a world whose style and hand would have knocked at his last discard (he did
     #: not) is drawn again, style and hand, up to ``redraws`` times (:meth:`_world`).

@@ -40,7 +40,7 @@ class Style:
     prior: float
 
 
-def default_styles(early: float = 0.2, low: float = 0.2) -> tuple[Style, ...]:
+def default_styles(early: float = 0.05, low: float = 0.05) -> tuple[Style, ...]:
     """Knocking at the first chance, and the two patient styles with these prior odds:
     ``early`` (only in the first three turns, as MARJJ) and ``low`` (only at 5 or less)."""
     first = max(0.0, 1.0 - early - low)
