@@ -119,7 +119,7 @@ def test_evidence_needs_a_finished_hand() -> None:
 
 
 def test_the_expert_reads_a_gin_hunter_over_the_hands_of_a_game() -> None:
-    expert = ExpertAgent(Settings(worlds=6, min_worlds=6))
+    expert = ExpertAgent(Settings(worlds=6, min_worlds=6, read_style=True, bar_knocks=True))
     agents = (expert, get_agent("gin-hunter"))
     rng = random.Random(3)
     for seed in range(8):
@@ -135,7 +135,9 @@ def test_a_world_where_he_would_have_knocked_is_drawn_again() -> None:
     early rule."""
     hand = Hand.deal(EAAI, 0, random.Random(5))
     b = beliefs(hand.view(0))
-    expert = ExpertAgent(Settings(gin_tries=8, gin_sharpness=0.15))
+    expert = ExpertAgent(
+        Settings(gin_tries=8, gin_sharpness=0.15, read_style=True, bar_knocks=True)
+    )
     early = KnockRule(turns=3)
 
     def worlds(*styles: Style) -> list[tuple[KnockRule, int, list[int]]]:
@@ -162,7 +164,9 @@ def test_a_knock_against_a_gin_player_past_his_knocking_turns_risks_more() -> No
     v = view("As 2s 3s 7h 7d 7c 9c Tc Jc 9d Kh", turns_before=6)
 
     def knock_value(*seen: Evidence) -> float:
-        expert = ExpertAgent(Settings(worlds=128, min_worlds=128, budget_ms=10_000))
+        expert = ExpertAgent(
+            Settings(worlds=128, min_worlds=128, budget_ms=10_000, read_style=True, bar_knocks=True)
+        )
         for ev in seen:
             expert.style.update(ev)
         found = expert.evaluate(v, random.Random(1))
