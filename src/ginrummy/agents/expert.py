@@ -8,8 +8,10 @@ Every decision with a real choice is made the same way:
    :mod:`.heuristic` (deadwood left, live cards that still join a meld, the chance he can use
    the card); every knock, each with the arrangement that leaves him the fewest layoffs.
 3. **Sample worlds** (his hidden cards and the stock order, his hand better organised the
-   longer he has played) and play each candidate out to the end of the hand in each world
-   with a fast policy for both seats (:mod:`.search`). Every candidate meets the same worlds;
+   longer he has played, and his knocking rule drawn from the style he has shown in this
+   game, :mod:`.style`; a world in which he would already have knocked is drawn again) and
+   play each candidate out to the end of the hand in each world with a fast policy for both
+   seats (:mod:`.search`), each knocking by its rule. Every candidate meets the same worlds;
    the discards go through successive halving, so the two finalists are compared on many
    worlds; another discard replaces the heuristic's best only when it is clearly better.
 4. **Score** each ending by what it does to the chance of winning the game at the current
@@ -37,15 +39,18 @@ from .base import BaseAgent
 from .heuristic import DEFAULT_WEIGHTS, Weights, discard_scores, takes_into_meld
 from .inference import Beliefs, beliefs, sample_world
 from .search import (
+    FIRST_CHANCE,
     TO_DISCARD,
     TO_DRAW,
     TO_TAKE_OR_PASS,
+    KnockRule,
     Rollout,
     Scoring,
     layoff_options,
     play_out,
     resolve_knock,
 )
+from .style import StyleModel, default_styles, evidence, turns_of
 from .winprob import Utility
 
 
@@ -125,6 +130,29 @@ class Settings:
     #: Successive halving of the discards: after ``prune[k]`` worlds keep the best ``keep[k]``.
     prune: tuple[int, ...] = (128, 320)
     keep: tuple[int, ...] = (3, 2)
+    #: Whether the rollouts play his turns by the knocking style he has shown in this game
+    #: (:mod:`.style`; each world draws one style by its odds), rather than knocking at the
+    #: first chance. Off by default, with ``bar_knocks``: measured, it made the expert no
+    #: stronger against simple or gin-hunter (benchmarks/strength.md). Then the prior odds
+    #: of the two patient styles, and how far one piece of evidence against a style lowers
+    #: its odds.
+    read_style: bool = False
+    prior_early: float = 0.05
+    prior_low: float = 0.05
+    style_slip: float = 0.05
+    #: Whether a world whose style and hand would have knocked at his last discard (he did
+    #: not) is drawn again, style and hand, up to ``redraws`` times (:meth:`_world`).
+    bar_knocks: bool = False
+    redraws: int = 4
+    #: Guesses and their sharpness (in place of ``tries`` and the sharpness above) for a world
+    #: whose style has him past the turns he knocks in, playing for gin: he keeps a better
+    #: organised hand than a player still ready to knock.
+    gin_tries: int = 16
+    gin_sharpness: float = 0.4
+    #: When the searching player itself knocks in the rollouts (a :class:`~.search.KnockRule`:
+    #: at most this deadwood, in its first this many turns; by default at the first chance).
+    own_most: int = 99
+    own_turns: int = 99
 
 
 def _legal_index(view: PlayerView) -> dict[tuple[ActionKind, int], Action]:
@@ -228,6 +256,28 @@ class ExpertAgent(BaseAgent):
 
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings if settings is not None else Settings()
+        self._style: StyleModel | None = None
+        self._read = False
+
+    @property
+    def style(self) -> StyleModel:
+        """The odds of his knocking styles, from the hands of this game seen so far."""
+        if self._style is None:
+            s = self.settings
+            self._style = StyleModel(default_styles(s.prior_early, s.prior_low), s.style_slip)
+        return self._style
+
+    def new_hand(self) -> None:
+        self._read = False
+
+    def observe(self, view: PlayerView) -> None:
+        """At the end of a hand, read what it showed of his knocking (once a hand)."""
+        if view.result is None or self._read:
+            return
+        self._read = True
+        ev = evidence(view)
+        if ev is not None:
+            self.style.update(ev)
 
     # -- the protocol ----------------------------------------------------------------------
 
@@ -389,14 +439,19 @@ class ExpertAgent(BaseAgent):
         schedule = list(zip(s.prune, s.keep, strict=True))
         # Per searched candidate, its value in each world it met (the first len() worlds).
         samples: dict[int, list[float]] = {i: [] for i in active}
-        starts = {i: self._start(view, cands[i]) for i in active}
+        begun = (turns_of(view, view.seat), turns_of(view, 1 - view.seat))
+        starts = {i: self._start(view, cands[i], begun) for i in active}
+        mine = KnockRule(s.own_most, s.own_turns)
+        style = self.style if s.read_style else None
         n = 0
         goal = s.worlds
         while n < goal:
             n += 1
-            opp, stock = sample_world(b, rng, tries, sharpness)
+            his, opp, stock = self._world(
+                b, rng, style, begun[1], view.knock_limit, tries, sharpness
+            )
             for i in active:
-                pts = self._simulate(view, cands[i], starts[i], opp, stock, scoring)
+                pts = self._simulate(view, cands[i], starts[i], opp, stock, scoring, mine, his)
                 v = cache.get(pts)
                 if v is None:
                     v = cache[pts] = utility(pts[0], pts[1])
@@ -425,25 +480,59 @@ class ExpertAgent(BaseAgent):
         _derive_values(cands, values, utility)
         return Evaluation(cands, values, n, utility(0, 0), b)
 
+    def _world(
+        self,
+        b: Beliefs,
+        rng: random.Random,
+        style: StyleModel | None,
+        turn: int,
+        limit: int,
+        tries: int,
+        sharpness: float,
+    ) -> tuple[KnockRule, int, list[int]]:
+        """A world: his knocking rule (drawn from ``style``'s odds; at the first chance without
+        one), his hand and the stock. It is his turn ``turn`` (over when it is ours), and he
+        did not knock: a rule and hand that would have knocked (by that rule, with his hand as
+        it is) are drawn again, up to ``redraws`` times, so that a hand that could have knocked
+        long ago speaks for a patient rule. Past the turns his rule knocks in, he plays for gin
+        and his hand is guessed sharper (``gin_tries``, ``gin_sharpness``)."""
+        s = self.settings
+        for _ in range(s.redraws + 1):
+            his = style.sample(rng) if style is not None else FIRST_CHANCE
+            t, sh = tries, sharpness
+            if turn > his.turns:
+                t = s.gin_tries
+                sh = max(sharpness, min(s.gin_sharpness, s.sharpness * turn))
+            opp, stock = sample_world(b, rng, t, sh)
+            if turn == 0 or not s.bar_knocks:
+                break
+            dw = deadwood_mask(opp)
+            if not (dw <= limit and his.allows(dw, turn)):
+                break
+        return his, opp, stock
+
     @staticmethod
-    def _start(view: PlayerView, c: Candidate) -> Rollout | None:
+    def _start(view: PlayerView, c: Candidate, turns: tuple[int, int]) -> Rollout | None:
         """Where candidate ``c`` leaves the hand, the same in every world, so it is made once a
-        decision (None for a move that ends the hand). A draw starts before the draw: the card
-        drawn is the world's (:meth:`_simulate`)."""
+        decision (None for a move that ends the hand); ``turns``: the turns each seat (this one
+        first) has begun. A draw starts before the draw: the card drawn is the world's
+        (:meth:`_simulate`)."""
         hand = view.hand.mask
         pile = tuple(card.index for card in view.discard_pile)
         kind = c.kind
         if kind == "discard":
-            return Rollout(hand & ~(1 << c.card), (*pile, c.card), turn=1, phase=TO_DRAW)
+            return Rollout(hand & ~(1 << c.card), (*pile, c.card), 1, TO_DRAW, turns=turns)
+        begun = (turns[0] + 1, turns[1])
         if kind == "take":
-            return Rollout(hand | (1 << c.card), pile[:-1], turn=0, phase=TO_DISCARD, taken=c.card)
+            taken = c.card
+            return Rollout(hand | (1 << taken), pile[:-1], 0, TO_DISCARD, taken=taken, turns=begun)
         if kind == "draw":
-            return Rollout(hand, pile, turn=0, phase=TO_DRAW)
+            return Rollout(hand, pile, turn=0, phase=TO_DRAW, turns=begun)
         if kind == "pass":  # on the first upcard
             if _first_upcard_passes(view) + 1 == 2:
                 # Both passed: the non-dealer (the other seat) draws from the stock.
-                return Rollout(hand, pile, turn=1, phase=TO_DRAW, passes=2)
-            return Rollout(hand, pile, turn=1, phase=TO_TAKE_OR_PASS, passes=1)
+                return Rollout(hand, pile, turn=1, phase=TO_DRAW, passes=2, turns=turns)
+            return Rollout(hand, pile, turn=1, phase=TO_TAKE_OR_PASS, passes=1, turns=turns)
         return None
 
     def _simulate(
@@ -454,9 +543,12 @@ class ExpertAgent(BaseAgent):
         opp: int,
         stock: list[int],
         scoring: Scoring,
+        mine: KnockRule = FIRST_CHANCE,
+        his: KnockRule = FIRST_CHANCE,
     ) -> tuple[int, int]:
         """Points ``(mine, his)`` when candidate ``c`` is played in the world ``(opp, stock)``
-        and the hand is played out from ``start`` (:meth:`_start`)."""
+        and the hand is played out from ``start`` (:meth:`_start`), each seat knocking by its
+        rule (``mine``, ``his``)."""
         hand = view.hand.mask
         outs = self.settings.rollout_outs
         kind = c.kind
@@ -469,15 +561,17 @@ class ExpertAgent(BaseAgent):
         if kind == "discard":
             if view.stock_count <= STOCK_FLOOR:
                 return 0, 0
-            return play_out(start, opp, stock, scoring, outs)
+            return play_out(start, opp, stock, scoring, outs, mine=mine, his=his)
         if kind == "take":
             if view.phase is Phase.WALL:
                 return self._wall_knock(hand | (1 << c.card), c.card, opp, scoring)
-            return play_out(start, opp, stock, scoring, outs)
+            return play_out(start, opp, stock, scoring, outs, mine=mine, his=his)
         if kind == "draw":
             # The card drawn is this world's first stock card.
-            start = Rollout(hand | (1 << stock[0]), start.pile, turn=0, phase=TO_DISCARD, pos=1)
-        return play_out(start, opp, stock, scoring, outs)
+            start = Rollout(
+                hand | (1 << stock[0]), start.pile, 0, TO_DISCARD, pos=1, turns=start.turns
+            )
+        return play_out(start, opp, stock, scoring, outs, mine=mine, his=his)
 
     @staticmethod
     def _wall_knock(hand: int, taken: int, opp: int, scoring: Scoring) -> tuple[int, int]:

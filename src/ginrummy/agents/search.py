@@ -13,8 +13,10 @@ and it leaves out every choice that policy never makes:
   it goes into a meld of the best arrangement with it (otherwise pass, or draw from the stock);
   discard the card leaving the least deadwood (the highest card among equals; never the card
   just taken), except that with ``outs`` the searching seat, when it cannot knock, also counts
-  the live cards that would still join a meld; and **knock at the first chance**: knocking is
-  never declined or delayed to wait for gin.
+  the live cards that would still join a meld; and **knock** as its :class:`KnockRule` allows:
+  by default at the first chance, but a seat may be given a patient rule (knock only at a
+  deadwood of at most ``most``, or only in its first ``turns`` turns, otherwise play for gin),
+  each seat its own, so that the rollout can follow an opponent who plays for gin.
 * **Must gin** is never looked up, but it always holds: a seat that can knock discards the card
   leaving the least deadwood, so it goes gin whenever it can.
 * **Big gin** is never declared: eleven melded cards discard one and score as gin (the gin
@@ -219,6 +221,23 @@ def resolve_knock(
     return scoring.knock(k, layoff_deadwood(defender, melds))
 
 
+@dataclass(frozen=True, slots=True)
+class KnockRule:
+    """When a seat knocks in a rollout: with deadwood at most ``most`` (and the hand's knock
+    limit), in one of its first ``turns`` turns of the hand (the turn it is in counted); gin
+    always. Outside them it discards as before and plays on."""
+
+    most: int = 99
+    turns: int = 99
+
+    def allows(self, deadwood: int, turn: int) -> bool:
+        return deadwood == 0 or (deadwood <= self.most and turn <= self.turns)
+
+
+#: Knock at the first chance: the rollout's rule unless told otherwise.
+FIRST_CHANCE: Final = KnockRule()
+
+
 #: The phase of a simulated hand: its own type, so that it cannot be mixed up with the
 #: engine's :class:`~ginrummy.engine.hand.Phase` (a rollout has no wall and no layoffs).
 RolloutPhase = NewType("RolloutPhase", int)
@@ -250,6 +269,9 @@ class Rollout:
     #: How many seats passed on the first upcard; after both did, ``turn`` (the non-dealer)
     #: draws from the stock without the pile's card on offer.
     passes: int = 0
+    #: How many turns each seat (0: the searching player) has begun this hand, the current
+    #: one included: a turn begins with a take or a draw (for :class:`KnockRule`).
+    turns: tuple[int, int] = (0, 0)
 
 
 def play_out(
@@ -259,6 +281,8 @@ def play_out(
     scoring: Scoring,
     outs: float = 0.0,
     max_plies: int = 200,
+    mine: KnockRule = FIRST_CHANCE,
+    his: KnockRule = FIRST_CHANCE,
 ) -> tuple[int, int]:
     """Play a simulated hand from ``start`` to its end in the world where the opponent holds
     ``opp`` and the stock is ``stock`` (in draw order), with the heuristic for both seats (see
@@ -267,7 +291,7 @@ def play_out(
 
     Returns the points ``(seat 0, seat 1)``. Both seats discard the card leaving the least
     deadwood, except that with ``outs`` seat 0 (the searching player) also values live cards
-    that would still join a meld.
+    that would still join a meld. ``mine`` and ``his`` say when seat 0 and seat 1 knock.
     """
     hands = [start.mine, opp]
     pos = start.pos
@@ -277,6 +301,8 @@ def play_out(
     taken = start.taken
     passes = start.passes
     limit = scoring.limit
+    turns = [start.turns[0], start.turns[1]]
+    rules = (mine, his)
     end = len(stock)
     gone = 0
     for card in pile:
@@ -292,6 +318,7 @@ def play_out(
                 pile.pop()
                 taken = top
                 phase = TO_DISCARD
+                turns[turn] += 1
             else:
                 passes += 1
                 turn = 1 - turn
@@ -301,6 +328,7 @@ def play_out(
         elif phase == TO_DRAW:
             top = pile[-1] if pile and passes != 2 else -1
             passes = 0
+            turns[turn] += 1
             if top >= 0:
                 before = dws[turn]
                 if before < 0:
@@ -326,7 +354,7 @@ def play_out(
         if card < 0:
             return 0, 0
         h &= ~(1 << card)
-        if dw <= limit:
+        if dw <= limit and rules[turn].allows(dw, turns[turn]):
             pts = resolve_knock(h, hands[1 - turn], None, scoring)
             return (pts[0], pts[1]) if turn == 0 else (pts[1], pts[0])
         hands[turn] = h
