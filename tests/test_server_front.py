@@ -233,3 +233,27 @@ def test_websocket_compression_is_offered_unless_turned_off(
         assert (extensions or "").split(";")[0] == (offered or "")
     finally:
         server.kill()
+
+
+def test_a_burst_of_messages_on_one_socket_is_read_ahead_and_answered_in_order(
+    tmp_path: Path,
+) -> None:
+    """The server goes on reading a socket while a few of its messages wait for the app
+    (READ_AHEAD), then stops until they are taken: every message of a burst several times
+    that long is answered, once and in order."""
+    from ginrummy.web.server import READ_AHEAD
+
+    server = LiveServer(tmp_path / "games.db")
+    server.start()
+    try:
+        table = post_table(server, mode="friend")
+        url = f"{server.ws_url}/ws/{table['id']}"
+        with connect(url, proxy=None, open_timeout=20) as ws:
+            assert json.loads(ws.recv(timeout=20))["type"] == "state"
+            kinds = ["ping", "state"] * (3 * READ_AHEAD // 2)  # within the burst allowed
+            for kind in kinds:
+                ws.send(json.dumps({"type": kind}))
+            answers = [json.loads(ws.recv(timeout=20))["type"] for _ in kinds]
+        assert answers == ["pong" if k == "ping" else "state" for k in kinds]
+    finally:
+        server.kill()
