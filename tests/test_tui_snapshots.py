@@ -62,6 +62,8 @@ def showdown(app: PlayApp) -> Callable[[Pilot[Any]], Awaitable[None]]:
 def score_sheet(app: PlayApp) -> Callable[[Pilot[Any]], Awaitable[None]]:
     async def run(pilot: Pilot[Any]) -> None:
         await play_hand(pilot, app)
+        # The log's last line (the deal's verdict) on screen: the log has scrolled to its end.
+        await until(pilot, lambda: "cards came from it." in screen_text(app), "the log's end")
         await pilot.press("s")
         await until(pilot, lambda: "Score sheet" in screen_text(app), "the sheet")
 
