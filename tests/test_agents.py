@@ -451,8 +451,9 @@ def test_every_registered_agent_is_a_whole_agent() -> None:
         agent = get_agent(name)
         assert isinstance(agent, Agent) and agent.name == name
         agent.new_hand()  # part of the protocol: no agent needs a check first
-    assert not watches(get_agent("simple"))  # nobody builds views an agent would not read
-    assert watches(get_agent("expert"))  # it reads how each hand ended (his knocking style)
+    assert not watches(get_agent("expert"))  # nobody builds views the expert would not read
+    assert not watches(get_agent("simple"))
+    assert watches(get_agent("expert:read_style=true"))  # reads how each hand ended
     assert watches(Recorder())
 
 

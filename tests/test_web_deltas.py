@@ -10,32 +10,9 @@ from typing import Any
 
 import pytest
 
-from webutil import app_client, invite_token, new_table, pick, recv, sync, unlimited_rate
+from webutil import Joined, app_client, invite_token, new_table, pick, recv, sync, unlimited_rate
 
 pytestmark = pytest.mark.usefixtures("on_each_database")
-
-
-class Joined:
-    """A socket's history as a page keeps it: the whole one, or the last one's first
-    ``history_from`` events and the new ones."""
-
-    def __init__(self) -> None:
-        self.history: list[dict[str, Any]] | None = None
-        self.parts = 0  # states that held only new moves
-
-    def take(self, msg: dict[str, Any]) -> list[dict[str, Any]] | None:
-        view = msg["view"]
-        if view is None or "history" not in view:
-            self.history = None
-            return None
-        start = view.get("history_from")
-        if start is None:
-            self.history = list(view["history"])
-        else:
-            assert start > 0 and self.history is not None and len(self.history) >= start
-            self.history = self.history[:start] + view["history"]
-            self.parts += 1
-        return self.history
 
 
 def states(ws: Any) -> list[dict[str, Any]]:

@@ -109,7 +109,7 @@ def test_seats_and_a_spectator_on_three_instances_see_every_move_in_order(
             last = now
             moves += 1
         assert moves > 2
-        assert seats[1].parts > 1  # relayed in parts, joined up to the same history
+        assert seats[1].joined.parts > 1  # relayed in parts, joined up to the same history
     # the spectator cannot act, wherever it is
     watcher.send({"type": "action", "action": "pass"})
     assert watcher.recv()["type"] == "error"

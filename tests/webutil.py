@@ -400,6 +400,30 @@ def running_instances(
             server.kill()
 
 
+class Joined:
+    """A socket's history as a page keeps it (``?history=delta``): the whole one, or the last
+    one's first ``history_from`` events and the new ones."""
+
+    def __init__(self) -> None:
+        self.history: list[dict[str, Any]] | None = None
+        self.parts = 0  # states that held only new moves
+
+    def take(self, msg: dict[str, Any]) -> list[dict[str, Any]] | None:
+        """The history once ``msg`` (a state) is joined to what came before it."""
+        view = msg["view"]
+        if view is None or "history" not in view:
+            self.history = None
+            return None
+        start = view.get("history_from")
+        if start is None:
+            self.history = list(view["history"])
+        else:
+            assert start > 0 and self.history is not None and len(self.history) >= start
+            self.history = self.history[:start] + view["history"]
+            self.parts += 1
+        return self.history
+
+
 class SeatSocket:
     """A real WebSocket client for one seat (or a spectator) of a live server.
 
@@ -417,9 +441,8 @@ class SeatSocket:
             ([f"token={token}"] if token else []) + (["history=delta"] if deltas else [])
         )
         query = f"?{query}" if query else ""
-        #: States that held only the newest moves (``?history=delta``), joined up as a page does.
-        self.parts = 0
-        self.history: list[Any] | None = None
+        #: Its history, joined up from parts as a page does (``?history=delta``).
+        self.joined = Joined()
         self.ws = connect(
             f"{server.ws_url}/ws/{table_id}{query}", proxy=None, open_timeout=20, max_size=1 << 22
         ).__enter__()  # the connection, opened; close() closes it
@@ -440,14 +463,10 @@ class SeatSocket:
         if data.get("type") == "presence" and not presence:
             return self.recv(timeout)
         if data.get("type") == "state":
-            view = data.get("view") or {}
-            start = view.pop("history_from", None)
-            if start is not None:
-                earlier = self.history
-                assert earlier is not None and len(earlier) >= start, (start, earlier)
-                view["history"] = earlier[:start] + view["history"]
-                self.parts += 1
-            self.history = view.get("history")
+            history = self.joined.take(data)
+            if history is not None:  # the state as a page holds it: the whole history
+                data["view"].pop("history_from", None)
+                data["view"]["history"] = history
             self.last = data
         return data
 

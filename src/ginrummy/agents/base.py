@@ -65,8 +65,12 @@ class BaseAgent:
 
 def watches(agent: Agent) -> bool:
     """Whether ``agent.observe`` does anything: the referee builds the views to show it only
-    then (a view is not free, and most agents read everything from the view at their turn)."""
-    return type(agent).observe is not BaseAgent.observe
+    then (a view is not free, and most agents read everything from the view at their turn).
+    An agent whose ``observe`` reads only under some of its settings says when with a
+    ``watching`` attribute."""
+    if type(agent).observe is BaseAgent.observe:
+        return False
+    return bool(getattr(agent, "watching", True))
 
 
 class ActorAgent(BaseAgent):

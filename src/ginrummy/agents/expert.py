@@ -267,6 +267,12 @@ class ExpertAgent(BaseAgent):
             self._style = StyleModel(default_styles(s.prior_early, s.prior_low), s.style_slip)
         return self._style
 
+    @property
+    def watching(self) -> bool:
+        """Whether :meth:`observe` reads anything: only when it reads his style (the referee
+        builds no views for it otherwise, see :func:`~.base.watches`)."""
+        return self.settings.read_style
+
     def new_hand(self) -> None:
         self._read = False
 

@@ -25,7 +25,8 @@ import gymnasium
 import numpy as np
 import numpy.typing as npt
 
-from ..agents import Agent, BaseAgent, get_agent
+from ..agents import Agent, get_agent
+from ..agents.base import watches
 from ..engine import Hand, IllegalActionError, PlayerView
 from ..engine.game import derived_seed
 from .actions import NUM_ACTIONS
@@ -63,7 +64,7 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
         self.action_space = gymnasium.spaces.Discrete(NUM_ACTIONS)
         self.seat = 0
         self._rng = random.Random()
-        self._watches = _watches(self.opponent)
+        self._watches = watches(self.opponent)
         self._hand: Hand | None = None
         self._scores = (0, 0)
         self._reward = 0.0
@@ -184,9 +185,3 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
             "observation": session.observe(self.seat),
             "action_mask": session.mask(self.seat),
         }
-
-
-def _watches(agent: Agent) -> bool:
-    """Whether the agent has an ``observe`` that does something (as the referee decides)."""
-    method = getattr(type(agent), "observe", None)
-    return callable(method) and method is not BaseAgent.observe

@@ -395,8 +395,14 @@ class Writer:
         connection = self._session.connection()
         connection.execute(_TOUCH_GAME, {"game": game_id, "now": now})
         self._locked.add(game_id)
-        params = {"game": game_id, "hand": hand_number, "seq": seq, "seat": seat, "text": text}
-        params["now"] = now
+        params = {
+            "game": game_id,
+            "hand": hand_number,
+            "seq": seq,
+            "seat": seat,
+            "text": text,
+            "now": now,
+        }
         try:
             # The row count is the answer here, and SQLAlchemy keeps an INSERT's only when
             # asked (without it, psycopg's reads -1).

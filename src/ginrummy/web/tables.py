@@ -321,7 +321,8 @@ class Table:
             view["discard_deadwood"] = discard_deadwood(hand, legal)
             if not hand.is_over:  # the knocker's discard is face down until the hand ends
                 view["history"] = [
-                    public_event(e, seat) for e in islice(hand.events, history_from, None)
+                    event_to_dict(e.public(seat, face_down_knock=True))
+                    for e in islice(hand.events, history_from, None)
                 ]
                 if history_from:
                     view["history_from"] = history_from
@@ -343,7 +344,7 @@ class Table:
         hand = self.hand
         if seat is None or hand is None or hand.is_over or not hand.events:
             return None
-        return (self.hand_number, seat, len(hand.events), public_event(hand.events[-1], seat))
+        return (self.hand_number, seat, len(hand.events), hand.events[-1])
 
     def history_from(self, seat: int | None, mark: HistoryMark | None) -> int:
         """Where ``seat``'s history may start for a socket holding ``mark``: after the events
@@ -354,8 +355,7 @@ class Table:
         number, marked_seat, count, last = mark
         if number != self.hand_number or marked_seat != seat or count > len(hand.events):
             return 0
-        assert seat is not None
-        return count if public_event(hand.events[count - 1], seat) == last else 0
+        return count if hand.events[count - 1] == last else 0
 
     def _fixed_info(self) -> dict[str, Any]:
         if self._fixed is None:
@@ -447,14 +447,8 @@ class Table:
 
 
 #: A socket's record of the history it was sent: the hand's number, the seat, how many events,
-#: and the last of them as sent (an undo takes events back; the next ones then differ).
-HistoryMark = tuple[int, int, int, dict[str, Any]]
-
-
-def public_event(event: Event, seat: int) -> dict[str, Any]:
-    """An event of the hand being played as ``seat``'s history shows it (the knocker's
-    discard face down until the hand ends)."""
-    return event_to_dict(event.public(seat, face_down_knock=True))
+#: and the last of them (an undo takes events back; the next ones then differ).
+HistoryMark = tuple[int, int, int, Event]
 
 
 def knock_options(hand: Hand, legal: Sequence[Action]) -> dict[str, list[dict[str, Any]]]:
