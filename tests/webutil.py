@@ -186,6 +186,13 @@ def pick(view: dict[str, Any], rng: random.Random, knock_bias: float = 0.7) -> s
     return rng.choice(legal)
 
 
+def going_on(view: dict[str, Any], rng: random.Random) -> str:
+    """A random legal move that does not end the hand (the deals are real shuffles: a test
+    that needs a hand still being played must not knock it to an end by chance)."""
+    legal = [a for a in view["legal_actions"] if a.split()[0] not in ("knock", "gin", "biggin")]
+    return rng.choice(legal)
+
+
 # -- the app in memory -------------------------------------------------------------------------
 
 
