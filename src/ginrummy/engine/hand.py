@@ -13,7 +13,7 @@ import json
 import random
 import warnings
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .actions import Action, Event, to_action
 from .cards import DECK, Card, Cards, CardsLike, parse_cards, to_cards
@@ -24,9 +24,7 @@ from .phases import PHASES, HandState, Phase
 from .results import HandResult
 from .rules import Rules
 from .serial import json_object
-
-if TYPE_CHECKING:
-    from .views import PlayerView, PublicView
+from .views import PlayerView, PublicView, public_view, view_of
 
 _OVER = Phase.OVER  # read on every action: a plain name is faster than the enum's attribute
 
@@ -311,19 +309,19 @@ class Hand:
 
     # -- views and records ---------------------------------------------------------------
 
-    def view(self, seat: int, scores: tuple[int, int] = (0, 0)) -> PlayerView:
+    def view(
+        self, seat: int, scores: tuple[int, int] = (0, 0), *, history: bool = True
+    ) -> PlayerView:
         """What ``seat`` knows: never the opponent's hidden cards or the stock order.
 
         ``scores`` is the game score to carry in the view, for players that weigh it.
+        ``history=False`` leaves the events out (an empty ``history``): for a caller that
+        has them already, or sends them apart.
         """
-        from .views import view_of
-
-        return view_of(self, seat, scores)
+        return view_of(self, seat, scores, history=history)
 
     def public_view(self) -> PublicView:
         """What someone who holds no seat may see: public cards and counts only."""
-        from .views import public_view
-
         return public_view(self)
 
     def record(self) -> HandRecord:

@@ -152,8 +152,10 @@ class PlayerView:
             raise InvalidNotationError(f"bad player view: {exc!r}") from None
 
 
-def view_of(hand: Hand, seat: int, scores: tuple[int, int] = (0, 0)) -> PlayerView:
-    """Build ``seat``'s view of ``hand``."""
+def view_of(
+    hand: Hand, seat: int, scores: tuple[int, int] = (0, 0), *, history: bool = True
+) -> PlayerView:
+    """Build ``seat``'s view of ``hand`` (without its events unless ``history``)."""
     seat = check_seat(seat, "the viewer")
     scores = _scores(scores)
     other = 1 - seat
@@ -176,7 +178,7 @@ def view_of(hand: Hand, seat: int, scores: tuple[int, int] = (0, 0)) -> PlayerVi
         upcard=hand.upcard,
         taken_card=taken,
         legal_actions=tuple(hand.legal_actions()) if turn == seat else (),
-        history=tuple(e.public(seat) for e in hand.events),
+        history=tuple(e.public(seat) for e in hand.events) if history else (),
         knocker=hand.knocker,
         table_melds=hand.table_melds,
         knocker_deadwood=Cards() if knock is None else knock.deadwood_cards,

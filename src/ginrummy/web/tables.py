@@ -314,7 +314,8 @@ class Table:
         if seat is None:
             view = hand.public_view().to_dict()
         else:
-            view = hand.view(seat, scores).to_dict()
+            # During the hand the history is the seat's own, made below: not made twice.
+            view = hand.view(seat, scores, history=hand.is_over).to_dict()
             legal = hand.legal_actions() if hand.current_player == seat else []
             view["knock_options"] = knock_options(hand, legal)
             view["arrangement"] = _arrangement_info(hand.cards(seat))
