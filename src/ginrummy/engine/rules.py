@@ -112,10 +112,17 @@ class Rules:
     # -- serialisation -------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """Every option as JSON-safe values (the stake as a string)."""
-        data = {name: getattr(self, name) for name in _CHECKS}
-        data["stake"] = str(self.stake)
-        return data
+        """Every option as JSON-safe values (the stake as a string): a new dict each call."""
+        # Made once per Rules object (they never change) and copied: a server sends a
+        # table's rules with every state.
+        made = _DICTS.get(id(self))
+        if made is None or made[0] is not self:
+            if len(_DICTS) >= _DICTS_KEPT:
+                _DICTS.clear()
+            data = {name: getattr(self, name) for name in _CHECKS}
+            data["stake"] = str(self.stake)
+            made = _DICTS[id(self)] = (self, data)
+        return dict(made[1])
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:
@@ -299,6 +306,10 @@ def _stake_check(name: str, value: object) -> Decimal:
         raise InvalidRulesError(f"{name} must be a finite amount of at least 0, not {value!r}")
     return Decimal(0) if stake.is_zero() and stake.is_signed() else stake
 
+
+#: Rules.to_dict's dicts, by the id of their Rules (kept with it, so the id is not reused).
+_DICTS: Final[dict[int, tuple[Rules, dict[str, Any]]]] = {}
+_DICTS_KEPT: Final = 4096
 
 _CHECKS: Final[dict[str, Check]] = {
     "knock_limit": _int_check(
