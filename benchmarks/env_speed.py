@@ -20,7 +20,13 @@ episode each, standard rules:
   ``legal_actions_mask`` at every decision,
 * RLCard's ``gin-rummy`` environment (its ``step`` makes the 5x52 observation and legal actions),
 * and, for scale, ginrummy's engine alone: ``Hand.legal_actions`` and ``Hand.apply``, no
-  observation, no mask.
+  observation, no mask; and the loop alone: the same PettingZoo loop and pick driving an AEC
+  environment that does nothing but hand out arrays of ``raw_env``'s shapes (a new
+  observation and a new mask with 2 or 11 legal actions, turn about, 60 decisions an
+  episode), the least any AEC environment driven this way can cost.
+
+The report ends with what ten times RLCard's rate would allow a decision, beside the loop's and
+the engine's own costs.
 
 The contenders take turns, ``--rounds`` times for ``--seconds`` each, so a busy machine slows
 them all alike; the best round of each is reported, with the median. The ratio that matters is
@@ -42,9 +48,11 @@ from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from pettingzoo import AECEnv
 
 from ginrummy import Hand, Rules
 from ginrummy.rl import GinRummyEnv, VectorEnv, env, raw_env
+from ginrummy.rl.actions import NUM_ACTIONS
 from ginrummy.speedups import describe
 
 #: A contender plays for about ``seconds`` and says how many decisions it made.
@@ -120,6 +128,58 @@ def pettingzoo(make: Callable[[], Any], seed: int) -> Contender:
         return decisions
 
     return play
+
+
+class NullEnv(AECEnv[str, dict[str, Any], Any]):
+    """An AEC environment that does nothing: it hands out a new observation and mask of
+    ``raw_env``'s shapes at each decision and ends an episode after 60 of them."""
+
+    metadata: dict[str, Any] = {"name": "null_v0"}  # noqa: RUF012  PettingZoo's way
+
+    def __init__(self, width: int) -> None:
+        self.possible_agents = ["player_0", "player_1"]
+        self._observation = np.zeros(width, np.float32)
+        masks = []
+        for legal in (2, 11):  # a draw and a discard
+            mask = bytearray(NUM_ACTIONS)
+            mask[:legal] = b"\x01" * legal
+            masks.append(bytes(mask))
+        self._masks = masks
+        self.reset()
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.agents = list(self.possible_agents)
+        self.agent_selection = "player_0"
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._steps = 0
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        agent = self.agent_selection
+        mask = np.frombuffer(bytearray(self._masks[self._steps % 2]), np.int8)
+        observation = {"observation": self._observation.copy(), "action_mask": mask}
+        return (
+            observation,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def step(self, action: Any) -> None:
+        if self.terminations[self.agent_selection]:
+            self.agents.remove(self.agent_selection)
+            if self.agents:
+                self.agent_selection = self.agents[0]
+            return
+        self._steps += 1
+        if self._steps == 60:
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif self._steps % 2 == 0:
+            self.agent_selection = "player_1" if self.agent_selection == "player_0" else "player_0"
 
 
 def engine_alone(seed: int) -> Contender:
@@ -264,6 +324,10 @@ def main(argv: list[str] | None = None) -> None:
         else:
             contenders[name] = contender
     contenders["ginrummy engine alone (no env)"] = engine_alone(seed)
+    width = int(
+        np.prod(raw_env(encoding=encoding).observation_space("player_0")["observation"].shape)
+    )
+    contenders["the loop alone (a do-nothing env)"] = pettingzoo(lambda: NullEnv(width), seed)
 
     rates: dict[str, list[float]] = {name: [] for name in contenders}
     for play in contenders.values():  # warm up: caches, imports, first allocations
@@ -287,6 +351,16 @@ def main(argv: list[str] | None = None) -> None:
         print(
             f"  {name:34} {best:>9,.0f}  {median:>9,.0f}   "
             f"raw_env is {raw_best / best:5.2f}x / {raw_median / median:5.2f}x this"
+        )
+    rlcard = rates.get("RLCard gin-rummy")
+    if rlcard:
+        budget = 1e6 / (10 * statistics.median(rlcard))
+        loop = 1e6 / statistics.median(rates["the loop alone (a do-nothing env)"])
+        engine = 1e6 / statistics.median(rates["ginrummy engine alone (no env)"])
+        now = 1e6 / raw_median
+        print(
+            f"ten times RLCard's median allows {budget:.1f} µs a decision; raw_env takes "
+            f"{now:.1f}, of which the loop alone is {loop:.1f} and the engine alone {engine:.1f}"
         )
 
 

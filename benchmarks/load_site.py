@@ -21,6 +21,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 POSTGRES = "postgresql://postgres@127.0.0.1:5432/test"
 LAG = "ginrummy_event_loop_lag_seconds"
+GC = "ginrummy_gc_pause_seconds"
 
 
 def is_postgres(spec: str) -> bool:
@@ -68,6 +69,24 @@ def fresh_database(spec: str, tmp: Path) -> Iterator[str]:
             connection.execute(f'DROP SCHEMA "{schema}" CASCADE')
 
 
+def checkpoint(spec: str) -> None:
+    """On PostgreSQL, a checkpoint now: its timed one (every ``checkpoint_timeout``, 5 minutes
+    by default) then falls outside the next minutes, instead of inside a run by chance. A
+    checkpoint writes the pages changed since the last one over a minute or so, and commits
+    meanwhile wait longer (on the 2-core machine the p99 round trip of runs that overlapped
+    one was several times that of runs that did not). Without the right to (CHECKPOINT needs
+    a superuser, or pg_checkpoint), says so and goes on."""
+    if not is_postgres(spec):
+        return
+    import psycopg
+
+    try:
+        with psycopg.connect(_libpq(spec), autocommit=True, connect_timeout=5) as connection:
+            connection.execute("CHECKPOINT")
+    except psycopg.Error as exc:
+        print(f"no checkpoint before the run: {_first_line(exc)}", flush=True)
+
+
 def check_broker(url: str) -> None:
     """End the script with one line when the broker does not answer."""
     import redis
@@ -89,6 +108,10 @@ class Scrape:
     lag_count: float = 0.0
     open_sockets: float = float("nan")
     tables: float = float("nan")
+    #: The garbage collector's pauses so far: full collections, and pauses over 50 ms (any
+    #: generation).
+    gc_full: float = 0.0
+    gc_slow: float = 0.0
 
 
 async def scrape(client: httpx.AsyncClient, url: str) -> Scrape:
@@ -108,6 +131,12 @@ async def scrape(client: httpx.AsyncClient, url: str) -> Scrape:
                 found.open_sockets = sample.value
             elif sample.name == "ginrummy_tables_in_memory":
                 found.tables = sample.value
+            elif sample.name == f"{GC}_count":
+                if sample.labels["generation"] == "2":
+                    found.gc_full = sample.value
+                found.gc_slow += sample.value
+            elif sample.name == f"{GC}_bucket" and sample.labels["le"] == "0.05":
+                found.gc_slow -= sample.value
     found.lag_buckets.sort()
     return found
 

@@ -4,7 +4,10 @@ on each database and through ``ginrummy serve``."""
 
 from __future__ import annotations
 
+import gc
 import random
+import subprocess
+import sys
 import threading
 import time
 from typing import Any
@@ -145,6 +148,11 @@ def test_metrics_count_what_happens_and_name_no_table_or_player(
             assert seen["ginrummy_event_loop_lag_seconds_count"] >= 1
             assert seen["ginrummy_event_loop_lag_last_seconds"] >= 0
             assert seen["ginrummy_database_queue_length"] >= 0
+            before = seen["ginrummy_gc_pause_seconds_count{generation=2}"]
+            gc.collect()
+            after = figures(client.get("/metrics").text)
+            assert after["ginrummy_gc_pause_seconds_count{generation=2}"] == before + 1
+            assert after["ginrummy_gc_pause_seconds_sum{generation=2}"] > 0
             for secret in (created["id"], *tokens, "Ann", "Bob"):
                 assert secret not in page.text
 
@@ -157,4 +165,28 @@ def test_serve_answers_health_readiness_and_loopback_metrics(tmp_path: Any, db_u
         assert httpx.get(f"{server.url}/readyz", timeout=10).status_code == 200
         page = httpx.get(f"{server.url}/metrics", timeout=10)
         assert page.status_code == 200, page.text
-        assert figures(page.text)["ginrummy_tables_in_memory"] == 1
+        seen = figures(page.text)
+        assert seen["ginrummy_tables_in_memory"] == 1
+        assert seen["ginrummy_gc_pause_seconds_count{generation=2}"] >= 1  # quiet()'s own
+
+
+def test_a_quiet_collector_walks_the_oldest_generation_only_on_its_clock() -> None:
+    """What ``serve`` does to its process's collector, in a process of its own: what was made
+    while starting frozen, no automatic full collection, one from a thread on a clock."""
+    script = (
+        "import gc, time\n"
+        "from ginrummy.web import collector\n"
+        "collector.quiet(0.2)\n"
+        "print(gc.get_threshold()[2], gc.get_freeze_count() > 0)\n"
+        "junk = [[] for _ in range(300_000)]\n"  # would bring automatic collections
+        "full = collector.pauses()[2][0][-1][1]\n"
+        "time.sleep(1.1)\n"
+        "print(full, collector.pauses()[2][0][-1][1] - full)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    threshold, frozen, full, timed = done.stdout.split()
+    assert int(threshold) >= 10**9 and frozen == "True"
+    assert full == "1"  # quiet()'s own, none for the 300,000 lists
+    assert 3 <= int(timed) <= 6  # about one each 0.2 s

@@ -9,7 +9,9 @@
 * ``ginrummy_event_loop_lag_seconds`` and ``..._last_seconds``: how late a task that sleeps
   0.1 s wakes up, a histogram and the latest value: what every player waits on when something
   blocks the event loop;
-* ``ginrummy_database_queue_length``: store calls waiting for one of the database threads.
+* ``ginrummy_database_queue_length``: store calls waiting for one of the database threads;
+* ``ginrummy_gc_pause_seconds``: the garbage collector's pauses, by generation (the whole
+  process stops for them; see :mod:`.collector`).
 
 Nothing here is per table or per player (no ids, no names, no tokens): only counts, and the
 message types the protocol defines as a label.
@@ -26,9 +28,15 @@ import asyncio
 from collections.abc import Iterator
 
 from prometheus_client import CollectorRegistry, Gauge, Histogram, generate_latest
-from prometheus_client.metrics_core import CounterMetricFamily, GaugeMetricFamily, Metric
+from prometheus_client.metrics_core import (
+    CounterMetricFamily,
+    GaugeMetricFamily,
+    HistogramMetricFamily,
+    Metric,
+)
 from prometheus_client.registry import Collector
 
+from . import collector
 from .manager import Manager
 
 #: The text format every Prometheus reads (what it calls 0.0.4); the names here all fit it.
@@ -44,6 +52,7 @@ class Metrics:
     Prometheus asks."""
 
     def __init__(self, manager: Manager) -> None:
+        collector.watch()
         self.registry = CollectorRegistry(auto_describe=True)
         self.round_trip = Histogram(
             "ginrummy_message_round_trip_seconds",
@@ -112,3 +121,15 @@ class _ManagerFigures(Collector):
             "Store calls waiting for a database thread.",
             value=manager.db_queue_length(),
         )
+        pauses = HistogramMetricFamily(
+            "ginrummy_gc_pause_seconds",
+            "Seconds the garbage collector stopped the process, by generation.",
+            labels=["generation"],
+        )
+        for generation, (buckets, spent) in enumerate(collector.pauses()):
+            pauses.add_metric(
+                [str(generation)],
+                [("+Inf" if b == float("inf") else repr(b), c) for b, c in buckets],
+                spent,
+            )
+        yield pauses

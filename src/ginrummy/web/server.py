@@ -24,6 +24,9 @@ What uvicorn alone leaves open, and what this module adds:
   ``$FORWARDED_ALLOW_IPS``) by default. Here nobody is trusted unless named.
 * Access log: off unless asked for; then one line a request, method, path and status, never the
   query string (seat tokens travel there).
+* The garbage collector: set so that its full collections, which walk every object the
+  sockets and tables keep, come every few minutes rather than every few seconds
+  (:mod:`.collector`).
 """
 
 from __future__ import annotations
@@ -46,6 +49,8 @@ import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
+
+from . import collector
 
 MAX_CONNECTIONS = 2000
 MAX_CONNECTIONS_PER_ADDRESS = 64
@@ -418,6 +423,7 @@ def serve(
 ) -> None:
     """Serve ``app`` on listening ``sockets`` until SIGINT or SIGTERM (see the module docstring).
     ``ws_compression`` offers permessage-deflate to the WebSocket clients that ask for it."""
+    collector.quiet()
     trusted = forwarded_allow_ips or Trusted()
     limits = ConnectionLimits(max_connections, max_connections_per_address, trusted.allows)
     http, ws = protocol_classes(limits, header_timeout, refused_hold)
