@@ -151,7 +151,7 @@ def test_metrics_count_what_happens_and_name_no_table_or_player(
             before = seen["ginrummy_gc_pause_seconds_count{generation=2}"]
             gc.collect()
             after = figures(client.get("/metrics").text)
-            assert after["ginrummy_gc_pause_seconds_count{generation=2}"] == before + 1
+            assert after["ginrummy_gc_pause_seconds_count{generation=2}"] >= before + 1
             assert after["ginrummy_gc_pause_seconds_sum{generation=2}"] > 0
             for secret in (created["id"], *tokens, "Ann", "Bob"):
                 assert secret not in page.text
@@ -170,23 +170,31 @@ def test_serve_answers_health_readiness_and_loopback_metrics(tmp_path: Any, db_u
         assert seen["ginrummy_gc_pause_seconds_count{generation=2}"] >= 1  # quiet()'s own
 
 
-def test_a_quiet_collector_walks_the_oldest_generation_only_on_its_clock() -> None:
-    """What ``serve`` does to its process's collector, in a process of its own: what was made
-    while starting frozen, no automatic full collection, one from a thread on a clock."""
-    script = (
-        "import gc, time\n"
-        "from ginrummy.web import collector\n"
-        "collector.quiet(0.2)\n"
-        "print(gc.get_threshold()[2], gc.get_freeze_count() > 0)\n"
-        "junk = [[] for _ in range(300_000)]\n"  # would bring automatic collections
-        "full = collector.pauses()[2][0][-1][1]\n"
-        "time.sleep(1.1)\n"
-        "print(full, collector.pauses()[2][0][-1][1] - full)\n"
-    )
+def _in_a_process(script: str) -> list[str]:
     done = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
     )
-    threshold, frozen, full, timed = done.stdout.split()
+    return done.stdout.split()
+
+
+def test_a_quiet_collector_walks_the_oldest_generation_only_on_its_clock() -> None:
+    """What ``serve`` does to its process's collector, in processes of their own: what was
+    made while starting frozen, no automatic full collection however much is allocated, and
+    one from a thread at every tick of its clock."""
+    threshold, frozen, full = _in_a_process(
+        "import gc\n"
+        "from ginrummy.web import collector\n"
+        "collector.quiet(3600)\n"
+        "junk = [[] for _ in range(300_000)]\n"  # enough to bring automatic ones otherwise
+        "print(gc.get_threshold()[2], gc.get_freeze_count() > 0, collector.pauses()[2][0][-1][1])"
+    )
     assert int(threshold) >= 10**9 and frozen == "True"
-    assert full == "1"  # quiet()'s own, none for the 300,000 lists
-    assert 3 <= int(timed) <= 6  # about one each 0.2 s
+    assert full == "1"  # quiet()'s own
+    (ticks,) = _in_a_process(
+        "import time\n"
+        "from ginrummy.web import collector\n"
+        "collector.quiet(0.2)\n"
+        "time.sleep(1.1)\n"
+        "print(collector.pauses()[2][0][-1][1] - 1)"
+    )
+    assert 2 <= int(ticks) <= 6  # about one each 0.2 s
