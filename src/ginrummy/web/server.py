@@ -25,7 +25,7 @@ What uvicorn alone leaves open, and what this module adds:
 * Access log: off unless asked for; then one line a request, method, path and status, never the
   query string (seat tokens travel there).
 * The garbage collector: set so that its full collections, which walk every object the
-  sockets and tables keep, come every few minutes rather than every few seconds
+  sockets and tables keep, come once a minute from a thread rather than every few seconds
   (:mod:`.collector`).
 """
 
