@@ -7,6 +7,7 @@ versions' results on a deal agree (their correlation), which says how many pairs
 of two versions needs:
 
     .venv/bin/python benchmarks/paired_ab.py --set gate_z=0.5 --pairs 150 --seed 7000
+    .venv/bin/python benchmarks/paired_ab.py --set win_game=true --rules standard --worlds 128
 """
 
 from __future__ import annotations
@@ -23,11 +24,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from expert_strength import play_pair
+from ginrummy.engine import Rules
 
 
-def _run(settings: dict[str, str], pairs: int, seed: int, workers: int) -> list[float]:
+def _run(
+    settings: dict[str, str],
+    pairs: int,
+    seed: int,
+    workers: int,
+    opponent: str = "simple",
+    rules: str = "eaai",
+) -> list[float]:
     """Per pair, the expert's share of the two games (same order as the seeds)."""
-    jobs = [("expert", "simple", "eaai", seed + i, settings) for i in range(pairs)]
+    jobs = [("expert", opponent, rules, seed + i, settings) for i in range(pairs)]
     with mp.get_context("fork").Pool(workers) as pool:
         return [float(r["wins"]) / 2 for r in pool.map(play_pair, jobs)]  # type: ignore[arg-type]
 
@@ -44,17 +53,28 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pairs", type=int, default=150)
     parser.add_argument("--seed", type=int, default=7000)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--opponent", default="simple")
+    parser.add_argument("--rules", default="eaai", choices=Rules.presets())
+    parser.add_argument(
+        "--worlds", type=int, default=None, help="the search's worlds, for both versions"
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
-    base = _run({}, args.pairs, args.seed, args.workers)
-    other = _run(dict(s.split("=", 1) for s in args.set), args.pairs, args.seed, args.workers)
+    common = {} if args.worlds is None else {"worlds": str(args.worlds)}
+    changed = {**common, **dict(s.split("=", 1) for s in args.set)}
+    run = (args.pairs, args.seed, args.workers, args.opponent, args.rules)
+    base = _run(common, *run)
+    other = _run(changed, *run)
     n = len(base)
     diffs = [b - a for a, b in zip(base, other, strict=True)]
     mean = statistics.mean(diffs)
     se_paired = statistics.stdev(diffs) / math.sqrt(n)
     se_apart = math.sqrt(statistics.variance(base) / n + statistics.variance(other) / n)
     r = statistics.correlation(base, other) if len(set(base)) > 1 < len(set(other)) else 0.0
-    print(f"expert vs simple, eaai rules, the same {n} mirrored pairs from seed {args.seed}")
+    print(
+        f"expert{' at ' + str(args.worlds) + ' worlds' if args.worlds else ''} vs "
+        f"{args.opponent}, {args.rules} rules, the same {n} mirrored pairs from seed {args.seed}"
+    )
     print(f"  expert:                {statistics.mean(base):.1%}")
     print(f"  expert with {' '.join(args.set) or 'nothing changed'}: {statistics.mean(other):.1%}")
     print(

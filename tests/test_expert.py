@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -129,6 +130,30 @@ def test_close_decisions_get_the_extra_worlds() -> None:
     assert worlds(0.0) == 8
     plain = ExpertAgent(Settings(worlds=8, min_worlds=8))
     assert plain.evaluate(view, random.Random(4)).worlds == 8
+
+
+def test_patient_plans_value_a_move_by_its_best_plan() -> None:
+    _, view = _knock_view("4s 5s 6s 7s 7h 7d 7c Ac 2d 3h", "Kd")
+    # No pruning and no gate, so every version sees every candidate on the same worlds (the
+    # rollouts draw nothing from the generator: the same seed, the same worlds).
+    base = Settings(worlds=24, min_worlds=24, prune=(), keep=(), gate_z=0.0)
+
+    def values(**changes: object) -> list[float]:
+        evaluation = ExpertAgent(replace(base, **changes)).evaluate(view, random.Random(9))
+        return evaluation.values
+
+    patient = values(patient=True, patient_most=4)
+    # Each plan alone: knock at the first chance, at 4 or less, gin only.
+    alone = [values(), values(own_most=4), values(own_most=0)]
+    cands = ExpertAgent(base).evaluate(view, random.Random(9)).candidates
+    assert {"discard", "knock"} <= {c.kind for c in cands}
+    for k, c in enumerate(cands):
+        if c.kind == "knock":
+            assert patient[k] == alone[0][k]  # a knock ends the hand: no plan to choose
+        else:
+            assert patient[k] == max(a[k] for a in alone)
+    # The plans differ here: the best plan is not the same for every version.
+    assert len({tuple(a) for a in alone}) == 3
 
 
 def test_registered_by_name() -> None:
@@ -333,6 +358,9 @@ def test_win_chance_and_utility() -> None:
     assert u.win_only and u(20, 0) > u(0, 0) > u(0, 20)
     points = Utility(Rules(), (0, 0), 0)
     assert not points.win_only and points(10, 0) - points(0, 0) > 10
+    # The expert's win_game setting: only the game counts, whatever the bonuses.
+    win = Utility(Rules(), (30, 60), 1, win_only=True)
+    assert win.win_only and win(10, 0) == pytest.approx(200 * win_chance(100, 70, 30))
 
 
 def test_intermediate_never_searches() -> None:

@@ -17,6 +17,11 @@ Every decision with a real choice is made the same way:
 4. **Score** each ending by what it does to the chance of winning the game at the current
    score (:mod:`.winprob`), and keep the candidate with the best average.
 
+With ``patient`` (off by default), a move that plays on is tried with several plans for the
+expert's own later knocking (at the first chance, only at a low deadwood, gin only) and valued
+by its best plan; ``win_game`` values every ending by the game alone under rules with bonuses
+(``benchmarks/strength.md`` has what both were measured to be worth).
+
 Defending, it lays off optimally (``auto``); it always goes gin (or big gin) when it can.
 
 ``intermediate-expert`` is the same player without the search: the heuristic alone, knocking
@@ -153,6 +158,16 @@ class Settings:
     #: at most this deadwood, in its first this many turns; by default at the first chance).
     own_most: int = 99
     own_turns: int = 99
+    #: Whether a move that plays on is valued by the best of several plans for the searching
+    #: player's own knocking in the rollouts, not only "knock at the first chance": also "only
+    #: at a deadwood of at most ``patient_most``" and "gin only" (each plan on the same
+    #: worlds; a move's value is its best plan's mean), so that the search sees what waiting
+    #: for an undercut or a gin is worth. ``patient_most`` at 99 leaves out the middle plan.
+    patient: bool = False
+    patient_most: int = 4
+    #: Value a hand's ending only by the chance of winning the game, even under rules whose
+    #: bonuses (box, game, shutout) make the final net count too.
+    win_game: bool = False
 
 
 def _legal_index(view: PlayerView) -> dict[tuple[ActionKind, int], Action]:
@@ -305,7 +320,7 @@ class ExpertAgent(BaseAgent):
         (for hints) instead of the heuristic's shortlist."""
         phase = view.phase
         b = beliefs(view)
-        utility = Utility(view.rules, view.scores, view.seat)
+        utility = Utility(view.rules, view.scores, view.seat, win_only=self.settings.win_game)
         scoring = Scoring.of(view.rules, view.knock_limit, view.multiplier)
         if phase in (Phase.FIRST_UPCARD, Phase.DRAW, Phase.WALL):
             cands = self._draw_candidates(view, b, every)
@@ -448,6 +463,16 @@ class ExpertAgent(BaseAgent):
         begun = (turns_of(view, view.seat), turns_of(view, 1 - view.seat))
         starts = {i: self._start(view, cands[i], begun) for i in active}
         mine = KnockRule(s.own_most, s.own_turns)
+        # The plans for its own knocking a move that plays on is tried with (``patient``):
+        # per candidate, each plan's values; ``samples[i]`` is its best plan's so far.
+        plans = [mine]
+        if s.patient:
+            for plan in (KnockRule(min(s.patient_most, s.own_most), s.own_turns), KnockRule(0)):
+                if plan not in plans:
+                    plans.append(plan)
+        arms: dict[int, list[list[float]]] = {
+            i: [[] for _ in plans] for i in active if cands[i].kind not in ("knock", "dead")
+        }
         style = self.style if s.read_style else None
         n = 0
         goal = s.worlds
@@ -457,11 +482,24 @@ class ExpertAgent(BaseAgent):
                 b, rng, style, begun[1], view.knock_limit, tries, sharpness
             )
             for i in active:
-                pts = self._simulate(view, cands[i], starts[i], opp, stock, scoring, mine, his)
-                v = cache.get(pts)
-                if v is None:
-                    v = cache[pts] = utility(pts[0], pts[1])
-                samples[i].append(v)
+                lists = arms.get(i)
+                if lists is None or len(plans) == 1:
+                    pts = self._simulate(view, cands[i], starts[i], opp, stock, scoring, mine, his)
+                    v = cache.get(pts)
+                    if v is None:
+                        v = cache[pts] = utility(pts[0], pts[1])
+                    samples[i].append(v)
+                    continue
+                for plan, values in zip(plans, lists, strict=True):
+                    pts = self._simulate(view, cands[i], starts[i], opp, stock, scoring, plan, his)
+                    v = cache.get(pts)
+                    if v is None:
+                        v = cache[pts] = utility(pts[0], pts[1])
+                    values.append(v)
+            late = n >= s.min_worlds and perf_counter() > deadline
+            if arms and len(plans) > 1 and (n == goal or late or n in s.prune):
+                for i, lists in arms.items():
+                    samples[i] = max(lists, key=_mean)
             if schedule and n >= schedule[0][0]:
                 keep = schedule.pop(0)[1]
                 discards = [i for i in active if cands[i].kind == "discard"]
@@ -471,7 +509,7 @@ class ExpertAgent(BaseAgent):
                     active = [i for i in active if i not in dropped]
             if n == s.worlds and s.extra_worlds and _close(active, samples, s.close_z):
                 goal += s.extra_worlds
-            if n >= s.min_worlds and perf_counter() > deadline:
+            if late:
                 break
         values = [_mean(samples[i]) if i in samples else 0.0 for i in range(len(cands))]
         finalists = [values[i] for i in active if cands[i].kind == "discard"]

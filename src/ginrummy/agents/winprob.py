@@ -72,13 +72,19 @@ class Utility:
 
     __slots__ = ("box", "game", "mine", "target", "theirs", "win_only")
 
-    def __init__(self, rules: Rules, scores: tuple[int, int], seat: int) -> None:
+    def __init__(
+        self, rules: Rules, scores: tuple[int, int], seat: int, *, win_only: bool = False
+    ) -> None:
         self.target = max(1, rules.game_target)
         self.mine = scores[seat]
         self.theirs = scores[1 - seat]
         self.box = rules.box_bonus
         self.game = rules.game_bonus
-        self.win_only = rules.game_bonus == 0 and rules.box_bonus == 0 and rules.shutout == "none"
+        #: Whether only winning the game counts: under rules with no end-of-game bonus, or
+        #: when asked (``win_only``) whatever the bonuses.
+        self.win_only = win_only or (
+            rules.game_bonus == 0 and rules.box_bonus == 0 and rules.shutout == "none"
+        )
 
     def __call__(self, mine: int, theirs: int) -> float:
         p = win_chance(self.target, self.mine + mine, self.theirs + theirs)

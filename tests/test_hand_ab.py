@@ -1,0 +1,56 @@
+"""benchmarks/hand_ab.py: versions of the expert on the same single hands."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def load(name: str) -> ModuleType:
+    """``benchmarks/<name>.py`` as a module (its ``main`` not run)."""
+    sys.path.insert(0, str(BENCHMARKS))
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+hand_ab = load("hand_ab")
+
+
+def test_versions_are_parsed_with_the_common_worlds() -> None:
+    assert hand_ab.parse_version("", 32) == {"worlds": "32"}
+    assert hand_ab.parse_version("patient=true,worlds=8", 32) == {
+        "patient": "true",
+        "worlds": "8",
+    }
+    assert hand_ab.parse_version("tries=16", None) == {"tries": "16"}
+
+
+def test_the_same_version_twice_scores_the_same_on_every_deal() -> None:
+    # Both seats of a deal, the same cards and random draws: a version met twice must agree
+    # with itself exactly, or the paired comparison would carry noise of its own.
+    same = {"worlds": "4", "min_worlds": "4"}
+    for seed in (3, 4):
+        rows = hand_ab.play_deal(("simple", "eaai", seed, [same, dict(same)]))
+        assert rows[0] == rows[1]
+        points, value, knocks, undercut, gins = rows[0]
+        assert undercut <= knocks <= 2 and gins <= 2
+        # Two hands move the chance of winning a game by less than two whole games.
+        assert -200 < value < 200 and abs(points) < 400
+
+
+def test_main_prints_each_version_and_the_difference(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--version", "", "--version", "tries=2", "--deals", "2", "--worlds", "4"]
+    assert hand_ab.main([*args, "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "(as it is) |" in out and "tries=2 |" in out
+    assert "tries=2 minus (as it is): points" in out
