@@ -7,9 +7,9 @@ is credited per deal with what its two hands are worth. Two measures, both summe
 deal's two hands:
 
 * **points**: the version's points less the opponent's;
-* **value**: the change in the chance of winning a game to the rules' target from 0-0 (the
-  expert's own objective in a game's first hand under the EAAI rules,
-  :func:`~ginrummy.agents.winprob.win_chance`), in percentage points.
+* **value**: the change in the chance of winning a game to the rules' target from the score
+  the hands are dealt at (``--scores``, 0-0 by default; the expert's own objective under the
+  EAAI rules, :func:`~ginrummy.agents.winprob.win_chance`), in percentage points.
 
 The versions are compared with the first (``--version ""`` is the expert as it is) deal by
 deal, with a paired 95% interval. Also printed: each version's knocks (gin aside) and how many
@@ -41,7 +41,7 @@ from ginrummy.agents.play import play_hand
 from ginrummy.agents.winprob import win_chance
 from ginrummy.engine import ResultKind, Rules
 
-Job = tuple[str, str, int, list[dict[str, str]]]
+Job = tuple[str, str, int, list[dict[str, str]], tuple[int, int]]
 
 
 def parse_version(text: str, worlds: int | None) -> dict[str, str]:
@@ -53,7 +53,7 @@ def parse_version(text: str, worlds: int | None) -> dict[str, str]:
 
 def play_deal(job: Job) -> list[tuple[float, float, int, int, int]]:
     """Per version: (points, value, knocks, undercut, gins) over the deal's two hands."""
-    opponent_name, preset, seed, versions = job
+    opponent_name, preset, seed, versions, (ours, theirs) = job
     rules = Rules.preset(preset)
     out = []
     for settings in versions:
@@ -64,14 +64,16 @@ def play_deal(job: Job) -> list[tuple[float, float, int, int, int]]:
             agent = make_agent("expert", settings)
             opponent = get_agent(opponent_name)
             agents = [agent, opponent] if seat == 0 else [opponent, agent]
-            hand = play_hand(rules, seed % 2, seed, agents)
+            scores = (ours, theirs) if seat == 0 else (theirs, ours)
+            hand = play_hand(rules, seed % 2, seed, agents, scores)
             result = hand.result
             assert result is not None
             mine = result.points if result.winner == seat else 0
             his = result.points if result.winner == 1 - seat else 0
             points += mine - his
             target = rules.game_target
-            value += 100.0 * (win_chance(target, mine, his) - win_chance(target, 0, 0))
+            before = win_chance(target, ours, theirs)
+            value += 100.0 * (win_chance(target, ours + mine, theirs + his) - before)
             if result.knocker == seat:
                 if result.kind in (ResultKind.GIN, ResultKind.BIG_GIN):
                     gins += 1
@@ -104,11 +106,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--worlds", type=int, default=None, help="worlds for every version")
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--scores",
+        default="0,0",
+        metavar="OURS,THEIRS",
+        help="the game's score when each hand is dealt, the expert's first (default 0,0)",
+    )
     args = parser.parse_args(argv)
+    ours, theirs = (int(x) for x in args.scores.split(","))
     texts = args.version or [""]
     versions = [parse_version(t, args.worlds) for t in texts]
     jobs: list[Job] = [
-        (args.opponent, args.rules, args.seed + i, versions) for i in range(args.deals)
+        (args.opponent, args.rules, args.seed + i, versions, (ours, theirs))
+        for i in range(args.deals)
     ]
     start = time.perf_counter()
     with mp.get_context("fork").Pool(args.workers) as pool:
@@ -116,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.perf_counter() - start
     print(
         f"expert vs {args.opponent}, {args.rules} rules, {args.deals} deals from seed "
-        f"{args.seed}, each played from both seats ({elapsed / 60:.1f} min)"
+        f"{args.seed}, each played from both seats at {ours}-{theirs} ({elapsed / 60:.1f} min)"
     )
     print("version | points a deal (95% CI) | value a deal, % of a game | knocks undercut | gins")
     for k, text in enumerate(texts):

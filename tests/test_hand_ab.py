@@ -40,7 +40,8 @@ def test_the_same_version_twice_scores_the_same_on_every_deal() -> None:
     # with itself exactly, or the paired comparison would carry noise of its own.
     same = {"worlds": "4", "min_worlds": "4"}
     for seed in (3, 4):
-        rows = hand_ab.play_deal(("simple", "eaai", seed, [same, dict(same)]))
+        scores = (0, 0) if seed == 3 else (80, 20)
+        rows = hand_ab.play_deal(("simple", "eaai", seed, [same, dict(same)], scores))
         assert rows[0] == rows[1]
         points, value, knocks, undercut, gins = rows[0]
         assert undercut <= knocks <= 2 and gins <= 2
@@ -50,7 +51,8 @@ def test_the_same_version_twice_scores_the_same_on_every_deal() -> None:
 
 def test_main_prints_each_version_and_the_difference(capsys: pytest.CaptureFixture[str]) -> None:
     args = ["--version", "", "--version", "tries=2", "--deals", "2", "--worlds", "4"]
+    args += ["--scores", "60,85"]
     assert hand_ab.main([*args, "--workers", "1"]) == 0
     out = capsys.readouterr().out
-    assert "(as it is) |" in out and "tries=2 |" in out
+    assert "at 60-85" in out and "(as it is) |" in out and "tries=2 |" in out
     assert "tries=2 minus (as it is): points" in out
