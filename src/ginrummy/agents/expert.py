@@ -463,15 +463,20 @@ class ExpertAgent(BaseAgent):
         begun = (turns_of(view, view.seat), turns_of(view, 1 - view.seat))
         starts = {i: self._start(view, cands[i], begun) for i in active}
         mine = KnockRule(s.own_most, s.own_turns)
-        # The plans for its own knocking a move that plays on is tried with (``patient``):
-        # per candidate, each plan's values; ``samples[i]`` is its best plan's so far.
+        # The plans for its own knocking a move that plays on is tried with (``patient``).
         plans = [mine]
         if s.patient:
             for plan in (KnockRule(min(s.patient_most, s.own_most), s.own_turns), KnockRule(0)):
                 if plan not in plans:
                     plans.append(plan)
+        # Per candidate, one list of values per plan it is tried with: one (``samples[i]``
+        # itself) for a move that ends the hand or with a single plan; otherwise one a plan,
+        # and ``samples[i]`` is set to its best plan's when the values are read.
         arms: dict[int, list[list[float]]] = {
-            i: [[] for _ in plans] for i in active if cands[i].kind not in ("knock", "dead")
+            i: [[] for _ in plans]
+            if len(plans) > 1 and cands[i].kind not in ("knock", "dead")
+            else [samples[i]]
+            for i in active
         }
         style = self.style if s.read_style else None
         n = 0
@@ -482,22 +487,15 @@ class ExpertAgent(BaseAgent):
                 b, rng, style, begun[1], view.knock_limit, tries, sharpness
             )
             for i in active:
-                lists = arms.get(i)
-                if lists is None or len(plans) == 1:
-                    pts = self._simulate(view, cands[i], starts[i], opp, stock, scoring, mine, his)
-                    v = cache.get(pts)
-                    if v is None:
-                        v = cache[pts] = utility(pts[0], pts[1])
-                    samples[i].append(v)
-                    continue
-                for plan, values in zip(plans, lists, strict=True):
+                # A candidate with one list is tried with the first plan only.
+                for plan, values in zip(plans, arms[i], strict=False):
                     pts = self._simulate(view, cands[i], starts[i], opp, stock, scoring, plan, his)
                     v = cache.get(pts)
                     if v is None:
                         v = cache[pts] = utility(pts[0], pts[1])
                     values.append(v)
             late = n >= s.min_worlds and perf_counter() > deadline
-            if arms and len(plans) > 1 and (n == goal or late or n in s.prune):
+            if len(plans) > 1 and (n == goal or late or n in s.prune):
                 for i, lists in arms.items():
                     samples[i] = max(lists, key=_mean)
             if schedule and n >= schedule[0][0]:
