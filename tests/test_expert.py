@@ -25,6 +25,7 @@ from ginrummy.agents.search import (
     play_out,
     resolve_knock,
 )
+from ginrummy.agents.style import turns_of
 from ginrummy.agents.winprob import Utility, win_chance
 from ginrummy.engine import (
     DECK,
@@ -136,7 +137,7 @@ def test_patient_plans_value_a_move_by_its_best_plan() -> None:
     _, view = _knock_view("4s 5s 6s 7s 7h 7d 7c Ac 2d 3h", "Kd")
     # No pruning and no gate, so every version sees every candidate on the same worlds (the
     # rollouts draw nothing from the generator: the same seed, the same worlds).
-    base = Settings(worlds=24, min_worlds=24, prune=(), keep=(), gate_z=0.0)
+    base = Settings(worlds=24, min_worlds=24, prune=(), keep=(), gate_z=0.0, patient=False)
 
     def values(**changes: object) -> list[float]:
         evaluation = ExpertAgent(replace(base, **changes)).evaluate(view, random.Random(9))
@@ -154,6 +155,30 @@ def test_patient_plans_value_a_move_by_its_best_plan() -> None:
             assert patient[k] == max(a[k] for a in alone)
     # The plans differ here: the best plan is not the same for every version.
     assert len({tuple(a) for a in alone}) == 3
+    # A fourth plan: knock at the first chance in the next two turns only, then for gin.
+    begun = turns_of(view, view.seat)
+    four = values(patient=True, patient_most=4, patient_turns=2)
+    alone.append(values(own_turns=begun + 2))
+    assert alone[3] not in alone[:3]
+    for k, c in enumerate(cands):
+        assert four[k] == (alone[0][k] if c.kind == "knock" else max(a[k] for a in alone))
+
+
+def test_the_patient_plans_can_keep_their_outs() -> None:
+    # Far from a knock (22 deadwood at best), where the discards that keep outs differ.
+    _, view = _knock_view("4s 5s 6s 8h 10h 2d 4d 8c Ac 5h", "Kd")
+    base = Settings(worlds=24, min_worlds=24, prune=(), keep=(), gate_z=0.0, patient=False)
+
+    def values(**changes: object) -> list[float]:
+        return ExpertAgent(replace(base, **changes)).evaluate(view, random.Random(9)).values
+
+    kept = values(patient=True, patient_outs=1.0)
+    # The first-chance plan keeps rollout_outs (0); the two that wait weigh outs by 1.
+    alone = [values(), values(own_most=4, rollout_outs=1.0), values(own_most=0, rollout_outs=1.0)]
+    cands = ExpertAgent(base).evaluate(view, random.Random(9)).candidates
+    for k, c in enumerate(cands):
+        assert kept[k] == (alone[0][k] if c.kind == "knock" else max(a[k] for a in alone))
+    assert kept != values(patient=True)
 
 
 def test_registered_by_name() -> None:
