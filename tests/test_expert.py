@@ -164,6 +164,21 @@ def test_patient_plans_value_a_move_by_its_best_plan() -> None:
         assert four[k] == (alone[0][k] if c.kind == "knock" else max(a[k] for a in alone))
 
 
+def test_waiting_plans_that_knock_late_enough_are_the_first_chance_plan() -> None:
+    # With patient_late past any stock, the plans that wait knock at the first chance too: the
+    # values are those of the single first-chance plan; with a small one, they differ from
+    # both the first-chance plan's and those of plans that wait to the end.
+    _, view = _knock_view("4s 5s 6s 8h 10h 2d 4d 8c Ac 5h", "Kd")
+    base = Settings(worlds=24, min_worlds=24, prune=(), keep=(), gate_z=0.0)
+
+    def values(**changes: object) -> list[float]:
+        return ExpertAgent(replace(base, **changes)).evaluate(view, random.Random(9)).values
+
+    assert values(patient_late=99) == values(patient=False)
+    late = values(patient_late=2)
+    assert late != values(patient=False) and late != values()
+
+
 def test_the_patient_plans_can_keep_their_outs() -> None:
     # Far from a knock (22 deadwood at best), where the discards that keep outs differ.
     _, view = _knock_view("4s 5s 6s 8h 10h 2d 4d 8c Ac 5h", "Kd")

@@ -25,6 +25,10 @@ def test_a_knock_rule_allows_gin_always_and_a_knock_within_its_bounds() -> None:
     assert early.allows(9, 3) and not early.allows(9, 4) and early.allows(0, 9)
     low = KnockRule(most=5)
     assert low.allows(5, 12) and not low.allows(6, 1) and low.allows(0, 1)
+    # Gin only, but any knock once the stock is down to two cards above the floor.
+    late = KnockRule(0, late=2)
+    assert not late.allows(9, 5, 3) and late.allows(9, 5, 2) and late.allows(9, 5, 0)
+    assert late.allows(0, 5, 30) and not KnockRule(0).allows(9, 5, 0)
 
 
 MINE = "Ks Qh Jd 9c 7s 5h 3d Kc Qd Jh"  # nothing melds, nothing lays off on his melds

@@ -174,6 +174,10 @@ class Settings:
     #: The ``rollout_outs`` of the patient plans (those that do not knock at the first
     #: chance; None: ``rollout_outs``), so that a plan that waits for gin also keeps its outs.
     patient_outs: float | None = None
+    #: The plans that wait (with ``patient``) still knock at the first chance once the stock
+    #: holds at most this many cards above the floor (-1: they never do, and a hand they
+    #: wait in to the end dies).
+    patient_late: int = -1
     #: Value a hand's ending only by the chance of winning the game, even under rules whose
     #: bonuses (box, game, shutout) make the final net count too.
     win_game: bool = False
@@ -477,9 +481,14 @@ class ExpertAgent(BaseAgent):
         plans = [(mine, s.rollout_outs)]
         if s.patient:
             waiting = s.rollout_outs if s.patient_outs is None else s.patient_outs
-            rules = [KnockRule(min(s.patient_most, s.own_most), s.own_turns), KnockRule(0)]
+            late = s.patient_late
+            rules = [
+                KnockRule(min(s.patient_most, s.own_most), s.own_turns, late),
+                KnockRule(0, late=late),
+            ]
             if s.patient_turns > 0:
-                rules.append(KnockRule(s.own_most, min(s.own_turns, begun[0] + s.patient_turns)))
+                window = min(s.own_turns, begun[0] + s.patient_turns)
+                rules.append(KnockRule(s.own_most, window, late))
             for rule in rules:
                 if all(rule != known for known, _ in plans):
                     plans.append((rule, waiting))

@@ -15,8 +15,9 @@ and it leaves out every choice that policy never makes:
   just taken), except that with ``outs`` the searching seat, when it cannot knock, also counts
   the live cards that would still join a meld; and **knock** as its :class:`KnockRule` allows:
   by default at the first chance, but a seat may be given a patient rule (knock only at a
-  deadwood of at most ``most``, or only in its first ``turns`` turns, otherwise play for gin),
-  each seat its own, so that the rollout can follow an opponent who plays for gin.
+  deadwood of at most ``most``, or only in its first ``turns`` turns, otherwise play for gin,
+  perhaps knocking at the first chance again when the stock is nearly gone: ``late``), each
+  seat its own, so that the rollout can follow an opponent who plays for gin.
 * **Must gin** is never looked up, but it always holds: a seat that can knock discards the card
   leaving the least deadwood, so it goes gin whenever it can.
 * **Big gin** is never declared: eleven melded cards discard one and score as gin (the gin
@@ -225,13 +226,18 @@ def resolve_knock(
 class KnockRule:
     """When a seat knocks in a rollout: with deadwood at most ``most`` (and the hand's knock
     limit), in one of its first ``turns`` turns of the hand (the turn it is in counted); gin
-    always. Outside them it discards as before and plays on."""
+    always; and at the first chance once the stock holds at most ``late`` cards above the
+    floor (-1: never), rather than let the hand die. Outside them it discards as before and
+    plays on."""
 
     most: int = 99
     turns: int = 99
+    late: int = -1
 
-    def allows(self, deadwood: int, turn: int) -> bool:
-        return deadwood == 0 or (deadwood <= self.most and turn <= self.turns)
+    def allows(self, deadwood: int, turn: int, left: int = 99) -> bool:
+        """Whether to knock with ``deadwood`` in turn ``turn``, ``left`` stock cards above
+        the floor."""
+        return deadwood == 0 or (deadwood <= self.most and turn <= self.turns) or left <= self.late
 
 
 #: Knock at the first chance: the rollout's rule unless told otherwise.
@@ -354,7 +360,7 @@ def play_out(
         if card < 0:
             return 0, 0
         h &= ~(1 << card)
-        if dw <= limit and rules[turn].allows(dw, turns[turn]):
+        if dw <= limit and rules[turn].allows(dw, turns[turn], end - pos - STOCK_FLOOR):
             pts = resolve_knock(h, hands[1 - turn], None, scoring)
             return (pts[0], pts[1]) if turn == 0 else (pts[1], pts[0])
         hands[turn] = h
