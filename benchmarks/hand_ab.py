@@ -144,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         dp = [row[k][0] - row[0][0] for row in rows]
         dv = [row[k][1] - row[0][1] for row in rows]
         print(
-            f"{texts[k]} minus {texts[0] or '(as it is)'}: points {_interval(dp)}; "
+            f"{texts[k] or '(as it is)'} minus {texts[0] or '(as it is)'}: points {_interval(dp)}; "
             f"value {_interval(dv)}"
         )
     return 0

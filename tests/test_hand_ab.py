@@ -39,3 +39,7 @@ def test_main_prints_each_version_and_the_difference(capsys: pytest.CaptureFixtu
     out = capsys.readouterr().out
     assert "at 60-85" in out and "(as it is) |" in out and "tries=2 |" in out
     assert "tries=2 minus (as it is): points" in out
+    # The expert as it is, met second, is named in the difference too.
+    args = ["--version", "tries=2", "--version", "", "--deals", "1", "--worlds", "4"]
+    assert hand_ab.main([*args, "--workers", "1"]) == 0
+    assert "\n(as it is) minus tries=2: points" in capsys.readouterr().out
