@@ -12,10 +12,14 @@ import pytest
 from ginrummy.agents import get_agent
 from ginrummy.agents.base import BaseAgent
 from ginrummy.agents.eaai import EaaiError, EaaiPlayer, answer, play_eaai_game
+from ginrummy.agents.expert import ExpertAgent, Settings
+from ginrummy.agents.search import KnockRule
 from ginrummy.cli.bot import serve_lines
 from ginrummy.engine.actions import DISCARDS, DRAW, PASS, TAKE, Action, ActionKind
 from ginrummy.engine.cards import Card, parse_cards
 from ginrummy.engine.hand import Phase
+from ginrummy.engine.melds import deadwood
+from ginrummy.engine.results import ResultKind
 from ginrummy.engine.views import PlayerView
 
 
@@ -300,3 +304,59 @@ def test_the_framework_loop_offers_the_first_card_twice_at_most() -> None:
         play_eaai_game(players, random.Random(seed))
     assert sum(p.both_passed for p in players) > 0  # it happened, and
     assert [p.third_offers for p in players] == [0, 0]  # the card was not offered again
+
+
+class HandWatcher(BaseAgent):
+    """The simple player, keeping every finished hand it is shown."""
+
+    def __init__(self) -> None:
+        self.simple = get_agent("simple")
+        self.shown: list[PlayerView] = []
+
+    def act(self, view: PlayerView, rng: random.Random) -> Action:
+        return self.simple.act(view, rng)
+
+    def observe(self, view: PlayerView) -> None:
+        self.shown.append(view)
+
+
+def test_a_watching_agent_is_shown_each_finished_hand_as_the_engine_shows_it() -> None:
+    me = HandWatcher()
+    players = [
+        EaaiPlayer(me, random.Random(1)),
+        EaaiPlayer(get_agent("gin-hunter"), random.Random(2)),
+    ]
+    game = play_eaai_game(players, random.Random(5))
+    assert game.forfeit == ""
+    # Every hand but the last (shown at the next deal, and there is none) was shown once.
+    assert len(me.shown) == game.hands - 1
+    for view in me.shown:
+        result = view.result
+        assert result is not None and view.opponent_hand is not None
+        assert len(view.opponent_hand) == 10 and not view.opponent_hand.mask & view.hand.mask
+        if result.kind is ResultKind.DEAD:
+            assert result.knocker is None and result.points == 0
+            continue
+        assert result.knocker in (0, 1) and result.winner in (0, 1) and result.points > 0
+        knocker_hand = view.hand if result.knocker == view.seat else view.opponent_hand
+        # The knocker lays down his best melds here: his deadwood is his hand's least.
+        assert result.knocker_deadwood == deadwood(knocker_hand)
+        assert (result.knocker_deadwood == 0) == (result.kind is ResultKind.GIN)
+        assert (result.kind is ResultKind.UNDERCUT) == (result.winner != result.knocker)
+    assert any(v.result is not None and v.result.knocker is not None for v in me.shown)
+
+
+def test_the_expert_reads_a_gin_hunter_through_the_bridge() -> None:
+    """Shown the finished hands, the expert learns over a game what the engine's referee
+    teaches it: the gin-hunter knocks early or not at all."""
+    expert = ExpertAgent(Settings(worlds=6, min_worlds=6))
+    players = [
+        EaaiPlayer(get_agent("gin-hunter"), random.Random(2)),
+        EaaiPlayer(expert, random.Random(1)),
+    ]
+    play_eaai_game(players, random.Random(9))
+    seen = expert.style.seen
+    assert len(seen) >= 2
+    fits = sum(KnockRule(turns=3).allows(ev.deadwood, ev.turn) == ev.knocked for ev in seen)
+    assert fits >= 0.8 * len(seen), seen
+    assert expert.style.likeliest().name == "early", seen

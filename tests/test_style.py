@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 
 import pytest
@@ -181,3 +182,31 @@ def test_a_knock_against_a_gin_player_past_his_knocking_turns_risks_more() -> No
     hunter = knock_value(Evidence(7, 4, False), Evidence(8, 3, False))
     eager = knock_value(Evidence(7, 8, True))
     assert hunter < eager - 5
+
+
+def test_evidence_goes_to_plain_data_and_back() -> None:
+    for ev in (Evidence(3, 7, True), Evidence(12, 0, False)):
+        assert Evidence.from_list(ev.to_list()) == ev
+        assert Evidence.from_list(json.loads(json.dumps(ev.to_list()))) == ev
+    for bad in ([1, 2], "abc", [1, 2, 3, 4], [1.5, 2, 1], [1, 2, 2], [-1, 2, 0], [True, 2, 1]):
+        with pytest.raises(ValueError, match="evidence"):
+            Evidence.from_list(bad)  # type: ignore[arg-type]
+
+
+def test_what_an_expert_learns_is_what_it_would_have_observed() -> None:
+    """An expert handed the evidence of the hands (as the web's workers are) holds the same
+    odds as one that watched them."""
+    watched = ExpertAgent(Settings(worlds=6, min_worlds=6))
+    agents = (watched, get_agent("gin-hunter"))
+    rng = random.Random(3)
+    seen = []
+    for seed in range(6):
+        hand = drive(Hand.deal(EAAI, seed % 2, rng), agents, rng)
+        ev = evidence(hand.view(0))
+        if ev is not None:
+            seen.append(ev)
+    assert watched.style.seen == seen and seen
+    told = ExpertAgent(Settings(worlds=6, min_worlds=6))
+    for ev in seen:
+        told.learn(ev)
+    assert told.style.posterior() == watched.style.posterior()

@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 
 from ginrummy.agents import get_agent
+from ginrummy.agents.style import Evidence
 from ginrummy.engine import Hand, Rules
 from ginrummy.storage import Store
 from ginrummy.web import thinking
@@ -79,6 +80,21 @@ def uncapped(monkeypatch: pytest.MonkeyPatch) -> Iterator[ThinkPool]:
 # -- the same moves ---------------------------------------------------------------------------
 
 
+#: What earlier hands showed of the person's knocking, as a table keeps it: he passed up two
+#: knocks late in a hand and knocked early in one, as a player who knocks only early does.
+SEEN = (Evidence(6, 5, False), Evidence(8, 3, False), Evidence(2, 9, True))
+
+
+def test_the_evidence_of_earlier_hands_reaches_a_fresh_expert() -> None:
+    assert thinking.make_agent("expert").style.likeliest().name == "first chance"
+    assert thinking.make_agent("expert", SEEN).style.likeliest().name == "early"
+    assert thinking.make_agent("simple", SEEN) is not None  # a player that reads none
+    view = Hand.deal(Rules(), 0, 5).view(1)
+    bad = {"level": "expert", "view": view.to_dict(), "seed": 1, "seen": [[1, 2]]}
+    with pytest.raises(ValueError, match="turn, deadwood, knocked"):
+        thinking.move(bad)
+
+
 def _hand_both_ways(pool: ThinkPool, level: str, seed: int) -> tuple[list[str], list[str]]:
     """One hand, the computer (seat 1, ``level``) against the simple player, played with the
     table's agent in this process as the server's threads play it, and again with every
@@ -87,7 +103,7 @@ def _hand_both_ways(pool: ThinkPool, level: str, seed: int) -> tuple[list[str], 
     for in_worker in (False, True):
         hand = Hand.deal(Rules(), seed % 2, seed)
         seeds = random.Random(seed)  # the manager draws each move's seed so
-        agent = thinking.make_agent(level)  # the table's agent, kept for the hand
+        agent = thinking.make_agent(level, SEEN)  # the table's agent, kept for the hand
         simple = get_agent("simple")
         while hand.current_player is not None:
             seat = hand.current_player
@@ -97,7 +113,12 @@ def _hand_both_ways(pool: ThinkPool, level: str, seed: int) -> tuple[list[str], 
                 continue
             move_seed = seeds.getrandbits(64)
             if in_worker:
-                payload = {"level": level, "view": view.to_dict(), "seed": move_seed}
+                payload = {
+                    "level": level,
+                    "view": view.to_dict(),
+                    "seed": move_seed,
+                    "seen": [e.to_list() for e in SEEN],
+                }
                 text = pool.submit("move", payload).result()
             else:
                 text = str(thinking.think(agent, view, random.Random(move_seed)))

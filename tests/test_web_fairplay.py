@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from ginrummy.agents.style import Evidence
 from ginrummy.engine import DECK, IllegalActionError, Phase, Rules, parse_cards
 from ginrummy.storage import Store
 from ginrummy.web import manager as manager_module
@@ -322,6 +323,29 @@ def test_limits_hold_across_many_sockets_of_one_seat() -> None:
                 refused += 1
         await first
         assert refused == len(sockets) - 1
+        manager.close()
+        store.close()
+
+    asyncio.run(run())
+
+
+def test_the_computer_keeps_what_the_hands_showed_of_my_knocking(fixed_deck: None) -> None:
+    """I knock in my first turn with 8 (3h 4c Ad): the table keeps it for the expert's reading
+    of my style, and a table read again from the store has it too."""
+
+    async def run() -> None:
+        manager, store, table, me = await computer_table(dealer=1)  # I am the non-dealer
+        assert table.seen == []
+        await me.act("pass")
+        table.act(store, 1, "pass")
+        await me.act("draw")
+        await me.act("knock Kd")
+        assert table.seen == []  # not before the hand is over
+        table.act(store, 1, "done")
+        assert table.hand is not None and table.hand.is_over
+        assert table.seen == [Evidence(1, 8, True)]
+        saved = store.load_game(table.id)
+        assert saved is not None and tables_module.table_of(saved).seen == table.seen
         manager.close()
         store.close()
 

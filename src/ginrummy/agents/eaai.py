@@ -14,8 +14,12 @@ gin 25, undercut 25 (ties go to the defender); game to 100.
 :class:`EaaiPlayer` answers those callbacks with a ginrummy agent. It keeps the hand as the
 player sees it, builds a :class:`~ginrummy.engine.views.PlayerView` (EAAI rules, the same
 history events as the engine writes) at each decision, asks the agent, and turns the action
-into the framework's answer. ``ginrummy bot`` speaks the callbacks as JSON lines, so a thin
-player class on the framework's side can forward each call to it.
+into the framework's answer. At each deal it tells the agent a hand begins (``new_hand``) and
+shows an agent that watches the hand just finished, as the engine's referee does (the result,
+worked out from the melds declared and the change of the scores, and his final hand from
+``reportFinalHand``): the expert reads the opponent's knocking style from it. ``ginrummy bot``
+speaks the callbacks as JSON lines, so a thin player class on the framework's side can forward
+each call to it.
 
 :func:`play_eaai_game` is that framework's game loop, written from its rules above, for tests
 and benchmarks: it checks every answer as the framework does (a bad one forfeits the game).
@@ -25,7 +29,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..engine.actions import (
     DISCARDS,
@@ -50,9 +54,10 @@ from ..engine.melds import (
     layoff,
     meld_kind,
 )
+from ..engine.results import HandResult, ResultKind
 from ..engine.rules import Rules
 from ..engine.views import PlayerView
-from .base import Agent
+from .base import Agent, watches
 
 HAND_SIZE = 10
 #: The stock holds 31 cards after the deal and the face-up card.
@@ -95,6 +100,9 @@ class EaaiPlayer:
         self.taken = -1
         self.my_knock: tuple[Meld, ...] | None = None
         self.his_knock: tuple[Meld, ...] | None = None
+        self.his_final: int | None = None  # his hand as the framework shows it at the end
+        self.his_layoffs: list[tuple[Card, Meld]] = []
+        self.scores_at_deal = self.scores
 
     # -- the callbacks ---------------------------------------------------------------------
 
@@ -105,6 +113,8 @@ class EaaiPlayer:
         mask = Cards(cards).mask
         if len(cards) != HAND_SIZE or mask.bit_count() != HAND_SIZE:
             raise EaaiError(f"a hand is dealt {HAND_SIZE} different cards, not {len(cards)}")
+        if self.dealt:
+            self._show_end()
         if max(self.scores) >= self.rules.game_target:
             # The framework never says a game has begun: a score that reached the target ended
             # the last one, so this deal starts the next at 0-0 (the same player object plays
@@ -112,6 +122,7 @@ class EaaiPlayer:
             self.scores = (0, 0)
         self._reset(player_num, starting_player_num, mask)
         self.dealt = True
+        self.agent.new_hand()
 
     def _dealt(self, what: str) -> None:
         """Refuse ``what`` (a callback) before the first ``startGame``."""
@@ -259,10 +270,63 @@ class EaaiPlayer:
         self.scores = (int(scores[0]), int(scores[1]))
 
     def report_layoff(self, player_num: int, card: Card, meld: Sequence[Card]) -> None:
-        """Reported by the framework; nothing to remember."""
+        """His layoffs are kept for the end of the hand (see :meth:`_show_end`)."""
+        if player_num != self.seat:
+            mask = Cards(meld).mask
+            kind = meld_kind(mask)
+            if kind is not None:
+                self.his_layoffs.append((card, Meld(kind, mask)))
 
     def report_final_hand(self, player_num: int, hand: Sequence[Card]) -> None:
-        """Reported by the framework; nothing to remember."""
+        """His hand as the hand ended, kept for :meth:`_show_end`."""
+        if player_num != self.seat:
+            self.his_final = Cards(hand).mask
+
+    def _show_end(self) -> None:
+        """Show the agent the hand just finished, as the engine shows a finished hand (the
+        result, his hand): an agent that watches (the expert reads his knocking style from
+        it) learns between hands here as it does in the project's own games. Called at the
+        next deal, when the framework has reported everything of the hand (the final hands
+        and the scores, in whichever order)."""
+        if not watches(self.agent) or self.his_final is None:
+            return
+        result = self._result()
+        if result is None:
+            return
+        view = replace(
+            self.view(Phase.OVER, ()),
+            current_player=None,
+            knocker=result.knocker,
+            layoffs=tuple(self.his_layoffs),
+            opponent_hand=Cards.from_mask(self.his_final),
+            result=result,
+        )
+        self.agent.observe(view)
+
+    def _result(self) -> HandResult | None:
+        """How the hand ended, from the melds declared and the change of the scores (None
+        when what was reported does not fit together)."""
+        him = 1 - self.seat
+        gained = [
+            after - before for after, before in zip(self.scores, self.scores_at_deal, strict=True)
+        ]
+        winner = next((p for p in (0, 1) if gained[p] > 0), None)
+        points = gained[winner] if winner is not None else 0
+        if self.my_knock is not None:
+            knocker = self.seat
+            knocker_dw = mask_value(self.hand & ~_covered(self.my_knock))
+        elif self.his_knock is not None and self.his_final is not None:
+            knocker = him
+            knocker_dw = mask_value(self.his_final & ~_covered(self.his_knock))
+        else:
+            return HandResult(ResultKind.DEAD, None, None, 0)
+        if winner is None:
+            return None
+        if knocker_dw == 0:
+            kind = ResultKind.GIN
+        else:
+            kind = ResultKind.KNOCK if winner == knocker else ResultKind.UNDERCUT
+        return HandResult(kind, knocker, winner, points, knocker_deadwood=knocker_dw)
 
     # -- the view --------------------------------------------------------------------------
 
@@ -420,6 +484,14 @@ BONUS = 25
 LIMIT = 10
 
 
+def _covered(melds: Sequence[Meld]) -> int:
+    """The mask of the cards ``melds`` hold."""
+    mask = 0
+    for meld in melds:
+        mask |= meld.mask
+    return mask
+
+
 def _is_meld(cards: Sequence[Card]) -> bool:
     mask = Cards(cards).mask
     return mask.bit_count() == len(cards) and meld_kind(mask) is not None
@@ -436,21 +508,35 @@ def _melded(hand: int, melds: Sequence[Sequence[Card]]) -> int | None:
     return used
 
 
-def _lay_off(cards: list[int], melds: list[int]) -> list[int]:
-    """The framework's layoffs: again and again, the first card that extends a meld."""
+def _lay_off(cards: list[int], melds: list[int]) -> tuple[list[int], list[tuple[int, int]]]:
+    """The framework's layoffs: again and again, the first card that extends a meld. The
+    cards left, and each layoff as (card, the meld it joined, as it was)."""
+    done: list[tuple[int, int]] = []
     again = True
     while again:
         again = False
         for card in cards:
             for i, meld in enumerate(melds):
                 if meld_kind(meld | 1 << card) is not None:
+                    done.append((card, meld))
                     melds[i] |= 1 << card
                     cards = [c for c in cards if c != card]
                     again = True
                     break
             if again:
                 break
-    return cards
+    return cards, done
+
+
+def _report_end(
+    players: Sequence[EaaiPlayer], hands: Sequence[set[int]], scores: Sequence[int]
+) -> None:
+    """The end of a hand as the framework reports it: both final hands, then the scores."""
+    for p in (0, 1):
+        for q in (0, 1):
+            players[p].report_final_hand(q, [DECK[c] for c in sorted(hands[q])])
+    for p in (0, 1):
+        players[p].report_scores(list(scores))
 
 
 def play_eaai_game(players: Sequence[EaaiPlayer], rng: random.Random) -> EaaiGame:
@@ -497,8 +583,7 @@ def play_eaai_game(players: Sequence[EaaiPlayer], rng: random.Random) -> EaaiGam
             turns += 1
             current = 1 - current
         if knock is None:
-            for p in (0, 1):
-                players[p].report_scores(list(scores))
+            _report_end(players, hands, scores)
             continue
         other = 1 - current
         mine = sum(1 << c for c in hands[current])
@@ -517,7 +602,10 @@ def play_eaai_game(players: Sequence[EaaiPlayer], rng: random.Random) -> EaaiGam
             return EaaiGame(current, (scores[0], scores[1]), hands_played, "melds")
         loose = [c for c in range(52) if (theirs & ~his_used) >> c & 1]
         if dw > 0:
-            loose = _lay_off(loose, [Cards(m).mask for m in knock])
+            loose, laid = _lay_off(loose, [Cards(m).mask for m in knock])
+            for index, meld in laid:
+                for p in (0, 1):
+                    players[p].report_layoff(other, DECK[index], list(Cards.from_mask(meld)))
         his_dw = mask_value(sum(1 << c for c in loose))
         if dw == 0:
             scores[current] += BONUS + his_dw
@@ -526,8 +614,7 @@ def play_eaai_game(players: Sequence[EaaiPlayer], rng: random.Random) -> EaaiGam
         else:
             scores[other] += BONUS + dw - his_dw
         starting = 1 - starting
-        for p in (0, 1):
-            players[p].report_scores(list(scores))
+        _report_end(players, hands, scores)
     winner = 0 if scores[0] >= GOAL else 1
     return EaaiGame(winner, (scores[0], scores[1]), hands_played)
 

@@ -56,7 +56,7 @@ from .search import (
     play_out,
     resolve_knock,
 )
-from .style import StyleModel, default_styles, evidence, turns_of
+from .style import Evidence, StyleModel, default_styles, evidence, turns_of
 from .winprob import Utility
 
 
@@ -313,7 +313,13 @@ class ExpertAgent(BaseAgent):
         self._read = True
         ev = evidence(view)
         if ev is not None:
-            self.style.update(ev)
+            self.learn(ev)
+
+    def learn(self, ev: Evidence) -> None:
+        """Take one piece of evidence of his knocking (what :meth:`observe` reads from a
+        finished hand), for a player that keeps it between moves itself: the web server's
+        workers make a fresh expert for every move and hand it the evidence of the game."""
+        self.style.update(ev)
 
     # -- the protocol ----------------------------------------------------------------------
 

@@ -60,6 +60,25 @@ class Evidence:
     deadwood: int
     knocked: bool
 
+    def to_list(self) -> list[int]:
+        """As plain data: ``[turn, deadwood, knocked]`` (knocked as 0 or 1)."""
+        return [self.turn, self.deadwood, int(self.knocked)]
+
+    @classmethod
+    def from_list(cls, data: Sequence[object]) -> Evidence:
+        """From :meth:`to_list`'s form; raises ValueError for anything else."""
+        if not isinstance(data, Sequence) or isinstance(data, str) or len(data) != 3:
+            raise ValueError(f"evidence is [turn, deadwood, knocked], not {data!r}")
+        turn, deadwood, knocked = data
+        if not all(isinstance(x, int) and not isinstance(x, bool) for x in (turn, deadwood)):
+            raise ValueError(f"evidence's turn and deadwood are whole numbers, not {data!r}")
+        if knocked not in (0, 1):
+            raise ValueError(f"evidence's knocked is 0 or 1, not {knocked!r}")
+        assert isinstance(turn, int) and isinstance(deadwood, int)
+        if turn < 0 or deadwood < 0:
+            raise ValueError(f"evidence's turn and deadwood are not negative, not {data!r}")
+        return cls(turn, deadwood, bool(knocked))
+
 
 def turns_of(view: PlayerView, seat: int) -> int:
     """How many turns ``seat`` has begun this hand (a turn begins with a take or a draw)."""

@@ -593,7 +593,12 @@ class Manager:
         if self.thinking is None:
             agent = computer_agent(table)
             return str(await asyncio.to_thread(think, agent, view, random.Random(seed)))
-        payload = {"level": computer_level(table), "view": view.to_dict(), "seed": seed}
+        payload = {
+            "level": computer_level(table),
+            "view": view.to_dict(),
+            "seed": seed,
+            "seen": [e.to_list() for e in table.seen],
+        }
         try:
             return str(await self.think("move", payload))
         except ThinkError as exc:

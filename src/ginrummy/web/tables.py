@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any
 
+from ..agents.style import Evidence, evidence
 from ..engine import (
     Action,
     ActionKind,
@@ -130,6 +131,10 @@ class Table:
     agent: Any = field(default=None, repr=False, compare=False)
     #: The game's score when this hand was dealt (what the players' views were given).
     scores_before: tuple[int, int] = (0, 0)
+    #: What the finished hands showed the computer of the person's knocking (a game against
+    #: the computer only; :func:`~ginrummy.agents.style.evidence` of the computer's view), for
+    #: the expert's reading of his style. Rebuilt with the hands when a table is read again.
+    seen: list[Evidence] = field(default_factory=list, repr=False, compare=False)
     #: Open sockets per seat (kept by the manager): each side sees whether the other is there.
     present: list[int] = field(default_factory=lambda: [0, 0], repr=False, compare=False)
     # What every state message repeats, worked out once: the rules and options never change
@@ -228,9 +233,17 @@ class Table:
             raise RuntimeError("the table changed while a step was being stored")
         self.hand = step.hand
         if step.hand.is_over:
+            self.learn(step.hand)
             self.scoring.finish_hand(step.hand)
             self.finished = self.scoring.is_over
         self.touch()
+
+    def learn(self, hand: Hand) -> None:
+        """Keep what the finished ``hand`` showed the computer of the person's knocking."""
+        if self.vs_computer:
+            ev = evidence(hand.view(COMPUTER_SEAT, self.scores_before))
+            if ev is not None:
+                self.seen.append(ev)
 
     def act(self, store: Store, seat: int, text: str) -> None:
         """Plan, store and commit ``seat``'s action in this thread (tests, tools)."""
@@ -519,7 +532,7 @@ def computer_agent(table: Table) -> Any:
     """The table's computer player for this hand (made on first use), for thinking in a
     thread; a worker process makes its own for each move (:mod:`.thinking`)."""
     if table.agent is None:
-        table.agent = make_agent(computer_level(table))
+        table.agent = make_agent(computer_level(table), table.seen)
     return table.agent
 
 
@@ -573,6 +586,7 @@ def table_of(stored: SavedGame) -> Table:
         table.deal = Deal(parse_cards(h.deck), h.salt, h.commitment)
         table.scores_before = table.game.totals
         if hand.is_over:
+            table.learn(hand)
             scoring.finish_hand(hand)
     table.finished = scoring.is_over or info.status != "open"
     table.abandoned = info.status == "abandoned"

@@ -31,11 +31,13 @@ Choices, and why:
   starts and when a worker is replaced, never per move.
 - **Stateless workers: a fresh agent for every move**, given ``new_hand()`` as the table's
   agent is at each deal. The levels offered (``beginner``, ``intermediate``, ``expert``) keep
-  no memory within a hand (they read the hand so far from the view's history), and the server
-  never called ``observe``, so a fresh agent decides exactly as the table's kept one did: the
-  same view and seed give the same move (``tests/test_think_pool.py`` plays whole hands both
-  ways). Any worker may then take any job, which is what lets a dead or late worker be
-  replaced without losing anything: there is no memory in it to lose.
+  no memory within a hand (they read the hand so far from the view's history); what the
+  expert learns between hands (how the person knocks, :mod:`~ginrummy.agents.style`) the
+  table keeps as plain data and sends with each move (``seen``), so a fresh agent decides
+  exactly as the table's kept one does: the same view, evidence and seed give the same move
+  (``tests/test_think_pool.py`` plays whole hands both ways). Any worker may then take any
+  job, which is what lets a dead or late worker be replaced without losing anything: there
+  is no memory in it to lose.
 
 Workers ignore Ctrl+C (the server stops them) and exit when their pipe closes, so a server
 killed outright leaves none behind either.
@@ -51,7 +53,7 @@ import random
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
@@ -60,6 +62,7 @@ from typing import Any
 from ..agents import get_agent
 from ..agents.hints import Hint, hint
 from ..agents.review import review_hand
+from ..agents.style import Evidence
 from ..engine import Action, Rules, parse_cards
 from ..engine.views import PlayerView
 
@@ -84,15 +87,20 @@ class ThinkTimeout(ThinkError):
 # -- the jobs (plain data in, plain data out) -------------------------------------------------
 
 
-def make_agent(level: str) -> Any:
+def make_agent(level: str, seen: Sequence[Evidence] = ()) -> Any:
     """A fresh computer player for ``level``, told a hand begins (the simple player for a
-    name no agent has)."""
+    name no agent has), and given ``seen``: what the finished hands of the table showed of
+    the person's knocking, for a player that reads it (the expert)."""
     try:
         agent = get_agent(level)
     except ValueError:
         agent = get_agent("simple")
     if hasattr(agent, "new_hand"):
         agent.new_hand()
+    learn = getattr(agent, "learn", None)
+    if callable(learn):
+        for ev in seen:
+            learn(ev)
     return agent
 
 
@@ -111,9 +119,12 @@ def hint_dicts(found: list[Hint]) -> list[dict[str, Any]]:
 
 
 def move(payload: dict[str, Any]) -> str:
-    """The computer's action (as text) for ``{"level", "view", "seed"}``."""
+    """The computer's action (as text) for ``{"level", "view", "seed", "seen"}`` (``seen``:
+    the evidence of the person's knocking as :meth:`Evidence.to_list` gives it; may be left
+    out)."""
     view = PlayerView.from_dict(payload["view"])
-    agent = make_agent(str(payload["level"]))
+    seen = [Evidence.from_list(e) for e in payload.get("seen", ())]
+    agent = make_agent(str(payload["level"]), seen)
     return str(think(agent, view, random.Random(int(payload["seed"]))))
 
 
