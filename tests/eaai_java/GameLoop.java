@@ -129,9 +129,7 @@ public class GameLoop {
                 current = 1 - current;
             }
             if (knock == null) {
-                for (int p = 0; p < 2; p++) {
-                    players[p].reportScores(scores.clone());
-                }
+                reportEnd(players, held, scores);
                 continue;
             }
             int other = 1 - current;
@@ -172,9 +170,7 @@ public class GameLoop {
                 scores[other] += BONUS + dw - hisDw;
             }
             starting = 1 - starting;
-            for (int p = 0; p < 2; p++) {
-                players[p].reportScores(scores.clone());
-            }
+            reportEnd(players, held, scores);
         }
         return result(scores[0] >= GOAL ? 0 : 1, scores, hands, "none");
     }
@@ -202,6 +198,18 @@ public class GameLoop {
                     break;
                 }
             }
+        }
+    }
+
+    /** The end of a hand as the framework reports it: both final hands, then the scores. */
+    static void reportEnd(GinRummyPlayer[] players, List<List<Card>> held, int[] scores) {
+        for (int p = 0; p < 2; p++) {
+            for (int q = 0; q < 2; q++) {
+                players[p].reportFinalHand(q, new ArrayList<>(held.get(q)));
+            }
+        }
+        for (int p = 0; p < 2; p++) {
+            players[p].reportScores(scores.clone());
         }
     }
 
