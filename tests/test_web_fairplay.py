@@ -9,6 +9,7 @@ Written in card notation on chosen decks (the README's example deal): the non-de
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import threading
 from collections.abc import Iterator
@@ -346,6 +347,11 @@ def test_the_computer_keeps_what_the_hands_showed_of_my_knocking(fixed_deck: Non
         assert table.seen == [Evidence(1, 8, True)]
         saved = store.load_game(table.id)
         assert saved is not None and tables_module.table_of(saved).seen == table.seen
+        # A worker process is sent it with every computer move.
+        hand = table.hand
+        payload = tables_module.computer_payload(table, hand.view(1), 7)
+        assert payload["seen"] == [[1, 8, 1]] and payload["level"] == "beginner"
+        assert json.loads(json.dumps(payload)) == payload  # plain data
         manager.close()
         store.close()
 

@@ -41,7 +41,7 @@ from .tables import (
     Step,
     Table,
     computer_agent,
-    computer_level,
+    computer_payload,
     new_token,
     replay_hand,
     table_of,
@@ -593,12 +593,7 @@ class Manager:
         if self.thinking is None:
             agent = computer_agent(table)
             return str(await asyncio.to_thread(think, agent, view, random.Random(seed)))
-        payload = {
-            "level": computer_level(table),
-            "view": view.to_dict(),
-            "seed": seed,
-            "seen": [e.to_list() for e in table.seen],
-        }
+        payload = computer_payload(table, view, seed)
         try:
             return str(await self.think("move", payload))
         except ThinkError as exc:

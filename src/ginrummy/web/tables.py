@@ -36,6 +36,7 @@ from ..engine.game import Game
 from ..engine.match import Match
 from ..engine.melds import Arrangement, discard_deadwoods_mask
 from ..engine.serial import event_to_dict, result_to_dict
+from ..engine.views import PlayerView
 from ..storage import SavedGame, Store, Writer
 from .dealing import Deal, commitment, deck_text, shuffle
 from .thinking import make_agent, think
@@ -534,6 +535,18 @@ def computer_agent(table: Table) -> Any:
     if table.agent is None:
         table.agent = make_agent(computer_level(table), table.seen)
     return table.agent
+
+
+def computer_payload(table: Table, view: PlayerView, seed: int) -> dict[str, Any]:
+    """A computer move as a worker process is sent it (:func:`.thinking.move`): the level,
+    the seat's view, the seed for its random choices, and what the finished hands showed of
+    the person's knocking."""
+    return {
+        "level": computer_level(table),
+        "view": view.to_dict(),
+        "seed": seed,
+        "seen": [e.to_list() for e in table.seen],
+    }
 
 
 def new_token() -> str:
