@@ -288,9 +288,10 @@ class EaaiPlayer:
         it) learns between hands here as it does in the project's own games. Called at the
         next deal, when the framework has reported everything of the hand (the final hands
         and the scores, in whichever order)."""
-        if not watches(self.agent) or self.his_final is None:
+        his = self.his_final
+        if not watches(self.agent) or his is None:
             return
-        result = self._result()
+        result = self._result(his)
         if result is None:
             return
         view = replace(
@@ -298,14 +299,14 @@ class EaaiPlayer:
             current_player=None,
             knocker=result.knocker,
             layoffs=tuple(self.his_layoffs),
-            opponent_hand=Cards.from_mask(self.his_final),
+            opponent_hand=Cards.from_mask(his),
             result=result,
         )
         self.agent.observe(view)
 
-    def _result(self) -> HandResult | None:
-        """How the hand ended, from the melds declared and the change of the scores (None
-        when what was reported does not fit together)."""
+    def _result(self, his: int) -> HandResult | None:
+        """How the hand ended, from the melds declared, his final hand ``his`` and the change
+        of the scores (None when what was reported does not fit together)."""
         him = 1 - self.seat
         gained = [
             after - before for after, before in zip(self.scores, self.scores_at_deal, strict=True)
@@ -313,14 +314,16 @@ class EaaiPlayer:
         winner = next((p for p in (0, 1) if gained[p] > 0), None)
         points = gained[winner] if winner is not None else 0
         if self.my_knock is not None:
-            knocker = self.seat
-            knocker_dw = mask_value(self.hand & ~_covered(self.my_knock))
-        elif self.his_knock is not None and self.his_final is not None:
-            knocker = him
-            knocker_dw = mask_value(self.his_final & ~_covered(self.his_knock))
+            knocker, held, melds = self.seat, self.hand, self.my_knock
+        elif self.his_knock is not None:
+            knocker, held, melds = him, his, self.his_knock
         else:
             return HandResult(ResultKind.DEAD, None, None, 0)
         if winner is None:
+            return None
+        try:
+            knocker_dw = arrange(held, melds).deadwood
+        except GinRummyError:
             return None
         if knocker_dw == 0:
             kind = ResultKind.GIN
@@ -482,14 +485,6 @@ class EaaiGame:
 GOAL = 100
 BONUS = 25
 LIMIT = 10
-
-
-def _covered(melds: Sequence[Meld]) -> int:
-    """The mask of the cards ``melds`` hold."""
-    mask = 0
-    for meld in melds:
-        mask |= meld.mask
-    return mask
 
 
 def _is_meld(cards: Sequence[Card]) -> bool:

@@ -70,14 +70,16 @@ class Evidence:
         if not isinstance(data, Sequence) or isinstance(data, str) or len(data) != 3:
             raise ValueError(f"evidence is [turn, deadwood, knocked], not {data!r}")
         turn, deadwood, knocked = data
-        if not all(isinstance(x, int) and not isinstance(x, bool) for x in (turn, deadwood)):
-            raise ValueError(f"evidence's turn and deadwood are whole numbers, not {data!r}")
         if knocked not in (0, 1):
             raise ValueError(f"evidence's knocked is 0 or 1, not {knocked!r}")
-        assert isinstance(turn, int) and isinstance(deadwood, int)
-        if turn < 0 or deadwood < 0:
-            raise ValueError(f"evidence's turn and deadwood are not negative, not {data!r}")
-        return cls(turn, deadwood, bool(knocked))
+        return cls(_count(turn, data), _count(deadwood, data), bool(knocked))
+
+
+def _count(x: object, data: object) -> int:
+    """``x`` if it is a whole number, not negative (of the evidence ``data``)."""
+    if not isinstance(x, int) or isinstance(x, bool) or x < 0:
+        raise ValueError(f"evidence's turn and deadwood are whole numbers, not negative: {data!r}")
+    return x
 
 
 def turns_of(view: PlayerView, seat: int) -> int:
