@@ -259,6 +259,36 @@ def test_knocks_with_a_strong_lead() -> None:
     assert action.kind is ActionKind.KNOCK and action.card == Card.parse("Kd")
 
 
+def test_each_knock_carries_the_share_of_worlds_that_undercut_it() -> None:
+    # Discarding Kd knocks with 9 (9c): every knock the search weighed carries the share of
+    # its worlds in which he undercuts it, and nothing else carries one.
+    _, view = _knock_view("As 2s 3s 4h 5h 6h 8d 8c 8h 9c", "Kd")
+    evaluation = ExpertAgent(Settings(worlds=64, min_worlds=64)).evaluate(view, random.Random(5))
+    risk = evaluation.extra["risk"]
+    assert isinstance(risk, dict)
+    knocks = {i for i, c in enumerate(evaluation.candidates) if c.kind == "knock"}
+    assert knocks and set(risk) == knocks
+    assert all(0.0 <= r <= 1.0 for r in risk.values())
+
+
+def test_a_knock_riskier_than_the_cap_gives_way_to_playing_on() -> None:
+    from ginrummy.agents.expert import Candidate, Evaluation
+
+    discard = Candidate(DISCARDS[Card.parse("Kd").index], "discard", Card.parse("Kd").index)
+    knock = Candidate(Action(ActionKind.KNOCK, Card.parse("Kd")), "knock", Card.parse("Kd").index)
+    evaluation = Evaluation([discard, knock], [1.0, 2.0], 64, 0.0, extra={"risk": {1: 0.3}})
+
+    def choice(cap: float) -> str:
+        return ExpertAgent(Settings(knock_risk=cap)).choose(evaluation).kind
+
+    assert choice(1.0) == "knock"  # the default: the best value, whatever its risk
+    assert choice(0.3) == "knock"  # at the cap is allowed
+    assert choice(0.2) == "discard"
+    # With nothing else to do, the knock stands.
+    alone = Evaluation([knock], [2.0], 64, 0.0, extra={"risk": {0: 0.9}})
+    assert ExpertAgent(Settings(knock_risk=0.1)).choose(alone) is knock
+
+
 def test_goes_gin_rather_than_knock() -> None:
     # 8s makes a set of four eights: discarding Ks is gin.
     _, view = _knock_view("As 2s 3s 4h 5h 6h 8d 8c 8h Ks", "8s")
@@ -439,6 +469,62 @@ def test_sampled_hidden_cards_follow_the_weights_without_replacement() -> None:
         assert abs(got - p) < 4.5 * (p * (1 - p) / n) ** 0.5, (i, j, got, p)
     opp, stock = sample_world(b, rng)
     assert sorted(stock) == sorted(c for c in cards if not opp >> c & 1)
+
+
+@pytest.mark.parametrize("sharpness", [0.0, 0.3])
+def test_the_chain_guesses_hands_with_odds_of_weights_times_the_tilt(sharpness: float) -> None:
+    """Two of four unseen cards weighted 1, 2, 3, 4 (4s, 5h, 5d, Kc: two cards never meld,
+    so a guess's deadwood is their values): after enough swaps each pair comes up with odds
+    proportional to the product of its weights times exp(-sharpness * deadwood)."""
+    from itertools import combinations
+    from math import exp
+
+    from ginrummy.agents.inference import Beliefs, Observed, sample_hidden_chain
+    from ginrummy.engine.masks import VALUES
+
+    cards = (3, 17, 30, 51)
+    weights = [0.0] * 52
+    for card, w in zip(cards, (1.0, 2.0, 3.0, 4.0), strict=True):
+        weights[card] = w
+    unseen = sum(1 << c for c in cards)
+    b = Beliefs(0, unseen, 2, tuple(weights), (0.5,) * 52, Observed((), (), (), 0))
+    rng = random.Random(7)
+    n = 20_000
+    counts: dict[int, int] = {}
+    for _ in range(n):
+        mask = sample_hidden_chain(b, rng, 30, sharpness)
+        assert mask.bit_count() == 2 and not mask & ~unseen
+        counts[mask] = counts.get(mask, 0) + 1
+    odds = {
+        1 << i | 1 << j: weights[i] * weights[j] * exp(-sharpness * (VALUES[i] + VALUES[j]))
+        for i, j in combinations(cards, 2)
+    }
+    total = sum(odds.values())
+    for mask, o in odds.items():
+        p = o / total
+        got = counts.get(mask, 0) / n
+        assert abs(got - p) < 4.5 * (p * (1 - p) / n) ** 0.5, (mask, got, p)
+
+
+def test_the_chain_guesses_better_organised_hands_than_single_guesses() -> None:
+    """Late in a hand (nothing taken, so the weights say little), the chain's guesses at a
+    sharpness hold far less deadwood than plain weighted guesses, and the same seed makes the
+    same guess."""
+    from statistics import mean
+
+    from ginrummy.agents.inference import sample_hidden, sample_hidden_chain
+    from ginrummy.engine.melds import deadwood_mask
+
+    _, view = _knock_view("As 2s 3s 4h 5h 6h 8d 8c 8h 9c", "Kd")
+    b = beliefs(view)
+    plain = mean(deadwood_mask(sample_hidden(b, random.Random(s))) for s in range(200))
+    chain = mean(
+        deadwood_mask(sample_hidden_chain(b, random.Random(s), 40, 0.8)) for s in range(200)
+    )
+    assert chain < plain - 10, (chain, plain)
+    assert sample_hidden_chain(b, random.Random(3), 40, 0.8) == sample_hidden_chain(
+        b, random.Random(3), 40, 0.8
+    )
 
 
 def test_the_stock_order_is_a_uniform_shuffle() -> None:

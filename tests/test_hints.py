@@ -155,6 +155,8 @@ def test_knock_hint_explains_the_deadwood() -> None:
     check_hints(hand, hints)
     knock = next(h for h in hints if h.action.kind is ActionKind.KNOCK)
     assert "9 deadwood" in knock.reason and "he holds about" in knock.reason
+    # The undercut risk is the search's own: the share of its worlds in which he undercuts.
+    assert "he could undercut it in about 4% of the hands he may hold" in knock.reason
     assert hints[0].unit == "%"
     standard = hint(hand.view(0), rng=random.Random(5), worlds=WORLDS)
     assert {key(h.action) for h in standard} == {key(a) for a in hand.legal_actions()}

@@ -157,6 +157,13 @@ class Settings:
     #: organised hand than a player still ready to knock.
     gin_tries: int = 16
     gin_sharpness: float = 0.4
+    #: How fast that sharpness is reached: ``gin_ramp`` a turn he has begun (as ``sharpness``
+    #: for the others), never below theirs.
+    gin_ramp: float = 0.025
+    #: When above 0, such a hand is guessed by this many swaps of a Markov chain instead
+    #: (:func:`~.inference.sample_hidden_chain`, at ``gin_sharpness``), not the best of
+    #: ``gin_tries`` guesses.
+    gin_steps: int = 0
     #: When the searching player itself knocks in the rollouts (a :class:`~.search.KnockRule`:
     #: at most this deadwood, in its first this many turns; by default at the first chance).
     own_most: int = 99
@@ -183,6 +190,10 @@ class Settings:
     #: Value a hand's ending only by the chance of winning the game, even under rules whose
     #: bonuses (box, game, shutout) make the final net count too.
     win_game: bool = False
+    #: The most undercut risk (the share of the search's worlds in which he undercuts it) a
+    #: knock may carry to be chosen; a riskier knock gives way to the best move that plays on.
+    #: 1: any knock the search values best.
+    knock_risk: float = 1.0
 
 
 def _legal_index(view: PlayerView) -> dict[tuple[ActionKind, int], Action]:
@@ -332,7 +343,21 @@ class ExpertAgent(BaseAgent):
         if view.phase is Phase.LAYOFF:
             return AUTO if AUTO in legal else legal[-1]
         evaluation = self.evaluate(view, rng)
-        return evaluation.best().action
+        return self.choose(evaluation).action
+
+    def choose(self, evaluation: Evaluation) -> Candidate:
+        """The move to make: the best valued, unless it is a knock riskier than
+        ``knock_risk`` and a move that plays on is there to make instead."""
+        cap = self.settings.knock_risk
+        risk = evaluation.extra.get("risk")
+        if cap >= 1.0 or not isinstance(risk, dict):
+            return evaluation.best()
+        cands, values = evaluation.candidates, evaluation.values
+        allowed = [i for i, c in enumerate(cands) if c.kind != "knock" or risk.get(i, 0.0) <= cap]
+        if not allowed:
+            return evaluation.best()
+        best = max(allowed, key=lambda i: (values[i], -cands[i].prior))
+        return cands[best]
 
     # -- the search ------------------------------------------------------------------------
 
@@ -553,7 +578,14 @@ class ExpertAgent(BaseAgent):
         if s.gate_z > 0:
             _gate_discards(cands, values, samples, s.gate_z)
         _derive_values(cands, values, utility)
-        return Evaluation(cands, values, n, utility(0, 0), b)
+        base = utility(0, 0)
+        # Per knock, the share of worlds in which it loses points (undercut): its risk.
+        risk = {
+            i: sum(v < base for v in samples[i]) / len(samples[i])
+            for i, c in enumerate(cands)
+            if c.kind == "knock" and samples.get(i)
+        }
+        return Evaluation(cands, values, n, base, b, extra={"risk": risk})
 
     def _world(
         self,
@@ -574,11 +606,12 @@ class ExpertAgent(BaseAgent):
         s = self.settings
         for _ in range(s.redraws + 1):
             his = style.sample(rng) if style is not None else FIRST_CHANCE
-            t, sh = tries, sharpness
+            t, sh, steps = tries, sharpness, 0
             if turn > his.turns:
                 t = s.gin_tries
-                sh = max(sharpness, min(s.gin_sharpness, s.sharpness * turn))
-            opp, stock = sample_world(b, rng, t, sh)
+                sh = max(sharpness, min(s.gin_sharpness, s.gin_ramp * turn))
+                steps = s.gin_steps
+            opp, stock = sample_world(b, rng, t, sh, steps)
             if turn == 0 or not s.bar_knocks:
                 break
             dw = deadwood_mask(opp)

@@ -192,6 +192,10 @@ class _Explainer:
                 words += ", and he is close to knocking himself"
             else:
                 words += "; waiting gains less than it risks"
+        risk = self._risk(cand)
+        if risk is not None:
+            if risk >= 0.005:
+                words += f"; he could undercut it in about {risk:.0%} of the hands he may hold"
         elif dw >= 7:
             words += f"; {dw} is a big undercut risk"
         melds = cand.melds if cand.melds is not None else best_arrangement(rest).melds
@@ -200,6 +204,15 @@ class _Explainer:
             shown = " ".join(str(m) for m in melds)
             words += f"; lay down {shown} to leave him the fewest layoffs"
         return words
+
+    def _risk(self, cand: Candidate) -> float | None:
+        """The share of the search's worlds in which he undercuts the knock ``cand``."""
+        risk = self.evaluation.extra.get("risk")
+        if not isinstance(risk, dict):
+            return None
+        index = next((i for i, c in enumerate(self.evaluation.candidates) if c is cand), -1)
+        value = risk.get(index)
+        return float(value) if isinstance(value, float) else None
 
     # -- discarding --------------------------------------------------------------------------
 
