@@ -85,10 +85,25 @@ class Recording(ExpertAgent):
                     statistics.mean(guessed),
                     sum(d <= ours for d in guessed) / len(guessed),
                     turns_of(view, 1 - view.seat),
-                    self.style.posterior()[0] if self.settings.read_style else 1.0,
+                    self._eager(view),
                 )
             )
         return chosen.action
+
+    def _odds(self, view: PlayerView) -> list[float] | None:
+        """The styles' odds within this hand, as the search draws them (None: the game's)."""
+        s = self.settings
+        if not (s.read_style and s.style_turns):
+            return None
+        turn = turns_of(view, 1 - view.seat) - (1 if s.bar_knocks else 0)
+        return self.style.within(turn, view.knock_limit)
+
+    def _eager(self, view: PlayerView) -> float:
+        """The odds, as read, that he knocks at the first chance (1 without the reading)."""
+        if not self.settings.read_style:
+            return 1.0
+        odds = self._odds(view) or self.style.weights
+        return odds[0] / sum(odds) if sum(odds) > 0 else 1.0
 
     def _guesses(self, view: PlayerView) -> list[int]:
         """The deadwood of his hand in worlds drawn as the search draws them."""
@@ -100,9 +115,12 @@ class Recording(ExpertAgent):
         style = self.style if s.read_style else None
         rng = random.Random(9)
         his_turn = turns_of(view, 1 - view.seat)
+        odds = self._odds(view)
         out = []
         for _ in range(GUESSES):
-            _, opp, _ = self._world(b, rng, style, his_turn, view.knock_limit, tries, sharpness)
+            _, opp, _ = self._world(
+                b, rng, style, his_turn, view.knock_limit, tries, sharpness, odds
+            )
             out.append(deadwood_mask(opp))
         return out
 

@@ -16,8 +16,8 @@ from test_agents import discard_view
 def _turns(before: int) -> list[Event]:
     """Seat 0's ``before`` earlier turns (a stock draw and its discard) and seat 1's between
     (a stock draw unseen, a discard), with cards no test's hand holds."""
-    ours = iter(parse_cards("Td Jd Qd Kd 3d 4c 5c 6c"))
-    theirs = iter(parse_cards("Ks Qs Js Ts 4h 5h 6h 8s"))
+    ours = iter(parse_cards("Td Jd Qd Kd 3d 4c 5c 6c 2c 8h 4d 5s 3c"))
+    theirs = iter(parse_cards("Ks Qs Js Ts 4h 5h 6h 8s Qh 2d 9s Ac 6d"))
     events: list[Event] = []
     for _ in range(before):
         card = next(ours)

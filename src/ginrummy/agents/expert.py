@@ -152,6 +152,10 @@ class Settings:
     #: not) is drawn again, style and hand, up to ``redraws`` times (:meth:`_world`).
     bar_knocks: bool = True
     redraws: int = 4
+    #: Whether, within a hand, the styles' odds are also weighed by the chance that a player
+    #: of each style would have played the turns he has without knocking
+    #: (:meth:`.style.StyleModel.within`; the last of them left to ``bar_knocks``).
+    style_turns: bool = False
     #: Guesses and their sharpness (in place of ``tries`` and the sharpness above) for a world
     #: whose style has him past the turns he knocks in, playing for gin: he keeps a better
     #: organised hand than a player still ready to knock.
@@ -535,12 +539,15 @@ class ExpertAgent(BaseAgent):
             for i in active
         }
         style = self.style if s.read_style else None
+        odds = None
+        if style is not None and s.style_turns:
+            odds = style.within(begun[1] - (1 if s.bar_knocks else 0), view.knock_limit)
         n = 0
         goal = s.worlds
         while n < goal:
             n += 1
             his, opp, stock = self._world(
-                b, rng, style, begun[1], view.knock_limit, tries, sharpness
+                b, rng, style, begun[1], view.knock_limit, tries, sharpness, odds
             )
             for i in active:
                 # A candidate with one list is tried with the first plan only.
@@ -596,6 +603,7 @@ class ExpertAgent(BaseAgent):
         limit: int,
         tries: int,
         sharpness: float,
+        odds: list[float] | None = None,
     ) -> tuple[KnockRule, int, list[int]]:
         """A world: his knocking rule (drawn from ``style``'s odds; at the first chance without
         one), his hand and the stock. It is his turn ``turn`` (over when it is ours), and he
@@ -605,7 +613,7 @@ class ExpertAgent(BaseAgent):
         and his hand is guessed sharper (``gin_tries``, ``gin_sharpness``)."""
         s = self.settings
         for _ in range(s.redraws + 1):
-            his = style.sample(rng) if style is not None else FIRST_CHANCE
+            his = style.sample(rng, odds) if style is not None else FIRST_CHANCE
             t, sh, steps = tries, sharpness, 0
             if turn > his.turns:
                 t = s.gin_tries

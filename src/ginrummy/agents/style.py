@@ -13,6 +13,10 @@ kinds of evidence, both public:
   threw); if some discard from it left ``d`` deadwood within the knock limit, he chose not to
   knock in his turn ``t``: a style that would have knocked there is unlikely.
 
+Within a hand, before any card is shown, the turns he has played without knocking weigh the
+styles too (:meth:`StyleModel.within`): most hands played for the least deadwood can knock by
+the tenth turn, so a long hand without his knock speaks for a patient style.
+
 A gin says nothing (every style goes gin). Each piece of evidence contradicting a style
 multiplies its odds by ``slip`` (a player is not a rule), so no style is ever ruled out. Only
 the seat's own view is read: the cards shown at the end of a hand and the public history.
@@ -29,6 +33,7 @@ from ..engine.melds import discard_deadwoods_mask
 from ..engine.results import ResultKind
 from ..engine.views import PlayerView
 from .search import FIRST_CHANCE, KnockRule
+from .survival import survival
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,10 +157,20 @@ class StyleModel:
             return [1.0 / len(self.weights)] * len(self.weights)
         return [w / total for w in self.weights]
 
-    def sample(self, rng: random.Random) -> KnockRule:
-        """One style's rule, drawn with its odds."""
-        x = rng.random() * sum(self.weights)
-        for style, w in zip(self.styles, self.weights, strict=True):
+    def within(self, turn: int, limit: int) -> list[float]:
+        """The odds of each style within a hand in which he has played ``turn`` turns without
+        knocking (knock limit ``limit``): each weighed by the chance that a player of that
+        style would not have knocked yet (:func:`.survival.survival`)."""
+        return [
+            w * survival(min(style.rule.most, limit), style.rule.turns, turn)
+            for style, w in zip(self.styles, self.weights, strict=True)
+        ]
+
+    def sample(self, rng: random.Random, weights: Sequence[float] | None = None) -> KnockRule:
+        """One style's rule, drawn with its odds (or with ``weights``, one a style)."""
+        odds = self.weights if weights is None else weights
+        x = rng.random() * sum(odds)
+        for style, w in zip(self.styles, odds, strict=True):
             x -= w
             if x < 0:
                 return style.rule
