@@ -141,7 +141,14 @@ def test_a_world_where_he_would_have_knocked_is_drawn_again() -> None:
     hand = Hand.deal(EAAI, 0, random.Random(5))
     b = beliefs(hand.view(0))
     expert = ExpertAgent(
-        Settings(gin_tries=8, gin_sharpness=0.15, read_style=True, bar_knocks=True)
+        Settings(
+            gin_tries=8,
+            gin_sharpness=0.15,
+            gin_steps=0,
+            style_turns=False,
+            read_style=True,
+            bar_knocks=True,
+        )
     )
     early = KnockRule(turns=3)
 
