@@ -16,7 +16,7 @@ import pytest
 from ginrummy.agents import get_agent
 from ginrummy.agents.expert import ExpertAgent, IntermediateExpert, Settings
 from ginrummy.agents.heuristic import meld_outs, rollout_discard
-from ginrummy.agents.inference import beliefs, observe, sample_world
+from ginrummy.agents.inference import Beliefs, Observed, beliefs, observe, sample_world
 from ginrummy.agents.search import (
     TO_DRAW,
     Rollout,
@@ -433,6 +433,22 @@ def test_win_chance_and_utility() -> None:
     assert win.win_only and win(10, 0) == pytest.approx(200 * win_chance(100, 70, 30))
 
 
+def _two_of_four() -> tuple[tuple[int, ...], list[float], int, Beliefs]:
+    """Beliefs with two hidden cards among four unseen ones (4s, 5h, 5d, Kc) weighted 1, 2, 3,
+    4: ``(cards, weights, unseen mask, beliefs)``."""
+    cards = (3, 17, 30, 51)
+    weights = [0.0] * 52
+    for card, w in zip(cards, (1.0, 2.0, 3.0, 4.0), strict=True):
+        weights[card] = w
+    unseen = sum(1 << c for c in cards)
+    return (
+        cards,
+        weights,
+        unseen,
+        Beliefs(0, unseen, 2, tuple(weights), (0.5,) * 52, Observed((), (), (), 0)),
+    )
+
+
 def test_intermediate_never_searches() -> None:
     d = deck("As 2s 3s 4h 5h 6h 7d 8d 9d Tc", "Kc Qc 2c 4c 6c 8c Js 9h Jh 3d", "Td")
     hand = Hand.from_deck(EAAI, 1, d)
@@ -446,14 +462,9 @@ def test_sampled_hidden_cards_follow_the_weights_without_replacement() -> None:
     successive weighted draws without replacement make it, and the stock is the rest."""
     from itertools import combinations
 
-    from ginrummy.agents.inference import Beliefs, Observed, sample_hidden
+    from ginrummy.agents.inference import sample_hidden
 
-    cards = (3, 17, 30, 51)
-    weights = [0.0] * 52
-    for card, w in zip(cards, (1.0, 2.0, 3.0, 4.0), strict=True):
-        weights[card] = w
-    unseen = sum(1 << c for c in cards)
-    b = Beliefs(0, unseen, 2, tuple(weights), (0.5,) * 52, Observed((), (), (), 0))
+    cards, weights, unseen, b = _two_of_four()
     rng = random.Random(5)
     n = 40_000
     counts: dict[int, int] = {}
@@ -479,15 +490,10 @@ def test_the_chain_guesses_hands_with_odds_of_weights_times_the_tilt(sharpness: 
     from itertools import combinations
     from math import exp
 
-    from ginrummy.agents.inference import Beliefs, Observed, sample_hidden_chain
+    from ginrummy.agents.inference import sample_hidden_chain
     from ginrummy.engine.masks import VALUES
 
-    cards = (3, 17, 30, 51)
-    weights = [0.0] * 52
-    for card, w in zip(cards, (1.0, 2.0, 3.0, 4.0), strict=True):
-        weights[card] = w
-    unseen = sum(1 << c for c in cards)
-    b = Beliefs(0, unseen, 2, tuple(weights), (0.5,) * 52, Observed((), (), (), 0))
+    cards, weights, unseen, b = _two_of_four()
     rng = random.Random(7)
     n = 20_000
     counts: dict[int, int] = {}
