@@ -92,3 +92,26 @@ def test_the_expert_weighs_his_turns_without_a_knock() -> None:
         return sum(risks) / len(risks)
 
     assert knock_risk(True) > knock_risk(False) + 0.03
+
+
+def test_a_gin_players_hand_is_guessed_sharper_by_a_power_of_his_turns() -> None:
+    """Past his knocking turns his hand is guessed at a sharpness of ``gin_ramp * turn **
+    gin_power``: at his ninth turn, 0.09 in a straight line, 0.81 squared, so the squared
+    ramp guesses hands with much less deadwood (before 2026-12-03 only the straight line)."""
+    from statistics import mean
+
+    from ginrummy.agents.inference import beliefs
+    from ginrummy.engine.melds import deadwood_mask
+
+    v = view("As 2s 3s 7h 7d 7c 9c Tc Jc 9d Kh", turns_before=8)
+    b = beliefs(v)
+    gin_player = StyleModel((Style("early", KnockRule(turns=3), 1.0),))
+
+    def guessed(power: float) -> float:
+        expert = ExpertAgent(Settings(gin_ramp=0.01, gin_sharpness=5, gin_power=power))
+        rng = random.Random(4)
+        worlds = [expert._world(b, rng, gin_player, 9, 10, 1, 0.0) for _ in range(100)]
+        assert all(his == KnockRule(turns=3) for his, _, _ in worlds)
+        return mean(deadwood_mask(opp) for _, opp, _ in worlds)
+
+    assert guessed(2.0) < guessed(1.0) - 5

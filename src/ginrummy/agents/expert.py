@@ -167,6 +167,8 @@ class Settings:
     #: How fast that sharpness is reached: ``gin_ramp`` a turn he has begun (as ``sharpness``
     #: for the others), never below theirs.
     gin_ramp: float = 0.1
+    #: The sharpness grows as ``gin_ramp * turn ** gin_power`` (1: in a straight line).
+    gin_power: float = 1.0
     #: When above 0, such a hand is guessed by this many swaps of a Markov chain instead
     #: (:func:`~.inference.sample_hidden_chain`, at ``gin_sharpness``), not the best of
     #: ``gin_tries`` guesses (0: the expert before 2026-12-03 used the best of 16 guesses at
@@ -621,7 +623,7 @@ class ExpertAgent(BaseAgent):
             t, sh, steps = tries, sharpness, 0
             if turn > his.turns:
                 t = s.gin_tries
-                sh = max(sharpness, min(s.gin_sharpness, s.gin_ramp * turn))
+                sh = max(sharpness, min(s.gin_sharpness, s.gin_ramp * turn**s.gin_power))
                 steps = s.gin_steps
             opp, stock = sample_world(b, rng, t, sh, steps)
             if turn == 0 or not s.bar_knocks:
