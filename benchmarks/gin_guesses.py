@@ -148,7 +148,8 @@ def main(argv: list[str] | None = None) -> int:
     scores = play(args, [settings_of(spec, args.worlds) for spec in specs])
     print(
         f"expert vs {args.opponent}, {args.games} game(s) from seed {args.seed}, both seats,"
-        f" hands from the {args.from_hand}th on, {args.guesses} guesses a decision"
+        f" each game's hands from hand {args.from_hand} on (0: the first), {args.guesses} guesses"
+        " a decision"
     )
     for i, spec in enumerate(specs):
         print(f"\n{spec or 'as it is'}")
