@@ -163,17 +163,25 @@ class Settings:
     #: whose style has him past the turns he knocks in, playing for gin: he keeps a better
     #: organised hand than a player still ready to knock.
     gin_tries: int = 16
-    gin_sharpness: float = 1.5
-    #: How fast that sharpness is reached: ``gin_ramp`` a turn he has begun (as ``sharpness``
-    #: for the others), never below theirs.
-    gin_ramp: float = 0.1
-    #: The sharpness grows as ``gin_ramp * turn ** gin_power`` (1: in a straight line).
-    gin_power: float = 1.0
+    gin_sharpness: float = 2.0
+    #: How fast that sharpness is reached: ``gin_ramp * turn ** gin_power`` at his turn
+    #: ``turn`` (begun), never below the others' sharpness. Each point less of deadwood takes
+    #: more sharpness than the last, so it grows faster than his turns: with the power 3, his
+    #: guessed deadwood matches his real one in every band of turns against gin-hunter, where
+    #: the straight line (``gin_power=1, gin_ramp=0.1``, the default until 2026-12-03) guessed
+    #: it far too good from his fourth turn to his ninth (15.3 against 22.1;
+    #: benchmarks/gin_guesses.py). Paired over 300 pairs at 128 worlds: +1.5% of games
+    #: against simple, +2.2% against gin-hunter (neither interval clear of zero), and more of
+    #: its knocks undercut against gin-hunter (15.3% against 11.3%, 256 worlds).
+    gin_ramp: float = 0.0004
+    gin_power: float = 3.0
     #: When above 0, such a hand is guessed by this many swaps of a Markov chain instead
-    #: (:func:`~.inference.sample_hidden_chain`, at ``gin_sharpness``), not the best of
-    #: ``gin_tries`` guesses (0: the expert before 2026-12-03 used the best of 16 guesses at
-    #: a sharpness ramping by 0.025 to 0.4, with ``style_turns`` off).
-    gin_steps: int = 60
+    #: (:func:`~.inference.sample_hidden_chain`, at that sharpness), not the best of
+    #: ``gin_tries`` guesses. ``expert:gin_power=1,gin_ramp=0.1,gin_sharpness=1.5,gin_steps=60``
+    #: plays as the expert did on 2026-12-03 before the power, and
+    #: ``gin_power=1,gin_steps=0,gin_ramp=0.025,gin_sharpness=0.4,style_turns=false`` as it
+    #: did before that day.
+    gin_steps: int = 100
     #: When the searching player itself knocks in the rollouts (a :class:`~.search.KnockRule`:
     #: at most this deadwood, in its first this many turns; by default at the first chance).
     own_most: int = 99
