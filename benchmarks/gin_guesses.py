@@ -12,7 +12,7 @@ for this measurement only):
 * the Brier score of the chance, as guessed, that he could knock (deadwood at most the knock
   limit), beside the best constant guess for those decisions.
 
-The expert plays as the first version (``--play``), so every version is scored on the same
+The expert plays as the first version (at ``--worlds``), so every version is scored on the same
 decisions. ``--from-hand K`` scores only a game's hands from the K-th on (0-based), after the
 expert has read his knocking style over the hands before.
 
