@@ -13,11 +13,13 @@ for this measurement only):
   limit), beside the best constant guess for those decisions.
 
 The expert plays as the first version (at ``--worlds``), so every version is scored on the same
-decisions. ``--from-hand K`` scores only a game's hands from the K-th on (0-based), after the
-expert has read his knocking style over the hands before.
+decisions (on busy cores its ``budget_ms`` may cut a search short and change them, so the
+same command replays exactly only on an idle core). ``--from-hand K`` scores only a game's
+hands from the K-th on (0-based), after the expert has read his knocking style over the hands
+before.
 
     .venv/bin/python benchmarks/gin_guesses.py --games 12 --from-hand 2 \
-        --version "" --version gin_power=3,gin_ramp=0.0004,gin_steps=100,gin_sharpness=2
+        --version gin_power=1,gin_ramp=0.1,gin_sharpness=1.5,gin_steps=60 --version ""
 """
 
 from __future__ import annotations
@@ -68,10 +70,13 @@ Scores = dict[int, dict[int, list[Score]]]
 class Scoring(knock_risk.Recording):
     """The expert, scoring each version's guesses at its discards."""
 
-    def __init__(self, versions: list[Settings], from_hand: int, scores: Scores) -> None:
+    def __init__(
+        self, versions: list[Settings], from_hand: int, guesses: int, scores: Scores
+    ) -> None:
         super().__init__(versions[0])
         self.versions = versions
         self.from_hand = from_hand
+        self.guesses = guesses
         self.hand_number = 0
         self.scores = scores
 
@@ -88,7 +93,7 @@ class Scoring(knock_risk.Recording):
             played = self.settings
             for i, version in enumerate(self.versions):
                 self.settings = version
-                guesses = self._guesses(view)
+                guesses = self._guesses(view, self.guesses)
                 below = sum(d < real for d in guesses) + 0.5 * sum(d == real for d in guesses)
                 chance = sum(d <= view.knock_limit for d in guesses) / len(guesses)
                 score = Score(real, statistics.mean(guesses), below / len(guesses), could, chance)
@@ -103,7 +108,7 @@ def play(args: argparse.Namespace, versions: list[Settings]) -> Scores:
     for i in range(args.games):
         seed = args.seed + i
         for seat in (0, 1):
-            scorer = Scoring(versions, args.from_hand, scores)
+            scorer = Scoring(versions, args.from_hand, args.guesses, scores)
             agents = [get_agent(args.opponent), get_agent(args.opponent)]
             agents[seat] = scorer
             rng = random.Random(derived_seed(seed, "agents"))
@@ -144,7 +149,6 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     specs = args.version or [""]
-    knock_risk.GUESSES = args.guesses
     scores = play(args, [settings_of(spec, args.worlds) for spec in specs])
     print(
         f"expert vs {args.opponent}, {args.games} game(s) from seed {args.seed}, both seats,"

@@ -105,8 +105,8 @@ class Recording(ExpertAgent):
         odds = self._odds(view) or self.style.weights
         return odds[0] / sum(odds) if sum(odds) > 0 else 1.0
 
-    def _guesses(self, view: PlayerView) -> list[int]:
-        """The deadwood of his hand in worlds drawn as the search draws them."""
+    def _guesses(self, view: PlayerView, count: int = GUESSES) -> list[int]:
+        """The deadwood of his hand in ``count`` worlds drawn as the search draws them."""
         s = self.settings
         b = beliefs(view)
         turns = b.observed.stock_draws + len(b.observed.took)
@@ -117,7 +117,7 @@ class Recording(ExpertAgent):
         his_turn = turns_of(view, 1 - view.seat)
         odds = self._odds(view)
         out = []
-        for _ in range(GUESSES):
+        for _ in range(count):
             _, opp, _ = self._world(
                 b, rng, style, his_turn, view.knock_limit, tries, sharpness, odds
             )

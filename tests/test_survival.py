@@ -7,11 +7,14 @@ import random
 from collections import Counter
 from itertools import pairwise
 from pathlib import Path
+from statistics import mean
 
 from ginrummy.agents.expert import ExpertAgent, Settings
+from ginrummy.agents.inference import beliefs
 from ginrummy.agents.search import FIRST_CHANCE, KnockRule
 from ginrummy.agents.style import Style, StyleModel, default_styles
 from ginrummy.agents.survival import SURVIVAL, TURNS, measure, survival, table_source
+from ginrummy.engine.melds import deadwood_mask
 from test_panel import view
 
 
@@ -98,11 +101,6 @@ def test_a_gin_players_hand_is_guessed_sharper_by_a_power_of_his_turns() -> None
     """Past his knocking turns his hand is guessed at a sharpness of ``gin_ramp * turn **
     gin_power``: at his ninth turn, 0.09 in a straight line, 0.81 squared, so the squared
     ramp guesses hands with much less deadwood (before 2026-12-03 only the straight line)."""
-    from statistics import mean
-
-    from ginrummy.agents.inference import beliefs
-    from ginrummy.engine.melds import deadwood_mask
-
     v = view("As 2s 3s 7h 7d 7c 9c Tc Jc 9d Kh", turns_before=8)
     b = beliefs(v)
     gin_player = StyleModel((Style("early", KnockRule(turns=3), 1.0),))

@@ -626,13 +626,12 @@ class ExpertAgent(BaseAgent):
         long ago speaks for a patient rule. Past the turns his rule knocks in, he plays for gin
         and his hand is guessed sharper (``gin_tries``, ``gin_sharpness``)."""
         s = self.settings
+        gin_sharpness = max(sharpness, min(s.gin_sharpness, s.gin_ramp * turn**s.gin_power))
         for _ in range(s.redraws + 1):
             his = style.sample(rng, odds) if style is not None else FIRST_CHANCE
             t, sh, steps = tries, sharpness, 0
             if turn > his.turns:
-                t = s.gin_tries
-                sh = max(sharpness, min(s.gin_sharpness, s.gin_ramp * turn**s.gin_power))
-                steps = s.gin_steps
+                t, sh, steps = s.gin_tries, gin_sharpness, s.gin_steps
             opp, stock = sample_world(b, rng, t, sh, steps)
             if turn == 0 or not s.bar_knocks:
                 break
