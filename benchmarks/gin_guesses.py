@@ -10,7 +10,10 @@ for this measurement only):
 * the PIT: the share of guesses below the truth (ties half), 0.5 on average when unbiased,
   above 0.5 when the guesses are too good (too tight), below when too loose;
 * the Brier score of the chance, as guessed, that he could knock (deadwood at most the knock
-  limit), beside the best constant guess for those decisions.
+  limit), beside the best constant guess for those decisions;
+* how widely the guesses spread: the share of decisions whose truth lies below nearly all
+  the guesses (PIT under 0.1; 0.10 when the spread is right, more when the guesses are too
+  narrow and miss his best hands) and above nearly all (PIT over 0.9).
 
 The expert plays as the first version (at ``--worlds``), so every version is scored on the same
 decisions (on busy cores its ``budget_ms`` may cut a search short and change them, so the
@@ -132,6 +135,7 @@ def report(scores: list[Score]) -> str:
     return (
         f"{len(scores):5d}  {mean(real):5.1f} / {mean(guessed):<5.1f}  {corr:5.2f}"
         f"  {mean(s.pit for s in scores):4.2f}  {brier:.3f} / {base * (1 - base):.3f}"
+        f"  {mean(s.pit < 0.1 for s in scores):4.2f} / {mean(s.pit > 0.9 for s in scores):4.2f}"
     )
 
 
@@ -145,6 +149,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--from-hand", type=int, default=0)
     parser.add_argument("--guesses", type=int, default=50)
     parser.add_argument(
+        "--each-turn", action="store_true", help="a row for each of his turns up to 15"
+    )
+    parser.add_argument(
         "--version", action="append", help='expert settings, name=value,... ("": as it is)'
     )
     args = parser.parse_args(argv)
@@ -157,9 +164,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     for i, spec in enumerate(specs):
         print(f"\n{spec or 'as it is'}")
-        print("his turns  decisions  deadwood real / guessed  corr  PIT  Brier / constant")
+        print(
+            "his turns  decisions  deadwood real / guessed  corr  PIT  Brier / constant"
+            "  PIT <0.1 / >0.9"
+        )
         by_turn = scores[i]
-        for low, high in BANDS:
+        bands = [(t, t) for t in range(15)] + [(15, 99)] if args.each_turn else BANDS
+        for low, high in bands:
             part = [s for t, ss in by_turn.items() if low <= t <= high for s in ss]
             if part:
                 print(f"{low:2d}-{high:<2d}      " + report(part))

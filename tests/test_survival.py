@@ -113,3 +113,33 @@ def test_a_gin_players_hand_is_guessed_sharper_by_a_power_of_his_turns() -> None
         return mean(deadwood_mask(opp) for _, opp, _ in worlds)
 
     assert guessed(2.0) < guessed(1.0) - 5
+
+
+def test_a_spread_of_sharpness_widens_the_guesses_of_a_gin_players_hand() -> None:
+    """With ``gin_spread`` each world draws its own sharpness around the turn's, so the
+    guessed deadwood of a gin player's hand spreads wider (his best hands, the ones that
+    undercut, come up in some worlds), about the same middle; 0 leaves every world at one
+    sharpness."""
+    v = view("As 2s 3s 7h 7d 7c 9c Tc Jc 9d Kh", turns_before=8)
+    b = beliefs(v)
+    gin_player = StyleModel((Style("early", KnockRule(turns=3), 1.0),))
+
+    def guesses(spread: float) -> list[int]:
+        expert = ExpertAgent(Settings(gin_ramp=0.001, gin_power=3, gin_spread=spread))
+        rng = random.Random(5)
+        worlds = [expert._world(b, rng, gin_player, 9, 10, 1, 0.0) for _ in range(300)]
+        return sorted(deadwood_mask(opp) for _, opp, _ in worlds)
+
+    narrow, wide = guesses(0.0), guesses(1.5)
+    assert guesses(0.0) == narrow  # seeded: the same guesses again
+    assert wide != narrow
+
+    def tenth(xs: list[int], k: int) -> int:
+        return xs[len(xs) * k // 10]
+
+    assert tenth(wide, 9) - tenth(wide, 1) > tenth(narrow, 9) - tenth(narrow, 1) + 4
+    assert abs(tenth(wide, 5) - tenth(narrow, 5)) < 6
+    # A very sharp world (the spread's far tail) is drawn without overflowing the chain.
+    sharp = ExpertAgent(Settings(gin_ramp=1.0, gin_sharpness=50, gin_spread=3))
+    rng = random.Random(6)
+    assert all(sharp._world(b, rng, gin_player, 9, 10, 1, 0.0) for _ in range(30))

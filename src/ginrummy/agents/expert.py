@@ -31,6 +31,7 @@ as soon as it may.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field
 from time import perf_counter
@@ -182,6 +183,11 @@ class Settings:
     #: ``gin_power=1,gin_steps=0,gin_ramp=0.025,gin_sharpness=0.4,style_turns=false`` as it
     #: did before that day.
     gin_steps: int = 100
+    #: How widely that sharpness varies from one world to the next: each world's is the
+    #: sharpness above times ``exp(gin_spread * z)``, ``z`` a standard normal draw (0: the
+    #: same in every world). One sharpness for all worlds guesses his deadwood's mean right
+    #: but spreads it too little, so the search misses his best hands, the ones that undercut.
+    gin_spread: float = 0.0
     #: When the searching player itself knocks in the rollouts (a :class:`~.search.KnockRule`:
     #: at most this deadwood, in its first this many turns; by default at the first chance).
     own_most: int = 99
@@ -632,6 +638,8 @@ class ExpertAgent(BaseAgent):
             t, sh, steps = tries, sharpness, 0
             if turn > his.turns:
                 t, sh, steps = s.gin_tries, gin_sharpness, s.gin_steps
+                if s.gin_spread > 0:
+                    sh *= math.exp(s.gin_spread * rng.gauss(0.0, 1.0))
             opp, stock = sample_world(b, rng, t, sh, steps)
             if turn == 0 or not s.bar_knocks:
                 break

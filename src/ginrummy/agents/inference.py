@@ -260,7 +260,8 @@ def sample_hidden_chain(b: Beliefs, rng: random.Random, steps: int, sharpness: f
             continue
         trial = (mask & ~(1 << old)) | (1 << new)
         trial_dw = deadwood_mask(trial | known)
-        odds = w_new / w_old * 2.718281828 ** (-sharpness * (trial_dw - dw))
+        # (capped: a very sharp chain would overflow; any odds that high are kept anyway)
+        odds = w_new / w_old * 2.718281828 ** min(300.0, -sharpness * (trial_dw - dw))
         if odds >= 1.0 or random() < odds:
             mask = trial
             held[i] = new
