@@ -187,6 +187,9 @@ class Settings:
     #: sharpness above times ``exp(gin_spread * z)``, ``z`` a standard normal draw (0: the
     #: same in every world). One sharpness for all worlds guesses his deadwood's mean right
     #: but spreads it too little, so the search misses his best hands, the ones that undercut.
+    #: ``gin_spread=1.5,gin_ramp=0.001`` matches both tails by his turns against gin-hunter
+    #: (benchmarks/gin_guesses.py), but was level in games (paired over 300 pairs at 128
+    #: worlds: +0.5% against simple, -1.2% against gin-hunter), so it stays off.
     gin_spread: float = 0.0
     #: When the searching player itself knocks in the rollouts (a :class:`~.search.KnockRule`:
     #: at most this deadwood, in its first this many turns; by default at the first chance).
