@@ -162,6 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         f" each game's hands from hand {args.from_hand} on (0: the first), {args.guesses} guesses"
         " a decision"
     )
+    bands = [(t, t) for t in range(15)] + [(15, 99)] if args.each_turn else BANDS
     for i, spec in enumerate(specs):
         print(f"\n{spec or 'as it is'}")
         print(
@@ -169,7 +170,6 @@ def main(argv: list[str] | None = None) -> int:
             "  PIT <0.1 / >0.9"
         )
         by_turn = scores[i]
-        bands = [(t, t) for t in range(15)] + [(15, 99)] if args.each_turn else BANDS
         for low, high in bands:
             part = [s for t, ss in by_turn.items() if low <= t <= high for s in ss]
             if part:

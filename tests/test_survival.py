@@ -97,20 +97,30 @@ def test_the_expert_weighs_his_turns_without_a_knock() -> None:
     assert knock_risk(True) > knock_risk(False) + 0.03
 
 
+#: A gin player (he knocks only in his first three turns) at his ninth turn.
+GIN_PLAYER = StyleModel((Style("early", KnockRule(turns=3), 1.0),))
+
+
+def gin_guesses(settings: Settings, seed: int, n: int) -> list[int]:
+    """The deadwood of ``n`` hands guessed the search's way (``ExpertAgent._world``) for
+    ``GIN_PLAYER`` at his ninth turn, seen from a fixed hand; each guess is a whole hand."""
+    b = beliefs(view("As 2s 3s 7h 7d 7c 9c Tc Jc 9d Kh", turns_before=8))
+    expert = ExpertAgent(settings)
+    rng = random.Random(seed)
+    worlds = [expert._world(b, rng, GIN_PLAYER, 9, 10, 1, 0.0) for _ in range(n)]
+    assert all(his == KnockRule(turns=3) for his, _, _ in worlds)
+    assert all(opp.bit_count() == 10 for _, opp, _ in worlds)
+    return [deadwood_mask(opp) for _, opp, _ in worlds]
+
+
 def test_a_gin_players_hand_is_guessed_sharper_by_a_power_of_his_turns() -> None:
     """Past his knocking turns his hand is guessed at a sharpness of ``gin_ramp * turn **
     gin_power``: at his ninth turn, 0.09 in a straight line, 0.81 squared, so the squared
     ramp guesses hands with much less deadwood (before 2026-12-03 only the straight line)."""
-    v = view("As 2s 3s 7h 7d 7c 9c Tc Jc 9d Kh", turns_before=8)
-    b = beliefs(v)
-    gin_player = StyleModel((Style("early", KnockRule(turns=3), 1.0),))
 
     def guessed(power: float) -> float:
-        expert = ExpertAgent(Settings(gin_ramp=0.01, gin_sharpness=5, gin_power=power))
-        rng = random.Random(4)
-        worlds = [expert._world(b, rng, gin_player, 9, 10, 1, 0.0) for _ in range(100)]
-        assert all(his == KnockRule(turns=3) for his, _, _ in worlds)
-        return mean(deadwood_mask(opp) for _, opp, _ in worlds)
+        settings = Settings(gin_ramp=0.01, gin_sharpness=5, gin_power=power)
+        return mean(gin_guesses(settings, 4, 100))
 
     assert guessed(2.0) < guessed(1.0) - 5
 
@@ -120,15 +130,10 @@ def test_a_spread_of_sharpness_widens_the_guesses_of_a_gin_players_hand() -> Non
     guessed deadwood of a gin player's hand spreads wider (his best hands, the ones that
     undercut, come up in some worlds), about the same middle; 0 leaves every world at one
     sharpness."""
-    v = view("As 2s 3s 7h 7d 7c 9c Tc Jc 9d Kh", turns_before=8)
-    b = beliefs(v)
-    gin_player = StyleModel((Style("early", KnockRule(turns=3), 1.0),))
 
     def guesses(spread: float) -> list[int]:
-        expert = ExpertAgent(Settings(gin_ramp=0.001, gin_power=3, gin_spread=spread))
-        rng = random.Random(5)
-        worlds = [expert._world(b, rng, gin_player, 9, 10, 1, 0.0) for _ in range(300)]
-        return sorted(deadwood_mask(opp) for _, opp, _ in worlds)
+        settings = Settings(gin_ramp=0.001, gin_power=3, gin_spread=spread)
+        return sorted(gin_guesses(settings, 5, 300))
 
     narrow, wide = guesses(0.0), guesses(1.5)
     assert guesses(0.0) == narrow  # seeded: the same guesses again
@@ -139,7 +144,6 @@ def test_a_spread_of_sharpness_widens_the_guesses_of_a_gin_players_hand() -> Non
 
     assert tenth(wide, 9) - tenth(wide, 1) > tenth(narrow, 9) - tenth(narrow, 1) + 4
     assert abs(tenth(wide, 5) - tenth(narrow, 5)) < 6
-    # A very sharp world (the spread's far tail) is drawn without overflowing the chain.
-    sharp = ExpertAgent(Settings(gin_ramp=1.0, gin_sharpness=50, gin_spread=3))
-    rng = random.Random(6)
-    assert all(sharp._world(b, rng, gin_player, 9, 10, 1, 0.0) for _ in range(30))
+    # Very sharp worlds (the spread's far tail) are drawn whole, without overflowing the chain.
+    sharp = Settings(gin_ramp=1.0, gin_sharpness=50, gin_spread=3)
+    assert all(dw >= 0 for dw in gin_guesses(sharp, 6, 30))
