@@ -6,7 +6,9 @@ through ``knock_risk.Recording``) once for every version of the settings given, 
 same decision, and scores their deadwood against his real deadwood (read from the dealt hand,
 for this measurement only):
 
-* the mean real and guessed deadwood, and their correlation over the decisions;
+* the mean real and guessed deadwood, and their correlation over the decisions, beside the
+  correlation of his real deadwood with the mean value of his last three discards (what the
+  public history alone says of it: a reading worth the name should come near);
 * the PIT: the share of guesses below the truth (ties half), 0.5 on average when unbiased,
   above 0.5 when the guesses are too good (too tight), below when too loose;
 * the Brier score of the chance, as guessed, that he could knock (deadwood at most the knock
@@ -41,10 +43,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import knock_risk
 from ginrummy.agents import get_agent
 from ginrummy.agents.expert import ExpertAgent, Settings
+from ginrummy.agents.inference import choices
 from ginrummy.agents.play import drive
 from ginrummy.agents.style import turns_of
 from ginrummy.engine import Action, PlayerView, Rules
 from ginrummy.engine.game import Game, derived_seed
+from ginrummy.engine.masks import VALUES
 from ginrummy.engine.melds import deadwood_mask
 
 BANDS = ((0, 3), (4, 6), (7, 9), (10, 99))
@@ -57,6 +61,7 @@ class Score:
     pit: float  # the share of guesses below the truth, ties half
     could: bool  # whether he could knock
     chance: float  # the share of guesses that could
+    thrown: float  # the mean value of his last three discards (0 before his first)
 
 
 def settings_of(spec: str, worlds: int) -> Settings:
@@ -93,13 +98,21 @@ class Scoring(knock_risk.Recording):
             real = deadwood_mask(self.truth.view(1 - view.seat).hand.mask)
             could = real <= view.knock_limit
             turn = turns_of(view, 1 - view.seat)
+            thrown = [VALUES[card] for kind, card in choices(view) if kind == "discard"][-3:]
             played = self.settings
             for i, version in enumerate(self.versions):
                 self.settings = version
                 guesses = self._guesses(view, self.guesses)
                 below = sum(d < real for d in guesses) + 0.5 * sum(d == real for d in guesses)
                 chance = sum(d <= view.knock_limit for d in guesses) / len(guesses)
-                score = Score(real, statistics.mean(guesses), below / len(guesses), could, chance)
+                score = Score(
+                    real,
+                    statistics.mean(guesses),
+                    below / len(guesses),
+                    could,
+                    chance,
+                    statistics.mean(thrown) if thrown else 0.0,
+                )
                 self.scores[i][turn].append(score)
             self.settings = played
         return super().act(view, rng)
@@ -130,10 +143,14 @@ def report(scores: list[Score]) -> str:
     real = [s.real for s in scores]
     guessed = [s.guessed for s in scores]
     corr = statistics.correlation(real, guessed) if len(scores) > 2 else 0.0
+    shown = [s for s in scores if s.thrown > 0]
+    thrown = 0.0
+    if len(shown) > 2 and len({s.thrown for s in shown}) > 1:
+        thrown = statistics.correlation([s.real for s in shown], [s.thrown for s in shown])
     base = mean(s.could for s in scores)
     brier = mean((s.chance - s.could) ** 2 for s in scores)
     return (
-        f"{len(scores):5d}  {mean(real):5.1f} / {mean(guessed):<5.1f}  {corr:5.2f}"
+        f"{len(scores):5d}  {mean(real):5.1f} / {mean(guessed):<5.1f}  {corr:5.2f} / {thrown:5.2f}"
         f"  {mean(s.pit for s in scores):4.2f}  {brier:.3f} / {base * (1 - base):.3f}"
         f"  {mean(s.pit < 0.1 for s in scores):4.2f} / {mean(s.pit > 0.9 for s in scores):4.2f}"
     )
@@ -166,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
     for i, spec in enumerate(specs):
         print(f"\n{spec or 'as it is'}")
         print(
-            "his turns  decisions  deadwood real / guessed  corr  PIT  Brier / constant"
+            "his turns  decisions  deadwood real / guessed  corr / discards  PIT  Brier / constant"
             "  PIT <0.1 / >0.9"
         )
         by_turn = scores[i]

@@ -26,8 +26,9 @@ from typing import Final
 
 from ..engine.actions import ActionKind
 from ..engine.masks import FULL_DECK_MASK, RANK_MASKS, bits
-from ..engine.melds import deadwood_mask
+from ..engine.melds import deadwood_mask, discard_deadwoods_mask, min_discard_deadwood_mask
 from ..engine.views import PlayerView
+from .heuristic import meld_outs
 
 #: Odds factors for a card in the given relation to an observed card, by relation:
 #: same rank, same suit one rank away, same suit two ranks away.
@@ -64,6 +65,12 @@ class Observed:
     discarded: tuple[int, ...]
     #: How many cards he has drawn from the stock (his hidden draws).
     stock_draws: int
+    #: His last discard (-1: none yet) and the card he took from the pile that turn, which he
+    #: could not throw back (-1: he drew from the stock).
+    last_discard: int = -1
+    last_taken: int = -1
+    #: The pile card he passed on at the draw before his last discard (-1: he took it).
+    last_passed: int = -1
 
 
 def choices(view: PlayerView) -> list[tuple[str, int]]:
@@ -109,7 +116,72 @@ def observe(view: PlayerView) -> Observed:
     )
     discarded = tuple(card for kind, card in events if kind == "discard")
     draws = sum(kind == "draw" for kind, _ in events)
-    return Observed(took, passed, discarded, draws)
+    last, taken, passed_on = -1, -1, -1
+    for i, (kind, card) in enumerate(events):
+        if kind == "discard":
+            last, taken, passed_on = card, -1, -1
+            before = events[i - 1] if i > 0 else ("", -1)
+            if before[0] == "take":
+                taken = before[1]
+            elif before[0] == "draw":
+                passed_on = before[1]
+                if passed_on < 0 and i > 1 and events[i - 2][0] == "pass":
+                    passed_on = events[i - 2][1]  # the first upcard, then the forced draw
+    return Observed(took, passed, discarded, draws, last, taken, passed_on)
+
+
+def discard_regret(hand: int, discard: int, taken: int = -1, dw: int = -1) -> int:
+    """How much more deadwood ``hand`` holds than the best hand he could have kept at his last
+    discard: he held ``hand`` and ``discard`` and threw ``discard`` (never ``taken``, the card
+    he had just taken from the pile). 0 when it was a least-deadwood discard (or there was
+    none, ``discard`` -1). A player who keeps his deadwood low seldom leaves much: a guess at
+    his hand that would have made his discard a blunder is an unlikely guess. ``dw``: the
+    hand's deadwood, when the caller knows it."""
+    if discard < 0:
+        return 0
+    full = hand | 1 << discard
+    if taken >= 0 and full >> taken & 1:
+        left = discard_deadwoods_mask(full)
+        best = min(v for card, v in left.items() if card != taken)
+    else:
+        best = min_discard_deadwood_mask(full)
+    return (deadwood_mask(hand) if dw < 0 else dw) - best
+
+
+def pass_chance(hand: int, discard: int, passed: int, known: int) -> float:
+    """The chance that a player who takes a pile card only when it melds with two of his
+    cards would have passed on ``passed`` at his last draw, had he held ``hand`` after throwing
+    ``discard``: 1 when it melds with none of ``hand`` and ``discard``; else the share of the
+    cards he might have drawn from the stock that turn (``discard`` or one of his cards not
+    in ``known``, the cards he took from the pile) whose absence leaves it no meld."""
+    if passed < 0:
+        return 1.0
+    full = hand | (1 << discard if discard >= 0 else 0)
+    if not meld_outs(full) >> passed & 1:
+        return 1.0
+    drawable = full & ~known
+    n = drawable.bit_count()
+    if n == 0:
+        return 0.0
+    fits = 0
+    for card in bits(drawable):
+        if not meld_outs(full & ~(1 << card)) >> passed & 1:
+            fits += 1
+    return fits / n
+
+
+def misfit(hand: int, b: Beliefs, regret: float, passing: float, dw: int = -1) -> float:
+    """How badly a guess at his whole hand fits his last turn, as an exponent (0: fits):
+    ``regret`` times its :func:`discard_regret` plus ``passing`` times the chance that he
+    would have taken the card he passed on (:func:`pass_chance`). ``dw``: the hand's
+    deadwood, when the caller knows it."""
+    obs = b.observed
+    out = 0.0
+    if regret > 0.0 and obs.last_discard >= 0:
+        out += regret * discard_regret(hand, obs.last_discard, obs.last_taken, dw)
+    if passing > 0.0 and obs.last_passed >= 0:
+        out += passing * (1.0 - pass_chance(hand, obs.last_discard, obs.last_passed, b.known))
+    return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,13 +250,22 @@ def beliefs(view: PlayerView) -> Beliefs:
     return Beliefs(known, unseen, hidden, tuple(w), tuple(prob), obs)
 
 
-def sample_hidden(b: Beliefs, rng: random.Random, tries: int = 1, sharpness: float = 0.0) -> int:
+def sample_hidden(
+    b: Beliefs,
+    rng: random.Random,
+    tries: int = 1,
+    sharpness: float = 0.0,
+    regret: float = 0.0,
+    passing: float = 0.0,
+) -> int:
     """One guess at the opponent's hidden cards, a mask of ``b.hidden`` unseen cards.
 
     Weighted sampling without replacement: each card in turn with odds proportional to its
     weight among the cards not yet chosen. With ``tries`` > 1, that many guesses are drawn and
-    one is kept with odds ``exp(-sharpness * deadwood)``: a player who has been improving his
-    hand for a while holds better-organised cards than a random draw.
+    one is kept with odds ``exp(-sharpness * deadwood - misfit)``: a player who has been
+    improving his hand for a while holds better-organised cards than a random draw, and seldom
+    a hand that his last turn speaks against (:func:`misfit`, with ``regret`` and
+    ``passing``).
     """
     k = b.hidden
     if k == 0:
@@ -194,6 +275,7 @@ def sample_hidden(b: Beliefs, rng: random.Random, tries: int = 1, sharpness: flo
     start = sum(weights)
     n = len(cards)
     random = rng.random
+    reading = regret > 0.0 or passing > 0.0
     best = 0
     best_key = -1.0
     for _ in range(tries):
@@ -218,67 +300,140 @@ def sample_hidden(b: Beliefs, rng: random.Random, tries: int = 1, sharpness: flo
             left[chosen] = 0.0
         if tries == 1:
             return mask
-        dw = deadwood_mask(mask | b.known)
-        # Gumbel-max style choice: random key weighted by exp(-sharpness * dw).
-        key = random() ** (2.718281828 ** (sharpness * dw))
+        hand = mask | b.known
+        dw = deadwood_mask(hand)
+        exponent = sharpness * dw
+        if reading:
+            exponent += misfit(hand, b, regret, passing, dw)
+        # Gumbel-max style choice: random key weighted by exp(-exponent) (capped: past the
+        # cap every key is 0, and the first guess with the least is kept).
+        key = random() ** (2.718281828 ** min(300.0, exponent))
         if key > best_key:
             best_key = key
             best = mask
     return best
 
 
-def sample_hidden_chain(b: Beliefs, rng: random.Random, steps: int, sharpness: float) -> int:
+class HandChain:
+    """A Metropolis chain over guesses at the opponent's hidden cards (see
+    :func:`sample_hidden_chain`): each :meth:`walk` goes on from where the last one stopped,
+    so a search can draw one long chain's guesses every few swaps instead of a fresh chain
+    for every world."""
+
+    def __init__(
+        self,
+        b: Beliefs,
+        rng: random.Random,
+        sharpness: float,
+        regret: float = 0.0,
+        passing: float = 0.0,
+    ) -> None:
+        self.b = b
+        self.rng = rng
+        self.sharpness = sharpness
+        self.regret = regret
+        self.passing = passing
+        self.reading = regret > 0.0 or passing > 0.0
+        self.mask = sample_hidden(b, rng)
+        self.cards = bits(b.unseen)
+        self.held = [c for c in self.cards if self.mask >> c & 1]
+        self.dw = 0
+        self.bad = 0.0
+        self.live = b.hidden > 0 and len(self.cards) > b.hidden
+        if self.live:
+            hand = self.mask | b.known
+            self.dw = deadwood_mask(hand)
+            if self.reading:
+                self.bad = misfit(hand, b, regret, passing, self.dw)
+
+    def walk(self, steps: int) -> int:
+        """``steps`` more swaps; the guess (a mask of hidden cards) where they end."""
+        if not self.live:
+            return self.mask
+        b = self.b
+        k = b.hidden
+        cards = self.cards
+        n = len(cards)
+        weights = b.weights
+        known = b.known
+        held = self.held
+        random = self.rng.random
+        sharpness = self.sharpness
+        reading = self.reading
+        mask = self.mask
+        dw = self.dw
+        bad = self.bad
+        for _ in range(steps):
+            i = int(random() * k)
+            new = cards[int(random() * n)]
+            if mask >> new & 1:
+                continue
+            old = held[i]
+            w_old = weights[old]
+            w_new = weights[new]
+            if w_new <= 0.0:
+                continue
+            trial = (mask & ~(1 << old)) | (1 << new)
+            trial_dw = deadwood_mask(trial | known)
+            exponent = -sharpness * (trial_dw - dw)
+            trial_bad = 0.0
+            if reading:
+                trial_bad = misfit(trial | known, b, self.regret, self.passing, trial_dw)
+                exponent -= trial_bad - bad
+            # (capped: a very sharp chain would overflow; any odds that high are kept anyway)
+            odds = w_new / w_old * 2.718281828 ** min(300.0, exponent)
+            if odds >= 1.0 or random() < odds:
+                mask = trial
+                held[i] = new
+                dw = trial_dw
+                bad = trial_bad
+        self.mask = mask
+        self.dw = dw
+        self.bad = bad
+        return mask
+
+
+def sample_hidden_chain(
+    b: Beliefs,
+    rng: random.Random,
+    steps: int,
+    sharpness: float,
+    regret: float = 0.0,
+    passing: float = 0.0,
+) -> int:
     """One guess at the opponent's hidden cards, for a player who has long been building his
     hand: a guess drawn as :func:`sample_hidden` draws one, then ``steps`` Metropolis swaps (one
     of the guessed cards for another unseen card), each kept with odds
-    ``weight(new) / weight(old) * exp(-sharpness * change of deadwood)``. In the long run a
-    hand comes up with odds proportional to the product of its cards' weights times
-    ``exp(-sharpness * deadwood)``; a few dozen swaps already reach the well-organised hands
+    ``weight(new) / weight(old) * exp(-sharpness * change of deadwood - change of misfit)``.
+    In the long run a hand comes up with odds proportional to the product of its cards'
+    weights times ``exp(-sharpness * deadwood - misfit)`` (:func:`misfit`, with ``regret``
+    and ``passing``); a few dozen swaps already reach the well-organised hands
     that the best of a few independent guesses seldom is (a gin player's, late in a hand)."""
-    mask = sample_hidden(b, rng)
-    k = b.hidden
-    if k == 0 or steps <= 0:
-        return mask
-    cards = bits(b.unseen)
-    n = len(cards)
-    if n <= k:
-        return mask
-    weights = b.weights
-    known = b.known
-    random = rng.random
-    held = [c for c in cards if mask >> c & 1]
-    dw = deadwood_mask(mask | known)
-    for _ in range(steps):
-        i = int(random() * k)
-        new = cards[int(random() * n)]
-        if mask >> new & 1:
-            continue
-        old = held[i]
-        w_old = weights[old]
-        w_new = weights[new]
-        if w_new <= 0.0:
-            continue
-        trial = (mask & ~(1 << old)) | (1 << new)
-        trial_dw = deadwood_mask(trial | known)
-        # (capped: a very sharp chain would overflow; any odds that high are kept anyway)
-        odds = w_new / w_old * 2.718281828 ** min(300.0, -sharpness * (trial_dw - dw))
-        if odds >= 1.0 or random() < odds:
-            mask = trial
-            held[i] = new
-            dw = trial_dw
-    return mask
+    return HandChain(b, rng, sharpness, regret, passing).walk(steps)
 
 
 def sample_world(
-    b: Beliefs, rng: random.Random, tries: int = 1, sharpness: float = 0.0, steps: int = 0
+    b: Beliefs,
+    rng: random.Random,
+    tries: int = 1,
+    sharpness: float = 0.0,
+    steps: int = 0,
+    regret: float = 0.0,
+    passing: float = 0.0,
 ) -> tuple[int, list[int]]:
     """``(opponent's hand mask, stock in draw order)`` consistent with the view: his hidden
     cards by :func:`sample_hidden_chain` with ``steps`` (when above 0), else by
     :func:`sample_hidden`."""
     if steps > 0:
-        hidden = sample_hidden_chain(b, rng, steps, sharpness)
+        hidden = sample_hidden_chain(b, rng, steps, sharpness, regret, passing)
     else:
-        hidden = sample_hidden(b, rng, tries, sharpness)
+        hidden = sample_hidden(b, rng, tries, sharpness, regret, passing)
+    return deal_world(b, rng, hidden)
+
+
+def deal_world(b: Beliefs, rng: random.Random, hidden: int) -> tuple[int, list[int]]:
+    """``(opponent's hand mask, stock in draw order)`` with ``hidden`` his hidden cards: the
+    rest of the unseen cards shuffled into the stock."""
     stock = bits(b.unseen & ~hidden)
     # Fisher-Yates on rng.random(): compiled, far cheaper than rng.shuffle's integer draws.
     random = rng.random

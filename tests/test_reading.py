@@ -1,0 +1,211 @@
+"""Reading his hand from his last turn (``inference.discard_regret``, ``pass_chance``,
+``misfit``): what his last discard and the card he passed on say about the cards he kept."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+from statistics import mean
+
+from ginrummy.agents import get_agent
+from ginrummy.agents.base import BaseAgent
+from ginrummy.agents.expert import ExpertAgent, Settings
+from ginrummy.agents.inference import (
+    HandChain,
+    beliefs,
+    discard_regret,
+    misfit,
+    observe,
+    pass_chance,
+    sample_hidden,
+    sample_hidden_chain,
+)
+from ginrummy.agents.play import drive
+from ginrummy.agents.style import turns_of
+from ginrummy.engine import Action, Card, Event, PlayerView, Rules, parse_cards
+from ginrummy.engine.actions import DISCARDS, DRAW, PASS, TAKE
+from ginrummy.engine.game import Game
+from ginrummy.engine.melds import deadwood_mask
+from test_agents import discard_view
+
+HAND = "As 2s 3s 4h 5h 6h 7c 8c 9c Kd"
+
+
+def mask(text: str) -> int:
+    return parse_cards(text).mask
+
+
+def index(text: str) -> int:
+    return Card.parse(text).index
+
+
+def test_a_discard_that_kept_a_higher_loose_card_is_a_blunder_by_the_difference() -> None:
+    hand = mask(HAND)
+    assert discard_regret(hand, index("2d")) == 8  # kept Kd (10), threw 2d: 8 too much
+    assert discard_regret(hand, index("Qc")) == 0  # threw Qc, kept Kd: as good
+    assert discard_regret(hand, index("Kh")) == 0
+    assert discard_regret(hand, -1) == 0  # no discard yet: nothing to read
+    # The card just taken from the pile cannot be thrown back: keeping it is no blunder.
+    assert discard_regret(hand, index("Qd"), taken=index("Kd")) == 0
+    assert discard_regret(hand, index("2d"), taken=index("Kd")) == 0
+    # Breaking a meld to throw its card: As 2s 3s with Kd thrown leaves Qh alone (10), not
+    # As 2s Kd Qh (23).
+    broken = mask("As 2s 4h 5h 6h 7c 8c 9c Kd Qh")
+    assert deadwood_mask(broken) == 23
+    assert discard_regret(broken, index("3s")) == 23 - 10
+
+
+def test_a_card_he_passed_on_rules_out_hands_it_melds_with() -> None:
+    hand = mask(HAND)
+    assert pass_chance(hand, index("2d"), index("Ks"), 0) == 1.0  # no meld with Ks
+    assert pass_chance(hand, index("2d"), -1, 0) == 1.0  # he took it: nothing to read
+    # 7h melds with 5h 6h: he passed only if he drew one of them that turn, 2 of 11 cards.
+    assert pass_chance(hand, index("2d"), index("7h"), 0) == 2 / 11
+    # Cards he took from the pile were not drawn from the stock.
+    assert pass_chance(hand, index("2d"), index("7h"), mask("5h")) == 1 / 10
+    # Tc extends 7c 8c 9c through 8c 9c: without either it melds no more.
+    assert pass_chance(hand, index("2d"), index("Tc"), 0) == 2 / 11
+    # 3s makes a set with any two of 3h 3c 3d: no single card drawn breaks them all.
+    assert pass_chance(mask("2h 3h 4h 2c 3c 4c 2d 3d 4d Kd"), index("Ks"), index("3s"), 0) == 0.0
+
+
+def history(*events: tuple[int, Action, str | None]) -> list[Event]:
+    return [
+        Event(i + 1, seat, action, Card.parse(card) if card else None)
+        for i, (seat, action, card) in enumerate(events)
+    ]
+
+
+def test_his_last_turn_is_read_from_the_history() -> None:
+    """The last discard, the card taken that turn or the pile card passed on instead."""
+    drew = history(
+        (1, DRAW, None),
+        (1, DISCARDS[index("9d")], "9d"),
+        (0, DRAW, "2c"),
+        (0, DISCARDS[index("2c")], "2c"),
+        (1, DRAW, None),
+        (1, DISCARDS[index("Jh")], "Jh"),
+    )
+    obs = observe(replace(discard_view(HAND + " Qs", drawn="Qs"), history=tuple(drew)))
+    assert (obs.last_discard, obs.last_taken, obs.last_passed) == (
+        index("Jh"),
+        -1,
+        index("2c"),
+    )
+    took = drew[:4] + history((1, TAKE, "2c"), (1, DISCARDS[index("Jh")], "Jh"))
+    obs = observe(replace(discard_view(HAND + " Qs", drawn="Qs"), history=tuple(took)))
+    assert (obs.last_discard, obs.last_taken, obs.last_passed) == (index("Jh"), index("2c"), -1)
+    # The first upcard passed on, then the forced draw: the upcard is the card passed on.
+    first = history((1, PASS, None), (0, PASS, None), (1, DRAW, None), (1, DISCARDS[1], "2s"))
+    v = discard_view(HAND + " Qs", drawn="Qs")
+    v = replace(v, history=tuple(first), upcard=Card.parse("7h"))
+    obs = observe(v)
+    assert (obs.last_discard, obs.last_passed) == (1, index("7h"))
+    assert observe(replace(v, history=())).last_discard == -1
+
+
+def decisions(games: int) -> list[tuple[PlayerView, int]]:
+    """At each of seat 0's discards against ``simple``: seat 0's view and seat 1's real hand."""
+    out: list[tuple[PlayerView, int]] = []
+
+    class Noting(BaseAgent):
+        def __init__(self) -> None:
+            self.inner = get_agent("simple")
+            self.hand: object = None
+
+        def act(self, view: PlayerView, rng: random.Random) -> Action:
+            if view.phase.value == "discard" and self.hand is not None:
+                out.append((view, self.hand.view(1).hand.mask))  # type: ignore[attr-defined]
+            return self.inner.act(view, rng)
+
+    for seed in range(games):
+        game = Game(Rules.preset("eaai"), seed)
+        noting = Noting()
+        rng = random.Random(seed)
+        while not game.is_over and len(game.hands) < 3:
+            hand = game.deal_hand()
+            noting.hand = hand
+            drive(hand, (noting, get_agent("simple")), rng, game.totals)
+            game.finish_hand(hand)
+    return out
+
+
+def test_against_simple_his_real_hand_always_fits_his_last_turn() -> None:
+    """``simple`` throws a least-deadwood card and takes only a card that melds: his real
+    hand is never one his last turn rules out, and nearly always fits it exactly; the hands
+    guessed without the reading often do not, the ones guessed with it far less often."""
+    seen = [(v, real) for v, real in decisions(12) if observe(v).last_discard >= 0]
+    assert len(seen) > 150
+    fits = [misfit(real, beliefs(v), 1.0, 1.0) for v, real in seen]
+    assert all(
+        pass_chance(real, observe(v).last_discard, observe(v).last_passed, 0) > 0
+        for v, real in seen
+    )
+    assert mean(f == 0 for f in fits) > 0.9
+    rng = random.Random(5)
+    blind, read = [], []
+    for v, _ in seen[::3]:
+        b = beliefs(v)
+        blind.append(misfit(sample_hidden(b, rng, 8, 0.1) | b.known, b, 1.0, 1.0))
+        read.append(misfit(sample_hidden(b, rng, 8, 0.1, 1.0, 3.0) | b.known, b, 1.0, 1.0))
+        chain = sample_hidden_chain(b, rng, 60, 0.1, 1.0, 3.0) | b.known
+        assert chain.bit_count() == v.opponent_count
+    assert mean(read) < 0.6 * mean(blind)
+
+
+def test_the_expert_reads_his_last_turn_unless_told_not_to() -> None:
+    """By default the expert's guesses at his hand fit his last turn far better than with
+    ``read_discard=0,read_pass=0``; with ``steps=0`` they are the best of ``tries``."""
+    assert Settings().read_discard > 0 and Settings().read_pass > 0
+    seen = [(v, real) for v, real in decisions(4) if observe(v).last_discard >= 0][::4]
+
+    def fit(settings: Settings) -> float:
+        expert = ExpertAgent(settings)
+        rng = random.Random(3)
+        out = []
+        for v, _ in seen:
+            b = beliefs(v)
+            chains: dict[float, HandChain] = {}
+            for _ in range(8):
+                _rule, opp, _stock = expert._world(b, rng, None, 5, 10, 8, 0.05, None, chains)
+                out.append(misfit(opp, b, 1.0, 1.0))
+        return mean(out)
+
+    blind = fit(Settings(read_discard=0.0, read_pass=0.0))
+    assert fit(Settings()) < 0.5 * blind
+    assert fit(Settings(steps=0)) < 0.8 * fit(Settings(steps=0, read_discard=0.0, read_pass=0.0))
+
+
+def test_a_chain_walked_in_parts_is_the_chain_walked_at_once() -> None:
+    """``HandChain.walk`` goes on where it stopped: 50 swaps then 5 are 55 swaps, and the
+    first walk is :func:`sample_hidden_chain`'s guess."""
+    v, _ = next((v, real) for v, real in decisions(1) if observe(v).last_discard >= 0)
+    b = beliefs(v)
+    for regret, passing in ((0.0, 0.0), (2.0, 3.0)):
+        chain = HandChain(b, random.Random(7), 0.1, regret, passing)
+        first = chain.walk(50)
+        assert first == sample_hidden_chain(b, random.Random(7), 50, 0.1, regret, passing)
+        later = chain.walk(5)
+        assert later == sample_hidden_chain(b, random.Random(7), 55, 0.1, regret, passing)
+        assert later.bit_count() == b.hidden and later & b.unseen == later
+
+
+def test_the_expert_draws_a_decisions_worlds_from_one_chain_when_asked() -> None:
+    """With ``chain_thin`` the worlds that guess his hand by the chain at one sharpness
+    share a chain; every world is still a whole, legal guess, and a seed replays them."""
+    v, _ = next((v, real) for v, real in decisions(2) if turns_of(v, 1) >= 4)
+    b = beliefs(v)
+    expert = ExpertAgent(Settings(steps=50, chain_thin=5, read_discard=2.0, read_pass=3.0))
+
+    def worlds(seed: int) -> list[int]:
+        rng = random.Random(seed)
+        chains: dict[float, HandChain] = {}
+        out = [expert._world(b, rng, None, 5, 10, 8, 0.1, None, chains)[1] for _ in range(40)]
+        assert len(chains) == 1
+        return out
+
+    hands = worlds(3)
+    assert hands == worlds(3) and len(set(hands)) > 10
+    for hand in hands:
+        assert hand.bit_count() == v.opponent_count
+        assert hand & b.known == b.known and hand & ~(b.known | b.unseen) == 0
