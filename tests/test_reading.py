@@ -11,14 +11,17 @@ from ginrummy.agents import get_agent
 from ginrummy.agents.base import BaseAgent
 from ginrummy.agents.expert import ExpertAgent, Settings
 from ginrummy.agents.inference import (
+    Guesser,
     HandChain,
     beliefs,
+    deal_world,
     discard_regret,
     misfit,
     observe,
     pass_chance,
     sample_hidden,
     sample_hidden_chain,
+    sample_world,
 )
 from ginrummy.agents.play import drive
 from ginrummy.agents.style import turns_of
@@ -165,9 +168,10 @@ def test_the_expert_reads_his_last_turn_unless_told_not_to() -> None:
         out = []
         for v, _ in seen:
             b = beliefs(v)
-            chains: dict[float, HandChain] = {}
+            s = settings
+            guesser = Guesser(b, rng, s.read_discard, s.read_pass, s.chain_thin)
             for _ in range(8):
-                _rule, opp, _stock = expert._world(b, rng, None, 5, 10, 8, 0.05, None, chains)
+                _rule, opp, _stock = expert._world(guesser, rng, None, 5, 10, 8, 0.05, None)
                 out.append(misfit(opp, b, 1.0, 1.0))
         return mean(out)
 
@@ -199,9 +203,9 @@ def test_the_expert_draws_a_decisions_worlds_from_one_chain_when_asked() -> None
 
     def worlds(seed: int) -> list[int]:
         rng = random.Random(seed)
-        chains: dict[float, HandChain] = {}
-        out = [expert._world(b, rng, None, 5, 10, 8, 0.1, None, chains)[1] for _ in range(40)]
-        assert len(chains) == 1
+        guesser = Guesser(b, rng, 2.0, 3.0, 5)
+        out = [expert._world(guesser, rng, None, 5, 10, 8, 0.1, None)[1] for _ in range(40)]
+        assert len(guesser.chains) == 1
         return out
 
     hands = worlds(3)
@@ -209,3 +213,27 @@ def test_the_expert_draws_a_decisions_worlds_from_one_chain_when_asked() -> None
     for hand in hands:
         assert hand.bit_count() == v.opponent_count
         assert hand & b.known == b.known and hand & ~(b.known | b.unseen) == 0
+
+
+def test_a_guesser_walks_one_chain_per_sharpness_and_draws_the_rest_afresh() -> None:
+    """``Guesser.world``: the first guess at a sharpness is a chain's after ``steps`` swaps,
+    the next ``thin`` swaps on; a fresh guess, no chain (``thin=0``), or no sharpness and no
+    discard of his to read are :func:`sample_world`'s, from the same random numbers."""
+    v, _ = next((v, real) for v, real in decisions(2) if turns_of(v, 1) >= 4)
+    b = beliefs(v)
+    rng = random.Random(11)
+    g = Guesser(b, rng, 2.0, 3.0, 5)
+    got = [g.world(8, 0.1, 50)[0], g.world(8, 0.1, 50)[0], g.world(8, 0.2, 50)[0]]
+    rng = random.Random(11)
+    chain = HandChain(b, rng, 0.1, 2.0, 3.0)
+    want = [deal_world(b, rng, chain.walk(50))[0], deal_world(b, rng, chain.walk(5))[0]]
+    want.append(deal_world(b, rng, HandChain(b, rng, 0.2, 2.0, 3.0).walk(50))[0])
+    assert got == want and set(g.chains) == {0.1, 0.2}
+    for thin, fresh in ((5, True), (0, False)):
+        g = Guesser(b, random.Random(4), 2.0, 3.0, thin)
+        plain = sample_world(b, random.Random(4), 8, 0.1, 50, 2.0, 3.0)
+        assert g.world(8, 0.1, 50, fresh=fresh) == plain and not g.chains
+    first = next(v for v, _ in decisions(1) if observe(v).last_discard < 0)
+    b = beliefs(first)
+    g = Guesser(b, random.Random(4), 2.0, 3.0, 5)
+    assert g.world(8, 0.0, 50) == sample_world(b, random.Random(4), 8) and not g.chains

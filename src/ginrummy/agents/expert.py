@@ -44,7 +44,7 @@ from ..engine.melds import Meld, best_arrangements, deadwood_mask, discard_deadw
 from ..engine.views import PlayerView
 from .base import BaseAgent
 from .heuristic import DEFAULT_WEIGHTS, Weights, discard_scores, takes_into_meld
-from .inference import Beliefs, HandChain, beliefs, deal_world, sample_world
+from .inference import Beliefs, Guesser, beliefs
 from .search import (
     FIRST_CHANCE,
     TO_DISCARD,
@@ -590,11 +590,11 @@ class ExpertAgent(BaseAgent):
             odds = style.within(begun[1] - (1 if s.bar_knocks else 0), view.knock_limit)
         n = 0
         goal = s.worlds
-        chains: dict[float, HandChain] = {}
+        guesser = Guesser(b, rng, s.read_discard, s.read_pass, s.chain_thin)
         while n < goal:
             n += 1
             his, opp, stock = self._world(
-                b, rng, style, begun[1], view.knock_limit, tries, sharpness, odds, chains
+                guesser, rng, style, begun[1], view.knock_limit, tries, sharpness, odds
             )
             for i in active:
                 # A candidate with one list is tried with the first plan only.
@@ -643,7 +643,7 @@ class ExpertAgent(BaseAgent):
 
     def _world(
         self,
-        b: Beliefs,
+        guesser: Guesser,
         rng: random.Random,
         style: StyleModel | None,
         turn: int,
@@ -651,15 +651,13 @@ class ExpertAgent(BaseAgent):
         tries: int,
         sharpness: float,
         odds: list[float] | None = None,
-        chains: dict[float, HandChain] | None = None,
     ) -> tuple[KnockRule, int, list[int]]:
         """A world: his knocking rule (drawn from ``style``'s odds; at the first chance without
         one), his hand and the stock. It is his turn ``turn`` (over when it is ours), and he
         did not knock: a rule and hand that would have knocked (by that rule, with his hand as
         it is) are drawn again, up to ``redraws`` times, so that a hand that could have knocked
         long ago speaks for a patient rule. Past the turns his rule knocks in, he plays for gin
-        and his hand is guessed sharper (``gin_tries``, ``gin_sharpness``). ``chains``: the
-        decision's chains by sharpness, for ``chain_thin``."""
+        and his hand is guessed sharper (``gin_tries``, ``gin_sharpness``), by ``guesser``."""
         s = self.settings
         gin_sharpness = max(sharpness, min(s.gin_sharpness, s.gin_ramp * turn**s.gin_power))
         for attempt in range(s.redraws + 1):
@@ -669,20 +667,9 @@ class ExpertAgent(BaseAgent):
                 t, sh, steps = s.gin_tries, gin_sharpness, s.gin_steps
                 if s.gin_spread > 0:
                     sh *= math.exp(s.gin_spread * rng.gauss(0.0, 1.0))
-            if sh <= 0.0 and b.observed.last_discard < 0:
-                steps = 0  # nothing for a chain to lean on: a plain guess is as good
             # A hand drawn again is drawn afresh: the shared chain, a few swaps on, would mostly
             # still hold the hand that would have knocked.
-            if steps > 0 and s.chain_thin > 0 and chains is not None and attempt == 0:
-                chain = chains.get(sh)
-                if chain is None:
-                    chain = chains[sh] = HandChain(b, rng, sh, s.read_discard, s.read_pass)
-                    hidden = chain.walk(steps)
-                else:
-                    hidden = chain.walk(s.chain_thin)
-                opp, stock = deal_world(b, rng, hidden)
-            else:
-                opp, stock = sample_world(b, rng, t, sh, steps, s.read_discard, s.read_pass)
+            opp, stock = guesser.world(t, sh, steps, fresh=attempt > 0)
             if turn == 0 or not s.bar_knocks:
                 break
             dw = deadwood_mask(opp)

@@ -37,7 +37,7 @@ from ..engine.melds import (
 from ..engine.views import PlayerView
 from .expert import Candidate, Evaluation, ExpertAgent, Settings
 from .heuristic import NEIGHBOURS, meld_outs
-from .inference import Beliefs, HandChain, sample_world
+from .inference import Beliefs, Guesser
 from .winprob import Utility
 
 
@@ -127,13 +127,9 @@ def _his_deadwood(b: Beliefs, rng: random.Random, n: int = 24) -> float:
     turns = b.observed.stock_draws + len(b.observed.took)
     s = Settings()
     sharpness = min(s.sharpness_cap, s.sharpness * turns)
-    if s.steps > 0 and s.chain_thin > 0:
-        chain = HandChain(b, rng, sharpness, s.read_discard, s.read_pass)
-        hands = [chain.walk(s.steps)] + [chain.walk(s.chain_thin) for _ in range(n - 1)]
-        return mean(deadwood_mask(hand | b.known) for hand in hands)
+    guesser = Guesser(b, rng, s.read_discard, s.read_pass, s.chain_thin)
     tries = s.tries if sharpness > 0 else 1
-    guess = (tries, sharpness, s.steps, s.read_discard, s.read_pass)
-    return mean(deadwood_mask(sample_world(b, rng, *guess)[0]) for _ in range(n))
+    return mean(deadwood_mask(guesser.world(tries, sharpness, s.steps)[0]) for _ in range(n))
 
 
 def _cards(mask: int) -> str:

@@ -431,6 +431,48 @@ def sample_world(
     return deal_world(b, rng, hidden)
 
 
+class Guesser:
+    """One decision's guesses at the opponent's hand, as the expert and its hints draw them:
+    with ``thin`` above 0, the guesses at one sharpness come from one shared
+    :class:`HandChain` (the first after ``steps`` swaps, each later one ``thin`` swaps on);
+    otherwise, or when asked for a ``fresh`` one, from :func:`sample_world`. With no sharpness
+    and no discard of his to read yet, a chain has nothing to lean on, so the plain guess is
+    drawn."""
+
+    def __init__(
+        self,
+        b: Beliefs,
+        rng: random.Random,
+        regret: float = 0.0,
+        passing: float = 0.0,
+        thin: int = 0,
+    ) -> None:
+        self.b = b
+        self.rng = rng
+        self.regret = regret
+        self.passing = passing
+        self.thin = thin
+        self.chains: dict[float, HandChain] = {}
+
+    def world(
+        self, tries: int, sharpness: float, steps: int, fresh: bool = False
+    ) -> tuple[int, list[int]]:
+        """``(opponent's hand mask, stock in draw order)``, as :func:`sample_world` gives."""
+        b = self.b
+        if sharpness <= 0.0 and b.observed.last_discard < 0:
+            steps = 0
+        if steps > 0 and self.thin > 0 and not fresh:
+            chain = self.chains.get(sharpness)
+            if chain is None:
+                chain = HandChain(b, self.rng, sharpness, self.regret, self.passing)
+                self.chains[sharpness] = chain
+                hidden = chain.walk(steps)
+            else:
+                hidden = chain.walk(self.thin)
+            return deal_world(b, self.rng, hidden)
+        return sample_world(b, self.rng, tries, sharpness, steps, self.regret, self.passing)
+
+
 def deal_world(b: Beliefs, rng: random.Random, hidden: int) -> tuple[int, list[int]]:
     """``(opponent's hand mask, stock in draw order)`` with ``hidden`` his hidden cards: the
     rest of the unseen cards shuffled into the stock."""
