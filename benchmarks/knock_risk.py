@@ -116,10 +116,11 @@ class Recording(ExpertAgent):
         rng = random.Random(9)
         his_turn = turns_of(view, 1 - view.seat)
         odds = self._odds(view)
+        guesser = s.guesser(b, rng)
         out = []
         for _ in range(count):
             _, opp, _ = self._world(
-                b, rng, style, his_turn, view.knock_limit, tries, sharpness, odds
+                guesser, rng, style, his_turn, view.knock_limit, tries, sharpness, odds
             )
             out.append(deadwood_mask(opp))
         return out

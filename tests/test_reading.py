@@ -168,8 +168,7 @@ def test_the_expert_reads_his_last_turn_unless_told_not_to() -> None:
         out = []
         for v, _ in seen:
             b = beliefs(v)
-            s = settings
-            guesser = Guesser(b, rng, s.read_discard, s.read_pass, s.chain_thin)
+            guesser = settings.guesser(b, rng)
             for _ in range(8):
                 _rule, opp, _stock = expert._world(guesser, rng, None, 5, 10, 8, 0.05, None)
                 out.append(misfit(opp, b, 1.0, 1.0))

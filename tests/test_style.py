@@ -156,7 +156,8 @@ def test_a_world_where_he_would_have_knocked_is_drawn_again() -> None:
     def worlds(*styles: Style) -> list[tuple[KnockRule, int, list[int]]]:
         rng = random.Random(1)
         model = StyleModel(styles)
-        return [expert._world(b, rng, model, 6, 25, 8, 0.15) for _ in range(300)]
+        guesser = expert.settings.guesser(b, rng)
+        return [expert._world(guesser, rng, model, 6, 25, 8, 0.15) for _ in range(300)]
 
     def low(found: list[tuple[KnockRule, int, list[int]]]) -> float:
         return sum(deadwood_mask(h) <= 25 for _, h, _ in found) / len(found)

@@ -107,7 +107,8 @@ def gin_guesses(settings: Settings, seed: int, n: int) -> list[int]:
     b = beliefs(view("As 2s 3s 7h 7d 7c 9c Tc Jc 9d Kh", turns_before=8))
     expert = ExpertAgent(settings)
     rng = random.Random(seed)
-    worlds = [expert._world(b, rng, GIN_PLAYER, 9, 10, 1, 0.0) for _ in range(n)]
+    guesser = settings.guesser(b, rng)
+    worlds = [expert._world(guesser, rng, GIN_PLAYER, 9, 10, 1, 0.0) for _ in range(n)]
     assert all(his == KnockRule(turns=3) for his, _, _ in worlds)
     assert all(opp.bit_count() == 10 for _, opp, _ in worlds)
     return [deadwood_mask(opp) for _, opp, _ in worlds]
@@ -116,10 +117,13 @@ def gin_guesses(settings: Settings, seed: int, n: int) -> list[int]:
 def test_a_gin_players_hand_is_guessed_sharper_by_a_power_of_his_turns() -> None:
     """Past his knocking turns his hand is guessed at a sharpness of ``gin_ramp * turn **
     gin_power``: at his ninth turn, 0.09 in a straight line, 0.81 squared, so the squared
-    ramp guesses hands with much less deadwood (before 2026-12-03 only the straight line)."""
+    ramp guesses hands with much less deadwood (before 2026-12-03 only the straight line). His
+    last turn is not read here: that reading alone pulls both towards his last discard's."""
 
     def guessed(power: float) -> float:
-        settings = Settings(gin_ramp=0.01, gin_sharpness=5, gin_power=power)
+        settings = Settings(
+            gin_ramp=0.01, gin_sharpness=5, gin_power=power, read_discard=0.0, read_pass=0.0
+        )
         return mean(gin_guesses(settings, 4, 100))
 
     assert guessed(2.0) < guessed(1.0) - 5

@@ -204,6 +204,10 @@ class Settings:
     #: by ``gin-hunter`` against 21-25%. 0: not read.
     read_discard: float = 2.0
     read_pass: float = 3.0
+    #: His two discards before the last, read roughly (their regret against the guess as if
+    #: he had held it then; :func:`~.inference.misfit`): the weight before halving for the
+    #: second last and quartering for the third. 0: not read.
+    read_older: float = 0.0
     #: Metropolis swaps (:func:`~.inference.sample_hidden_chain`) for his hand in the worlds
     #: where he is not playing for gin (there ``gin_steps``); 0: the best of ``tries`` (as
     #: before 2026-12-03, with ``sharpness=0.025,sharpness_cap=0.15``: a chain at the same
@@ -244,6 +248,11 @@ class Settings:
     #: knock may carry to be chosen; a riskier knock gives way to the best move that plays on.
     #: 1: any knock the search values best.
     knock_risk: float = 1.0
+
+    def guesser(self, b: Beliefs, rng: random.Random) -> Guesser:
+        """How a decision guesses his hand with these settings (the search, its hints and
+        the benchmarks all draw them so)."""
+        return Guesser(b, rng, self.read_discard, self.read_pass, self.chain_thin, self.read_older)
 
 
 def _legal_index(view: PlayerView) -> dict[tuple[ActionKind, int], Action]:
@@ -590,7 +599,7 @@ class ExpertAgent(BaseAgent):
             odds = style.within(begun[1] - (1 if s.bar_knocks else 0), view.knock_limit)
         n = 0
         goal = s.worlds
-        guesser = Guesser(b, rng, s.read_discard, s.read_pass, s.chain_thin)
+        guesser = s.guesser(b, rng)
         while n < goal:
             n += 1
             his, opp, stock = self._world(

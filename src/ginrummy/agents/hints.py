@@ -37,7 +37,7 @@ from ..engine.melds import (
 from ..engine.views import PlayerView
 from .expert import Candidate, Evaluation, ExpertAgent, Settings
 from .heuristic import NEIGHBOURS, meld_outs
-from .inference import Beliefs, Guesser
+from .inference import Beliefs
 from .winprob import Utility
 
 
@@ -127,7 +127,7 @@ def _his_deadwood(b: Beliefs, rng: random.Random, n: int = 24) -> float:
     turns = b.observed.stock_draws + len(b.observed.took)
     s = Settings()
     sharpness = min(s.sharpness_cap, s.sharpness * turns)
-    guesser = Guesser(b, rng, s.read_discard, s.read_pass, s.chain_thin)
+    guesser = s.guesser(b, rng)
     tries = s.tries if sharpness > 0 else 1
     return mean(deadwood_mask(guesser.world(tries, sharpness, s.steps)[0]) for _ in range(n))
 

@@ -170,17 +170,29 @@ def pass_chance(hand: int, discard: int, passed: int, known: int) -> float:
     return fits / n
 
 
-def misfit(hand: int, b: Beliefs, regret: float, passing: float, dw: int = -1) -> float:
+def misfit(
+    hand: int, b: Beliefs, regret: float, passing: float, dw: int = -1, older: float = 0.0
+) -> float:
     """How badly a guess at his whole hand fits his last turn, as an exponent (0: fits):
     ``regret`` times its :func:`discard_regret` plus ``passing`` times the chance that he
-    would have taken the card he passed on (:func:`pass_chance`). ``dw``: the hand's
-    deadwood, when the caller knows it."""
+    would have taken the card he passed on (:func:`pass_chance`). ``older``: the weight of
+    his two discards before the last, their regret taken against the guess as if he had held
+    it then (he has drawn since, so only a rough reading: half the weight for the second last,
+    a quarter for the third). ``dw``: the hand's deadwood, when the caller knows it."""
     obs = b.observed
     out = 0.0
     if regret > 0.0 and obs.last_discard >= 0:
         out += regret * discard_regret(hand, obs.last_discard, obs.last_taken, dw)
     if passing > 0.0 and obs.last_passed >= 0:
         out += passing * (1.0 - pass_chance(hand, obs.last_discard, obs.last_passed, b.known))
+    if older > 0.0:
+        discarded = obs.discarded
+        weight = older
+        for k in range(len(discarded) - 2, max(-1, len(discarded) - 4), -1):
+            card = discarded[k]
+            weight *= 0.5
+            if not hand >> card & 1:
+                out += weight * discard_regret(hand, card, -1, dw)
     return out
 
 
@@ -257,6 +269,7 @@ def sample_hidden(
     sharpness: float = 0.0,
     regret: float = 0.0,
     passing: float = 0.0,
+    older: float = 0.0,
 ) -> int:
     """One guess at the opponent's hidden cards, a mask of ``b.hidden`` unseen cards.
 
@@ -264,8 +277,8 @@ def sample_hidden(
     weight among the cards not yet chosen. With ``tries`` > 1, that many guesses are drawn and
     one is kept with odds ``exp(-sharpness * deadwood - misfit)``: a player who has been
     improving his hand for a while holds better-organised cards than a random draw, and seldom
-    a hand that his last turn speaks against (:func:`misfit`, with ``regret`` and
-    ``passing``).
+    a hand that his last turn speaks against (:func:`misfit`, with ``regret``, ``passing``
+    and ``older``).
     """
     k = b.hidden
     if k == 0:
@@ -275,7 +288,7 @@ def sample_hidden(
     start = sum(weights)
     n = len(cards)
     random = rng.random
-    reading = regret > 0.0 or passing > 0.0
+    reading = regret > 0.0 or passing > 0.0 or older > 0.0
     best = 0
     best_key = -1.0
     for _ in range(tries):
@@ -304,7 +317,7 @@ def sample_hidden(
         dw = deadwood_mask(hand)
         exponent = sharpness * dw
         if reading:
-            exponent += misfit(hand, b, regret, passing, dw)
+            exponent += misfit(hand, b, regret, passing, dw, older)
         # Gumbel-max style choice: random key weighted by exp(-exponent) (capped: past the
         # cap every key is 0, and the first guess with the least is kept).
         key = random() ** (2.718281828 ** min(300.0, exponent))
@@ -327,13 +340,15 @@ class HandChain:
         sharpness: float,
         regret: float = 0.0,
         passing: float = 0.0,
+        older: float = 0.0,
     ) -> None:
         self.b = b
         self.rng = rng
         self.sharpness = sharpness
         self.regret = regret
         self.passing = passing
-        self.reading = regret > 0.0 or passing > 0.0
+        self.older = older
+        self.reading = regret > 0.0 or passing > 0.0 or older > 0.0
         self.mask = sample_hidden(b, rng)
         self.cards = bits(b.unseen)
         self.held = [c for c in self.cards if self.mask >> c & 1]
@@ -344,7 +359,7 @@ class HandChain:
             hand = self.mask | b.known
             self.dw = deadwood_mask(hand)
             if self.reading:
-                self.bad = misfit(hand, b, regret, passing, self.dw)
+                self.bad = misfit(hand, b, regret, passing, self.dw, older)
 
     def walk(self, steps: int) -> int:
         """``steps`` more swaps; the guess (a mask of hidden cards) where they end."""
@@ -378,7 +393,9 @@ class HandChain:
             exponent = -sharpness * (trial_dw - dw)
             trial_bad = 0.0
             if reading:
-                trial_bad = misfit(trial | known, b, self.regret, self.passing, trial_dw)
+                trial_bad = misfit(
+                    trial | known, b, self.regret, self.passing, trial_dw, self.older
+                )
                 exponent -= trial_bad - bad
             # (capped: a very sharp chain would overflow; any odds that high are kept anyway)
             odds = w_new / w_old * 2.718281828 ** min(300.0, exponent)
@@ -400,6 +417,7 @@ def sample_hidden_chain(
     sharpness: float,
     regret: float = 0.0,
     passing: float = 0.0,
+    older: float = 0.0,
 ) -> int:
     """One guess at the opponent's hidden cards, for a player who has long been building his
     hand: a guess drawn as :func:`sample_hidden` draws one, then ``steps`` Metropolis swaps (one
@@ -407,9 +425,9 @@ def sample_hidden_chain(
     ``weight(new) / weight(old) * exp(-sharpness * change of deadwood - change of misfit)``.
     In the long run a hand comes up with odds proportional to the product of its cards'
     weights times ``exp(-sharpness * deadwood - misfit)`` (:func:`misfit`, with ``regret``
-    and ``passing``); a few dozen swaps already reach the well-organised hands
+    ``passing`` and ``older``); a few dozen swaps already reach the well-organised hands
     that the best of a few independent guesses seldom is (a gin player's, late in a hand)."""
-    return HandChain(b, rng, sharpness, regret, passing).walk(steps)
+    return HandChain(b, rng, sharpness, regret, passing, older).walk(steps)
 
 
 def sample_world(
@@ -420,14 +438,15 @@ def sample_world(
     steps: int = 0,
     regret: float = 0.0,
     passing: float = 0.0,
+    older: float = 0.0,
 ) -> tuple[int, list[int]]:
     """``(opponent's hand mask, stock in draw order)`` consistent with the view: his hidden
     cards by :func:`sample_hidden_chain` with ``steps`` (when above 0), else by
     :func:`sample_hidden`."""
     if steps > 0:
-        hidden = sample_hidden_chain(b, rng, steps, sharpness, regret, passing)
+        hidden = sample_hidden_chain(b, rng, steps, sharpness, regret, passing, older)
     else:
-        hidden = sample_hidden(b, rng, tries, sharpness, regret, passing)
+        hidden = sample_hidden(b, rng, tries, sharpness, regret, passing, older)
     return deal_world(b, rng, hidden)
 
 
@@ -446,12 +465,14 @@ class Guesser:
         regret: float = 0.0,
         passing: float = 0.0,
         thin: int = 0,
+        older: float = 0.0,
     ) -> None:
         self.b = b
         self.rng = rng
         self.regret = regret
         self.passing = passing
         self.thin = thin
+        self.older = older
         self.chains: dict[float, HandChain] = {}
 
     def world(
@@ -464,13 +485,15 @@ class Guesser:
         if steps > 0 and self.thin > 0 and not fresh:
             chain = self.chains.get(sharpness)
             if chain is None:
-                chain = HandChain(b, self.rng, sharpness, self.regret, self.passing)
+                chain = HandChain(b, self.rng, sharpness, self.regret, self.passing, self.older)
                 self.chains[sharpness] = chain
                 hidden = chain.walk(steps)
             else:
                 hidden = chain.walk(self.thin)
             return deal_world(b, self.rng, hidden)
-        return sample_world(b, self.rng, tries, sharpness, steps, self.regret, self.passing)
+        return sample_world(
+            b, self.rng, tries, sharpness, steps, self.regret, self.passing, self.older
+        )
 
 
 def deal_world(b: Beliefs, rng: random.Random, hidden: int) -> tuple[int, list[int]]:
