@@ -11,8 +11,10 @@ from ginrummy.agents import get_agent
 from ginrummy.agents.base import BaseAgent
 from ginrummy.agents.expert import ExpertAgent, Settings
 from ginrummy.agents.inference import (
+    Beliefs,
     Guesser,
     HandChain,
+    Observed,
     beliefs,
     deal_world,
     discard_regret,
@@ -70,6 +72,21 @@ def test_a_card_he_passed_on_rules_out_hands_it_melds_with() -> None:
     assert pass_chance(hand, index("2d"), index("Tc"), 0) == 2 / 11
     # 3s makes a set with any two of 3h 3c 3d: no single card drawn breaks them all.
     assert pass_chance(mask("2h 3h 4h 2c 3c 4c 2d 3d 4d Kd"), index("Ks"), index("3s"), 0) == 0.0
+
+
+def test_his_older_discards_are_read_against_the_guess_at_half_and_a_quarter() -> None:
+    """``older``: the regret of his second last discard counts half, of the third last a
+    quarter, each against the guess as if he had held it then; earlier ones, and a card he
+    holds again, not at all."""
+    hand = mask(HAND)  # deadwood Kd, 10
+    thrown = tuple(index(c) for c in ("9h", "2d", "3c", "Jh"))  # Jh his last
+    b = Beliefs(0, 0, 0, (), (), Observed((), (), thrown, 4, index("Jh")))
+    assert misfit(hand, b, 1.0, 0.0) == 0.0  # Jh for Kd: no regret
+    assert misfit(hand, b, 1.0, 0.0, older=0.0) == 0.0
+    # 3c (regret 10 - 3 = 7) at half of 2, 2d (8) at a quarter; 9h (1) is too far back.
+    assert misfit(hand, b, 1.0, 0.0, older=2.0) == 7 + 4
+    held = mask("As 2s 3s 4h 5h 6h 7c 8c 9c 3c")
+    assert misfit(held, b, 1.0, 0.0, older=2.0) == 0.5 * (3 - 2)  # 3c is his again: only 2d
 
 
 def history(*events: tuple[int, Action, str | None]) -> list[Event]:
