@@ -173,8 +173,11 @@ class Settings:
     #: it far too good from his fourth turn to his ninth (15.3 against 22.1;
     #: benchmarks/gin_guesses.py). Paired over 300 pairs at 128 worlds: +1.5% of games
     #: against simple, +2.2% against gin-hunter (neither interval clear of zero), and more of
-    #: its knocks undercut against gin-hunter (15.3% against 11.3%, 256 worlds).
-    gin_ramp: float = 0.0004
+    #: its knocks undercut against gin-hunter (15.3% against 11.3%, 256 worlds). Half that
+    #: ramp since his last turns are read (2026-12-03, night): the reading pulls the guesses
+    #: down too, and at 0.0004 they were too good from his 10th turn (7.2 against his real
+    #: 9.0; 8.3 at 0.0002). ``gin_ramp=0.0004,read_older=0`` plays as before that.
+    gin_ramp: float = 0.0002
     gin_power: float = 3.0
     #: When above 0, such a hand is guessed by this many swaps of a Markov chain instead
     #: (:func:`~.inference.sample_hidden_chain`, at that sharpness), not the best of
@@ -206,8 +209,12 @@ class Settings:
     read_pass: float = 3.0
     #: His two discards before the last, read roughly (their regret against the guess as if
     #: he had held it then; :func:`~.inference.misfit`): the weight before halving for the
-    #: second last and quartering for the third. 0: not read.
-    read_older: float = 0.0
+    #: second last and quartering for the third. 0: not read. With the gentler ``gin_ramp``
+    #: (since 2026-12-03, night): the guessed deadwood follows his real one better (0.25 to
+    #: 0.40 and 0.19 to 0.38 correlation from his 7th turn against gin-hunter), and single
+    #: hands gain +1.19 points a deal over 3,000 deals (95% CI -0.01 to +2.40) with fewer of
+    #: its knocks undercut (benchmarks/strength.md).
+    read_older: float = 2.0
     #: Metropolis swaps (:func:`~.inference.sample_hidden_chain`) for his hand in the worlds
     #: where he is not playing for gin (there ``gin_steps``); 0: the best of ``tries`` (as
     #: before 2026-12-03, with ``sharpness=0.025,sharpness_cap=0.15``: a chain at the same
