@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from ginrummy.agents import get_agent
 from ginrummy.agents.basic import in_some_meld
 from ginrummy.agents.expert import ExpertAgent, Settings
-from ginrummy.agents.inference import Beliefs, beliefs, sample_world
+from ginrummy.agents.inference import Beliefs, beliefs
 from ginrummy.agents.play import play_game
 from ginrummy.engine import Rules
 from ginrummy.engine.cards import DECK
@@ -63,10 +63,9 @@ class Recorder:
 
     def expert_worlds(self, b: Beliefs) -> list[int]:
         s = Settings()
-        turns = b.observed.stock_draws + len(b.observed.took)
-        sharpness = min(s.sharpness_cap, s.sharpness * turns)
-        tries = s.tries if sharpness > 0 else 1
-        return [sample_world(b, self.rng, tries, sharpness)[0] for _ in range(SAMPLES)]
+        tries, sharpness = s.sharpness_for(b)
+        guesser = s.guesser(b, self.rng)
+        return [guesser.world(tries, sharpness, s.steps)[0] for _ in range(SAMPLES)]
 
     def uniform_worlds(self, b: Beliefs) -> list[int]:
         unseen = bits(b.unseen)

@@ -30,15 +30,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 import expert_strength
-import ginrummy.agents.expert as expert_module
-from ginrummy.agents.expert import ExpertAgent
-from ginrummy.agents.inference import Beliefs, sample_world
+from ginrummy.agents.expert import ExpertAgent, Settings
+from ginrummy.agents.inference import Beliefs, Guesser
 from ginrummy.engine.hand import Hand
 from ginrummy.engine.masks import bits
 
 _current: dict[str, Any] = {"cheat": True}
 _view = Hand.view
 _monte_carlo = ExpertAgent._monte_carlo
+_guesser = Settings.guesser
 WHEN: dict[str, Callable[[set[str]], bool]] = {
     "always": lambda kinds: True,
     "knock": lambda kinds: "knock" in kinds,
@@ -64,20 +64,33 @@ def _deciding(when: str) -> Any:
     return monte_carlo
 
 
-def true_world(
-    b: Beliefs, rng: random.Random, tries: int = 1, sharpness: float = 0.0
-) -> tuple[int, list[int]]:
-    """At a decision to cheat at: his real hand, and the real stock order when
-    ``_current["know"]`` is ``all`` (shuffled otherwise). Else a fair sample."""
-    if not _current["cheat"]:
-        return sample_world(b, rng, tries, sharpness)
-    hand: Hand = _current["hand"]
-    opp = hand.hand_mask(1 - int(_current["seat"]))
-    if _current["know"] == "all":
-        return opp, [card.index for card in hand.stock]
-    stock = bits(b.unseen & ~opp)
-    rng.shuffle(stock)
-    return opp, stock
+class TrueGuesser:
+    """The search's :class:`Guesser`, but at a decision to cheat at his real hand, with the
+    real stock order when ``_current["know"]`` is ``all`` (shuffled otherwise)."""
+
+    def __init__(self, fair: Guesser, b: Beliefs, rng: random.Random) -> None:
+        self.fair = fair
+        self.b = b
+        self.rng = rng
+        self.chains = fair.chains
+
+    def world(
+        self, tries: int, sharpness: float, steps: int, fresh: bool = False
+    ) -> tuple[int, list[int]]:
+        if not _current["cheat"]:
+            return self.fair.world(tries, sharpness, steps, fresh)
+        hand: Hand = _current["hand"]
+        opp = hand.hand_mask(1 - int(_current["seat"]))
+        if _current["know"] == "all":
+            return opp, [card.index for card in hand.stock]
+        stock = bits(self.b.unseen & ~opp)
+        self.rng.shuffle(stock)
+        return opp, stock
+
+
+def _true_guesser(self: Settings, b: Beliefs, rng: random.Random) -> Any:
+    """``Settings.guesser``, cheating where the decision is one to cheat at."""
+    return TrueGuesser(_guesser(self, b, rng), b, rng)
 
 
 def _option(argv: list[str], name: str, default: str | None) -> tuple[str | None, list[str]]:
@@ -100,7 +113,7 @@ def main(argv: list[str]) -> int:
     Hand.view = _watching_view  # type: ignore[method-assign]
     ExpertAgent._monte_carlo = _deciding(when)  # type: ignore[method-assign]
     _current["know"] = know
-    setattr(expert_module, "sample_world", true_world)  # noqa: B010
+    Settings.guesser = _true_guesser  # type: ignore[method-assign]
     what = "his hand" if know == "hand" else "his hand and the stock"
     print(f"expert knowing {what} ({when}):")
     return expert_strength.main(rest)

@@ -109,9 +109,7 @@ class Recording(ExpertAgent):
         """The deadwood of his hand in ``count`` worlds drawn as the search draws them."""
         s = self.settings
         b = beliefs(view)
-        turns = b.observed.stock_draws + len(b.observed.took)
-        sharpness = min(s.sharpness_cap, s.sharpness * turns)
-        tries = s.tries if sharpness > 0 else 1
+        tries, sharpness = s.sharpness_for(b)
         style = self.style if s.read_style else None
         rng = random.Random(9)
         his_turn = turns_of(view, 1 - view.seat)

@@ -288,8 +288,7 @@ READERS: dict[str, Reader] = {
 
 def kept(view: PlayerView, b: Beliefs, rng: random.Random) -> list[int]:
     s = Settings()
-    sharpness = min(s.sharpness_cap, s.sharpness * (b.observed.stock_draws + len(b.observed.took)))
-    tries = s.tries if sharpness > 0 else 1
+    tries, sharpness = s.sharpness_for(b)
     return [sample_world(b, rng, tries, sharpness)[0] & ~b.known for _ in range(SAMPLES)]
 
 

@@ -15,10 +15,10 @@ from ginrummy.agents.inference import (
     Guesser,
     HandChain,
     Observed,
+    Reading,
     beliefs,
     deal_world,
     discard_regret,
-    misfit,
     observe,
     pass_chance,
     sample_hidden,
@@ -32,6 +32,10 @@ from ginrummy.engine.actions import DISCARDS, DRAW, PASS, TAKE
 from ginrummy.engine.game import Game
 from ginrummy.engine.melds import deadwood_mask
 from test_agents import discard_view
+
+#: His last discard and the card he passed on, each at weight 1; at the expert's weights.
+BOTH = Reading(1.0, 1.0)
+LAST = Reading(2.0, 3.0)
 
 HAND = "As 2s 3s 4h 5h 6h 7c 8c 9c Kd"
 
@@ -81,12 +85,12 @@ def test_his_older_discards_are_read_against_the_guess_at_half_and_a_quarter() -
     hand = mask(HAND)  # deadwood Kd, 10
     thrown = tuple(index(c) for c in ("9h", "2d", "3c", "Jh"))  # Jh his last
     b = Beliefs(0, 0, 0, (), (), Observed((), (), thrown, 4, index("Jh")))
-    assert misfit(hand, b, 1.0, 0.0) == 0.0  # Jh for Kd: no regret
-    assert misfit(hand, b, 1.0, 0.0, older=0.0) == 0.0
+    assert Reading(1.0).misfit(hand, b) == 0.0  # Jh for Kd: no regret
+    assert Reading(1.0, older=0.0).misfit(hand, b) == 0.0
     # 3c (regret 10 - 3 = 7) at half of 2, 2d (8) at a quarter; 9h (1) is too far back.
-    assert misfit(hand, b, 1.0, 0.0, older=2.0) == 7 + 4
+    assert Reading(1.0, older=2.0).misfit(hand, b) == 7 + 4
     held = mask("As 2s 3s 4h 5h 6h 7c 8c 9c 3c")
-    assert misfit(held, b, 1.0, 0.0, older=2.0) == 0.5 * (3 - 2)  # 3c is his again: only 2d
+    assert Reading(1.0, older=2.0).misfit(held, b) == 0.5 * (3 - 2)  # 3c is his again: only 2d
 
 
 def history(*events: tuple[int, Action, str | None]) -> list[Event]:
@@ -156,7 +160,7 @@ def test_against_simple_his_real_hand_always_fits_his_last_turn() -> None:
     guessed without the reading often do not, the ones guessed with it far less often."""
     seen = [(v, real) for v, real in decisions(12) if observe(v).last_discard >= 0]
     assert len(seen) > 150
-    fits = [misfit(real, beliefs(v), 1.0, 1.0) for v, real in seen]
+    fits = [BOTH.misfit(real, beliefs(v)) for v, real in seen]
     assert all(
         pass_chance(real, observe(v).last_discard, observe(v).last_passed, 0) > 0
         for v, real in seen
@@ -166,9 +170,9 @@ def test_against_simple_his_real_hand_always_fits_his_last_turn() -> None:
     blind, read = [], []
     for v, _ in seen[::3]:
         b = beliefs(v)
-        blind.append(misfit(sample_hidden(b, rng, 8, 0.1) | b.known, b, 1.0, 1.0))
-        read.append(misfit(sample_hidden(b, rng, 8, 0.1, 1.0, 3.0) | b.known, b, 1.0, 1.0))
-        chain = sample_hidden_chain(b, rng, 60, 0.1, 1.0, 3.0) | b.known
+        blind.append(BOTH.misfit(sample_hidden(b, rng, 8, 0.1) | b.known, b))
+        read.append(BOTH.misfit(sample_hidden(b, rng, 8, 0.1, Reading(1.0, 3.0)) | b.known, b))
+        chain = sample_hidden_chain(b, rng, 60, 0.1, Reading(1.0, 3.0)) | b.known
         assert chain.bit_count() == v.opponent_count
     assert mean(read) < 0.6 * mean(blind)
 
@@ -188,7 +192,7 @@ def test_the_expert_reads_his_last_turn_unless_told_not_to() -> None:
             guesser = settings.guesser(b, rng)
             for _ in range(8):
                 _rule, opp, _stock = expert._world(guesser, rng, None, 5, 10, 8, 0.05, None)
-                out.append(misfit(opp, b, 1.0, 1.0))
+                out.append(BOTH.misfit(opp, b))
         return mean(out)
 
     blind = fit(Settings(read_discard=0.0, read_pass=0.0))
@@ -201,12 +205,12 @@ def test_a_chain_walked_in_parts_is_the_chain_walked_at_once() -> None:
     first walk is :func:`sample_hidden_chain`'s guess."""
     v, _ = next((v, real) for v, real in decisions(1) if observe(v).last_discard >= 0)
     b = beliefs(v)
-    for regret, passing in ((0.0, 0.0), (2.0, 3.0)):
-        chain = HandChain(b, random.Random(7), 0.1, regret, passing)
+    for reading in (Reading(), Reading(2.0, 3.0)):
+        chain = HandChain(b, random.Random(7), 0.1, reading)
         first = chain.walk(50)
-        assert first == sample_hidden_chain(b, random.Random(7), 50, 0.1, regret, passing)
+        assert first == sample_hidden_chain(b, random.Random(7), 50, 0.1, reading)
         later = chain.walk(5)
-        assert later == sample_hidden_chain(b, random.Random(7), 55, 0.1, regret, passing)
+        assert later == sample_hidden_chain(b, random.Random(7), 55, 0.1, reading)
         assert later.bit_count() == b.hidden and later & b.unseen == later
 
 
@@ -219,7 +223,7 @@ def test_the_expert_draws_a_decisions_worlds_from_one_chain_when_asked() -> None
 
     def worlds(seed: int) -> list[int]:
         rng = random.Random(seed)
-        guesser = Guesser(b, rng, 2.0, 3.0, 5)
+        guesser = Guesser(b, rng, LAST, 5)
         out = [expert._world(guesser, rng, None, 5, 10, 8, 0.1, None)[1] for _ in range(40)]
         assert len(guesser.chains) == 1
         return out
@@ -238,18 +242,18 @@ def test_a_guesser_walks_one_chain_per_sharpness_and_draws_the_rest_afresh() -> 
     v, _ = next((v, real) for v, real in decisions(2) if turns_of(v, 1) >= 4)
     b = beliefs(v)
     rng = random.Random(11)
-    g = Guesser(b, rng, 2.0, 3.0, 5)
+    g = Guesser(b, rng, LAST, 5)
     got = [g.world(8, 0.1, 50)[0], g.world(8, 0.1, 50)[0], g.world(8, 0.2, 50)[0]]
     rng = random.Random(11)
-    chain = HandChain(b, rng, 0.1, 2.0, 3.0)
+    chain = HandChain(b, rng, 0.1, LAST)
     want = [deal_world(b, rng, chain.walk(50))[0], deal_world(b, rng, chain.walk(5))[0]]
-    want.append(deal_world(b, rng, HandChain(b, rng, 0.2, 2.0, 3.0).walk(50))[0])
+    want.append(deal_world(b, rng, HandChain(b, rng, 0.2, LAST).walk(50))[0])
     assert got == want and set(g.chains) == {0.1, 0.2}
     for thin, fresh in ((5, True), (0, False)):
-        g = Guesser(b, random.Random(4), 2.0, 3.0, thin)
-        plain = sample_world(b, random.Random(4), 8, 0.1, 50, 2.0, 3.0)
+        g = Guesser(b, random.Random(4), LAST, thin)
+        plain = sample_world(b, random.Random(4), 8, 0.1, 50, LAST)
         assert g.world(8, 0.1, 50, fresh=fresh) == plain and not g.chains
     first = next(v for v, _ in decisions(1) if observe(v).last_discard < 0)
     b = beliefs(first)
-    g = Guesser(b, random.Random(4), 2.0, 3.0, 5)
+    g = Guesser(b, random.Random(4), LAST, 5)
     assert g.world(8, 0.0, 50) == sample_world(b, random.Random(4), 8) and not g.chains

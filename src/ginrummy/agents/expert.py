@@ -44,7 +44,7 @@ from ..engine.melds import Meld, best_arrangements, deadwood_mask, discard_deadw
 from ..engine.views import PlayerView
 from .base import BaseAgent
 from .heuristic import DEFAULT_WEIGHTS, Weights, discard_scores, takes_into_meld
-from .inference import Beliefs, Guesser, beliefs
+from .inference import Beliefs, Guesser, Reading, beliefs
 from .search import (
     FIRST_CHANCE,
     TO_DISCARD,
@@ -208,7 +208,7 @@ class Settings:
     read_discard: float = 2.0
     read_pass: float = 3.0
     #: His two discards before the last, read roughly (their regret against the guess as if
-    #: he had held it then; :func:`~.inference.misfit`): the weight before halving for the
+    #: he had held it then; :meth:`~.inference.Reading.misfit`): the weight before halving for the
     #: second last and quartering for the third. 0: not read. With the gentler ``gin_ramp``
     #: (since 2026-12-03, night): the guessed deadwood follows his real one better (0.25 to
     #: 0.40 and 0.19 to 0.38 correlation from his 7th turn against gin-hunter), and single
@@ -259,7 +259,15 @@ class Settings:
     def guesser(self, b: Beliefs, rng: random.Random) -> Guesser:
         """How a decision guesses his hand with these settings (the search, its hints and
         the benchmarks all draw them so)."""
-        return Guesser(b, rng, self.read_discard, self.read_pass, self.chain_thin, self.read_older)
+        reading = Reading(self.read_discard, self.read_pass, self.read_older)
+        return Guesser(b, rng, reading, self.chain_thin)
+
+    def sharpness_for(self, b: Beliefs) -> tuple[int, float]:
+        """``(tries, sharpness)`` of a decision's guesses at his hand: sharper by the turns he
+        has drawn (``sharpness`` a turn, at most ``sharpness_cap``), one try when not sharp."""
+        turns = b.observed.stock_draws + len(b.observed.took)
+        sharpness = min(self.sharpness_cap, self.sharpness * turns)
+        return (self.tries if sharpness > 0 else 1), sharpness
 
 
 def _legal_index(view: PlayerView) -> dict[tuple[ActionKind, int], Action]:
@@ -563,9 +571,7 @@ class ExpertAgent(BaseAgent):
         s = self.settings
         deadline = perf_counter() + s.budget_ms / 1000.0
         cache: dict[tuple[int, int], float] = {}
-        turns = b.observed.stock_draws + len(b.observed.took)
-        sharpness = min(s.sharpness_cap, s.sharpness * turns)
-        tries = s.tries if sharpness > 0 else 1
+        tries, sharpness = s.sharpness_for(b)
         active = [i for i, c in enumerate(cands) if c.searched]
         # Successive halving over the discards: after ``prune[k]`` worlds only the best
         # ``keep[k]`` discards go on, so the finalists are judged on many more worlds.

@@ -124,11 +124,9 @@ def action_key(action: Action) -> tuple[ActionKind, int]:
 
 def _his_deadwood(b: Beliefs, rng: random.Random, n: int = 24) -> float:
     """The opponent's expected deadwood over sampled hands (as the search samples them)."""
-    turns = b.observed.stock_draws + len(b.observed.took)
     s = Settings()
-    sharpness = min(s.sharpness_cap, s.sharpness * turns)
+    tries, sharpness = s.sharpness_for(b)
     guesser = s.guesser(b, rng)
-    tries = s.tries if sharpness > 0 else 1
     return mean(deadwood_mask(guesser.world(tries, sharpness, s.steps)[0]) for _ in range(n))
 
 

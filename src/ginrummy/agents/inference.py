@@ -170,30 +170,49 @@ def pass_chance(hand: int, discard: int, passed: int, known: int) -> float:
     return fits / n
 
 
-def misfit(
-    hand: int, b: Beliefs, regret: float, passing: float, dw: int = -1, older: float = 0.0
-) -> float:
-    """How badly a guess at his whole hand fits his last turn, as an exponent (0: fits):
-    ``regret`` times its :func:`discard_regret` plus ``passing`` times the chance that he
-    would have taken the card he passed on (:func:`pass_chance`). ``older``: the weight of
-    his two discards before the last, their regret taken against the guess as if he had held
-    it then (he has drawn since, so only a rough reading: half the weight for the second last,
-    a quarter for the third). ``dw``: the hand's deadwood, when the caller knows it."""
-    obs = b.observed
-    out = 0.0
-    if regret > 0.0 and obs.last_discard >= 0:
-        out += regret * discard_regret(hand, obs.last_discard, obs.last_taken, dw)
-    if passing > 0.0 and obs.last_passed >= 0:
-        out += passing * (1.0 - pass_chance(hand, obs.last_discard, obs.last_passed, b.known))
-    if older > 0.0:
-        discarded = obs.discarded
-        weight = older
-        for k in range(len(discarded) - 2, max(-1, len(discarded) - 4), -1):
-            card = discarded[k]
-            weight *= 0.5
-            if not hand >> card & 1:
-                out += weight * discard_regret(hand, card, -1, dw)
-    return out
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """How much his last turn and his discards before it weigh on a guess at his hand: a
+    guess is kept with odds ``exp(-misfit)`` (:meth:`misfit`). All weights 0: not read."""
+
+    #: The weight of each point of his last discard's :func:`discard_regret`.
+    regret: float = 0.0
+    #: The weight of the chance that he would have taken the card he passed on at his last
+    #: draw (1 - :func:`pass_chance`).
+    passing: float = 0.0
+    #: The weight of his two discards before the last, their regret taken against the guess
+    #: as if he had held it then (he has drawn since, so only a rough reading: half of this
+    #: for the second last, a quarter for the third).
+    older: float = 0.0
+
+    @property
+    def on(self) -> bool:
+        """Whether anything is read."""
+        return self.regret > 0.0 or self.passing > 0.0 or self.older > 0.0
+
+    def misfit(self, hand: int, b: Beliefs, dw: int = -1) -> float:
+        """How badly a guess at his whole hand fits his last turns, as an exponent (0: fits).
+        ``dw``: the hand's deadwood, when the caller knows it."""
+        obs = b.observed
+        out = 0.0
+        if self.regret > 0.0 and obs.last_discard >= 0:
+            out += self.regret * discard_regret(hand, obs.last_discard, obs.last_taken, dw)
+        if self.passing > 0.0 and obs.last_passed >= 0:
+            chance = pass_chance(hand, obs.last_discard, obs.last_passed, b.known)
+            out += self.passing * (1.0 - chance)
+        if self.older > 0.0:
+            discarded = obs.discarded
+            weight = self.older
+            for k in range(len(discarded) - 2, max(-1, len(discarded) - 4), -1):
+                card = discarded[k]
+                weight *= 0.5
+                if not hand >> card & 1:
+                    out += weight * discard_regret(hand, card, -1, dw)
+        return out
+
+
+#: No reading: every guess weighed by the card odds (and sharpness) alone.
+NO_READING: Final = Reading()
 
 
 @dataclass(frozen=True, slots=True)
@@ -267,9 +286,7 @@ def sample_hidden(
     rng: random.Random,
     tries: int = 1,
     sharpness: float = 0.0,
-    regret: float = 0.0,
-    passing: float = 0.0,
-    older: float = 0.0,
+    reading: Reading = NO_READING,
 ) -> int:
     """One guess at the opponent's hidden cards, a mask of ``b.hidden`` unseen cards.
 
@@ -277,8 +294,7 @@ def sample_hidden(
     weight among the cards not yet chosen. With ``tries`` > 1, that many guesses are drawn and
     one is kept with odds ``exp(-sharpness * deadwood - misfit)``: a player who has been
     improving his hand for a while holds better-organised cards than a random draw, and seldom
-    a hand that his last turn speaks against (:func:`misfit`, with ``regret``, ``passing``
-    and ``older``).
+    a hand that his last turns speak against (``reading``'s :meth:`Reading.misfit`).
     """
     k = b.hidden
     if k == 0:
@@ -288,7 +304,7 @@ def sample_hidden(
     start = sum(weights)
     n = len(cards)
     random = rng.random
-    reading = regret > 0.0 or passing > 0.0 or older > 0.0
+    read = reading.on
     best = 0
     best_key = -1.0
     for _ in range(tries):
@@ -316,8 +332,8 @@ def sample_hidden(
         hand = mask | b.known
         dw = deadwood_mask(hand)
         exponent = sharpness * dw
-        if reading:
-            exponent += misfit(hand, b, regret, passing, dw, older)
+        if read:
+            exponent += reading.misfit(hand, b, dw)
         # Gumbel-max style choice: random key weighted by exp(-exponent) (capped: past the
         # cap every key is 0, and the first guess with the least is kept).
         key = random() ** (2.718281828 ** min(300.0, exponent))
@@ -338,17 +354,12 @@ class HandChain:
         b: Beliefs,
         rng: random.Random,
         sharpness: float,
-        regret: float = 0.0,
-        passing: float = 0.0,
-        older: float = 0.0,
+        reading: Reading = NO_READING,
     ) -> None:
         self.b = b
         self.rng = rng
         self.sharpness = sharpness
-        self.regret = regret
-        self.passing = passing
-        self.older = older
-        self.reading = regret > 0.0 or passing > 0.0 or older > 0.0
+        self.reading = reading
         self.mask = sample_hidden(b, rng)
         self.cards = bits(b.unseen)
         self.held = [c for c in self.cards if self.mask >> c & 1]
@@ -358,8 +369,8 @@ class HandChain:
         if self.live:
             hand = self.mask | b.known
             self.dw = deadwood_mask(hand)
-            if self.reading:
-                self.bad = misfit(hand, b, regret, passing, self.dw, older)
+            if reading.on:
+                self.bad = reading.misfit(hand, b, self.dw)
 
     def walk(self, steps: int) -> int:
         """``steps`` more swaps; the guess (a mask of hidden cards) where they end."""
@@ -375,6 +386,7 @@ class HandChain:
         random = self.rng.random
         sharpness = self.sharpness
         reading = self.reading
+        read = reading.on
         mask = self.mask
         dw = self.dw
         bad = self.bad
@@ -392,10 +404,8 @@ class HandChain:
             trial_dw = deadwood_mask(trial | known)
             exponent = -sharpness * (trial_dw - dw)
             trial_bad = 0.0
-            if reading:
-                trial_bad = misfit(
-                    trial | known, b, self.regret, self.passing, trial_dw, self.older
-                )
+            if read:
+                trial_bad = reading.misfit(trial | known, b, trial_dw)
                 exponent -= trial_bad - bad
             # (capped: a very sharp chain would overflow; any odds that high are kept anyway)
             odds = w_new / w_old * 2.718281828 ** min(300.0, exponent)
@@ -415,19 +425,17 @@ def sample_hidden_chain(
     rng: random.Random,
     steps: int,
     sharpness: float,
-    regret: float = 0.0,
-    passing: float = 0.0,
-    older: float = 0.0,
+    reading: Reading = NO_READING,
 ) -> int:
     """One guess at the opponent's hidden cards, for a player who has long been building his
     hand: a guess drawn as :func:`sample_hidden` draws one, then ``steps`` Metropolis swaps (one
     of the guessed cards for another unseen card), each kept with odds
     ``weight(new) / weight(old) * exp(-sharpness * change of deadwood - change of misfit)``.
     In the long run a hand comes up with odds proportional to the product of its cards'
-    weights times ``exp(-sharpness * deadwood - misfit)`` (:func:`misfit`, with ``regret``
-    ``passing`` and ``older``); a few dozen swaps already reach the well-organised hands
+    weights times ``exp(-sharpness * deadwood - misfit)`` (``reading``'s
+    :meth:`Reading.misfit`); a few dozen swaps already reach the well-organised hands
     that the best of a few independent guesses seldom is (a gin player's, late in a hand)."""
-    return HandChain(b, rng, sharpness, regret, passing, older).walk(steps)
+    return HandChain(b, rng, sharpness, reading).walk(steps)
 
 
 def sample_world(
@@ -436,17 +444,15 @@ def sample_world(
     tries: int = 1,
     sharpness: float = 0.0,
     steps: int = 0,
-    regret: float = 0.0,
-    passing: float = 0.0,
-    older: float = 0.0,
+    reading: Reading = NO_READING,
 ) -> tuple[int, list[int]]:
     """``(opponent's hand mask, stock in draw order)`` consistent with the view: his hidden
     cards by :func:`sample_hidden_chain` with ``steps`` (when above 0), else by
     :func:`sample_hidden`."""
     if steps > 0:
-        hidden = sample_hidden_chain(b, rng, steps, sharpness, regret, passing, older)
+        hidden = sample_hidden_chain(b, rng, steps, sharpness, reading)
     else:
-        hidden = sample_hidden(b, rng, tries, sharpness, regret, passing, older)
+        hidden = sample_hidden(b, rng, tries, sharpness, reading)
     return deal_world(b, rng, hidden)
 
 
@@ -462,17 +468,13 @@ class Guesser:
         self,
         b: Beliefs,
         rng: random.Random,
-        regret: float = 0.0,
-        passing: float = 0.0,
+        reading: Reading = NO_READING,
         thin: int = 0,
-        older: float = 0.0,
     ) -> None:
         self.b = b
         self.rng = rng
-        self.regret = regret
-        self.passing = passing
+        self.reading = reading
         self.thin = thin
-        self.older = older
         self.chains: dict[float, HandChain] = {}
 
     def world(
@@ -485,15 +487,13 @@ class Guesser:
         if steps > 0 and self.thin > 0 and not fresh:
             chain = self.chains.get(sharpness)
             if chain is None:
-                chain = HandChain(b, self.rng, sharpness, self.regret, self.passing, self.older)
+                chain = HandChain(b, self.rng, sharpness, self.reading)
                 self.chains[sharpness] = chain
                 hidden = chain.walk(steps)
             else:
                 hidden = chain.walk(self.thin)
             return deal_world(b, self.rng, hidden)
-        return sample_world(
-            b, self.rng, tries, sharpness, steps, self.regret, self.passing, self.older
-        )
+        return sample_world(b, self.rng, tries, sharpness, steps, self.reading)
 
 
 def deal_world(b: Beliefs, rng: random.Random, hidden: int) -> tuple[int, list[int]]:
