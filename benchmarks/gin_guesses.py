@@ -15,7 +15,10 @@ for this measurement only):
   limit), beside the best constant guess for those decisions;
 * how widely the guesses spread: the share of decisions whose truth lies below nearly all
   the guesses (PIT under 0.1; 0.10 when the spread is right, more when the guesses are too
-  narrow and miss his best hands) and above nearly all (PIT over 0.9).
+  narrow and miss his best hands) and above nearly all (PIT over 0.9);
+* his cards themselves: the share of his hidden cards a guess holds ("cards"), and the Brier
+  score of the danger of the expert's cards (the share of guesses in which a card melds with
+  two of his), beside the best constant guess, as ``card_reading.py`` scores them.
 
 The expert plays as the first version (at ``--worlds``), so every version is scored on the same
 decisions (on busy cores its ``budget_ms`` may cut a search short and change them, so the
@@ -42,13 +45,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import knock_risk
 from ginrummy.agents import get_agent
+from ginrummy.agents.basic import in_some_meld
 from ginrummy.agents.expert import ExpertAgent, Settings
-from ginrummy.agents.inference import choices
+from ginrummy.agents.inference import beliefs, choices
 from ginrummy.agents.play import drive
 from ginrummy.agents.style import turns_of
 from ginrummy.engine import Action, PlayerView, Rules
+from ginrummy.engine.cards import DECK
 from ginrummy.engine.game import Game, derived_seed
-from ginrummy.engine.masks import VALUES
+from ginrummy.engine.masks import VALUES, bits
 from ginrummy.engine.melds import deadwood_mask
 
 BANDS = ((0, 3), (4, 6), (7, 9), (10, 99))
@@ -62,6 +67,8 @@ class Score:
     could: bool  # whether he could knock
     chance: float  # the share of guesses that could
     thrown: float  # the mean value of his last three discards (0 before his first)
+    right: float  # the mean share of his hidden cards a guess holds (-1: none hidden)
+    danger: tuple[tuple[float, bool], ...]  # per card of ours: guessed chance it melds, truth
 
 
 def settings_of(spec: str, worlds: int) -> Settings:
@@ -95,14 +102,27 @@ class Scoring(knock_risk.Recording):
             and view.phase.value == "discard"
             and len(view.legal_actions) > 1
         ):
-            real = deadwood_mask(self.truth.view(1 - view.seat).hand.mask)
+            his = self.truth.view(1 - view.seat).hand.mask
+            real = deadwood_mask(his)
+            hidden = his & ~beliefs(view).known
+            mine = [DECK[c] for c in bits(view.hand.mask)]
+            truths = [in_some_meld(his, card) for card in mine]
             could = real <= view.knock_limit
             turn = turns_of(view, 1 - view.seat)
             thrown = [VALUES[card] for kind, card in choices(view) if kind == "discard"][-3:]
             played = self.settings
             for i, version in enumerate(self.versions):
                 self.settings = version
-                guesses = self._guesses(view, self.guesses)
+                hands = self._hands(view, self.guesses)
+                guesses = [deadwood_mask(h) for h in hands]
+                right = -1.0
+                if hidden:
+                    right = statistics.mean((h & hidden).bit_count() for h in hands)
+                    right /= hidden.bit_count()
+                danger = tuple(
+                    (sum(in_some_meld(h, card) for h in hands) / len(hands), t)
+                    for card, t in zip(mine, truths, strict=True)
+                )
                 below = sum(d < real for d in guesses) + 0.5 * sum(d == real for d in guesses)
                 chance = sum(d <= view.knock_limit for d in guesses) / len(guesses)
                 score = Score(
@@ -112,6 +132,8 @@ class Scoring(knock_risk.Recording):
                     could,
                     chance,
                     statistics.mean(thrown) if thrown else 0.0,
+                    right,
+                    danger,
                 )
                 self.scores[i][turn].append(score)
             self.settings = played
@@ -149,10 +171,15 @@ def report(scores: list[Score]) -> str:
         thrown = statistics.correlation([s.real for s in shown], [s.thrown for s in shown])
     base = mean(s.could for s in scores)
     brier = mean((s.chance - s.could) ** 2 for s in scores)
+    rights = [s.right for s in scores if s.right >= 0]
+    cards = [pair for s in scores for pair in s.danger]
+    melds = mean(t for _, t in cards)
+    danger = mean((p - t) ** 2 for p, t in cards)
     return (
         f"{len(scores):5d}  {mean(real):5.1f} / {mean(guessed):<5.1f}  {corr:5.2f} / {thrown:5.2f}"
         f"  {mean(s.pit for s in scores):4.2f}  {brier:.3f} / {base * (1 - base):.3f}"
         f"  {mean(s.pit < 0.1 for s in scores):4.2f} / {mean(s.pit > 0.9 for s in scores):4.2f}"
+        f"  {mean(rights) if rights else 0.0:5.1%}  {danger:.4f} / {melds * (1 - melds):.4f}"
     )
 
 
@@ -184,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n{spec or 'as it is'}")
         print(
             "his turns  decisions  deadwood real / guessed  corr / discards  PIT  Brier / constant"
-            "  PIT <0.1 / >0.9"
+            "  PIT <0.1 / >0.9  cards  danger / constant"
         )
         by_turn = scores[i]
         for low, high in bands:

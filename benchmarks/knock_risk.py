@@ -107,6 +107,10 @@ class Recording(ExpertAgent):
 
     def _guesses(self, view: PlayerView, count: int = GUESSES) -> list[int]:
         """The deadwood of his hand in ``count`` worlds drawn as the search draws them."""
+        return [deadwood_mask(opp) for opp in self._hands(view, count)]
+
+    def _hands(self, view: PlayerView, count: int = GUESSES) -> list[int]:
+        """His hand in ``count`` worlds drawn as the search draws them."""
         s = self.settings
         b = beliefs(view)
         tries, sharpness = s.sharpness_for(b)
@@ -120,7 +124,7 @@ class Recording(ExpertAgent):
             _, opp, _ = self._world(
                 guesser, rng, style, his_turn, view.knock_limit, tries, sharpness, odds
             )
-            out.append(deadwood_mask(opp))
+            out.append(opp)
         return out
 
 

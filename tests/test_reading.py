@@ -128,6 +128,66 @@ def test_his_last_turn_is_read_from_the_history() -> None:
     assert observe(replace(v, history=())).last_discard == -1
 
 
+def test_his_earlier_passes_and_his_takes_are_read_from_the_history() -> None:
+    """Each pass before the last with his stock draws since (the draw at which he passed
+    counts) and the pile cards he took since; each take with what he threw and took since."""
+    events = history(
+        (1, PASS, None),  # the first upcard, 7h
+        (0, PASS, None),
+        (1, DRAW, None),
+        (1, DISCARDS[index("9d")], "9d"),
+        (0, DRAW, None),
+        (0, DISCARDS[index("2c")], "2c"),
+        (1, DRAW, None),  # passes on 2c
+        (1, DISCARDS[index("Jh")], "Jh"),
+        (0, DRAW, None),
+        (0, DISCARDS[index("5d")], "5d"),
+        (1, TAKE, "5d"),
+        (1, DISCARDS[index("Qh")], "Qh"),
+        (0, DRAW, None),
+        (0, DISCARDS[index("3c")], "3c"),
+        (1, DRAW, None),  # passes on 3c: his last pass, read by ``passing``
+        (1, DISCARDS[index("Kh")], "Kh"),
+    )
+    v = replace(discard_view(HAND + " Qs", drawn="Qs"), history=tuple(events))
+    obs = observe(replace(v, upcard=Card.parse("7h")))
+    assert obs.last_passed == index("3c")
+    assert obs.earlier_passes == ((index("7h"), 3, mask("5d")), (index("2c"), 2, mask("5d")))
+    assert obs.takes == ((index("5d"), mask("Qh Kh"), 0),)
+
+
+def test_his_earlier_passes_and_his_takes_are_read_against_the_guess() -> None:
+    """A pass counts against a guess holding two cards it melds with that he held then (at
+    0.8 a stock draw since); a take counts against a guess where it melds with no two cards
+    he can have held (those of the guess and those he threw since)."""
+    obs = Observed(
+        (index("5d"),),
+        (index("7h"),),
+        (),
+        3,
+        earlier_passes=((index("7h"), 3, mask("5d")),),
+        takes=((index("5d"), mask("5s"), 0),),
+    )
+    b = Beliefs(mask("5d"), 0, 0, (), (), obs)
+    passes, takes = Reading(passes=2.0), Reading(takes=3.0)
+    assert passes.misfit(mask("5h 6h 5d 5c Kd"), b) == 2.0 * 0.8**3  # 5h 6h meld with 7h
+    assert passes.misfit(mask("5h 5d 5c Kd"), b) == 0.0
+    assert passes.misfit(mask("7d 7c 5d 5c Kd"), b) == 2.0 * 0.8**3  # a set of sevens
+    # A card taken since was not his when he passed on 7h: 5h 6h is then no reason.
+    taken = replace(obs, earlier_passes=((index("7h"), 0, mask("5h")),))
+    assert passes.misfit(mask("5h 6h Kd"), replace(b, observed=taken)) == 0.0
+    assert (
+        passes.misfit(
+            mask("5h 6h Kd"),
+            replace(b, observed=replace(taken, earlier_passes=((index("7h"), 0, 0),))),
+        )
+        == 2.0
+    )
+    assert takes.misfit(mask("5d 5c Kd"), b) == 0.0  # 5s (thrown since) and 5c
+    assert takes.misfit(mask("5d 4d 3d Kd"), b) == 0.0  # a run
+    assert takes.misfit(mask("5d Kd Qh"), b) == 3.0  # nothing it melds with
+
+
 def decisions(games: int) -> list[tuple[PlayerView, int]]:
     """At each of seat 0's discards against ``simple``: seat 0's view and seat 1's real hand."""
     out: list[tuple[PlayerView, int]] = []
@@ -166,6 +226,8 @@ def test_against_simple_his_real_hand_always_fits_his_last_turn() -> None:
         for v, real in seen
     )
     assert mean(f == 0 for f in fits) > 0.9
+    # He takes a pile card only into a meld: no real hand of his is against his takes.
+    assert all(Reading(takes=1.0).misfit(real, beliefs(v)) == 0.0 for v, real in seen)
     rng = random.Random(5)
     blind, read = [], []
     for v, _ in seen[::3]:

@@ -215,6 +215,12 @@ class Settings:
     #: hands gain +1.19 points a deal over 3,000 deals (95% CI -0.01 to +2.40) with fewer of
     #: its knocks undercut (benchmarks/strength.md).
     read_older: float = 2.0
+    #: Each card he passed on before his last draw, read against the guess (the weight of one
+    #: that melds with two cards he held then; :meth:`~.inference.Reading.misfit`), and each
+    #: pile card he took (the weight of one that melds with no two cards he can have held
+    #: then). 0: not read.
+    read_passes: float = 0.0
+    read_takes: float = 0.0
     #: Metropolis swaps (:func:`~.inference.sample_hidden_chain`) for his hand in the worlds
     #: where he is not playing for gin (there ``gin_steps``); 0: the best of ``tries`` (as
     #: before 2026-12-03, with ``sharpness=0.025,sharpness_cap=0.15``: a chain at the same
@@ -248,6 +254,10 @@ class Settings:
     #: holds at most this many cards above the floor (-1: they never do, and a hand they
     #: wait in to the end dies).
     patient_late: int = -1
+    #: With ``patient``: a move tried with several plans is valued by the plan that is best
+    #: on the other half of the worlds (:func:`_cross_fitted`), not by its best plan's mean
+    #: on all of them, which is biased upwards against a move that ends the hand.
+    plan_crossfit: bool = False
     #: Value a hand's ending only by the chance of winning the game, even under rules whose
     #: bonuses (box, game, shutout) make the final net count too.
     win_game: bool = False
@@ -259,7 +269,9 @@ class Settings:
     def guesser(self, b: Beliefs, rng: random.Random) -> Guesser:
         """How a decision guesses his hand with these settings (the search, its hints and
         the benchmarks all draw them so)."""
-        reading = Reading(self.read_discard, self.read_pass, self.read_older)
+        reading = Reading(
+            self.read_discard, self.read_pass, self.read_older, self.read_passes, self.read_takes
+        )
         return Guesser(b, rng, reading, self.chain_thin)
 
     def sharpness_for(self, b: Beliefs) -> tuple[int, float]:
@@ -304,6 +316,21 @@ def _exposure(melds: tuple[Meld, ...], b: Beliefs | None) -> float:
 
 def _mean(xs: list[float]) -> float:
     return sum(xs) / len(xs)
+
+
+def _cross_fitted(lists: list[list[float]]) -> list[float]:
+    """One value a world for a move tried with several plans (a list of values each, on the
+    same worlds): in the even worlds the values of the plan best in the odd ones, and in the
+    odd worlds of the plan best in the even ones. The best plan's own mean is biased upwards
+    (the plan chosen is partly the one that met lucky worlds); a plan chosen on other worlds
+    is not, so a move that plays on is not favoured over one that ends the hand."""
+    if len(lists[0]) < 2:
+        return max(lists, key=_mean)
+    by_odd = max(lists, key=lambda v: _mean(v[1::2]))
+    by_even = max(lists, key=lambda v: _mean(v[0::2]))
+    out = list(by_odd)
+    out[1::2] = by_even[1::2]
+    return out
 
 
 def _gate_discards(
@@ -631,7 +658,10 @@ class ExpertAgent(BaseAgent):
             late = n >= s.min_worlds and perf_counter() > deadline
             if len(plans) > 1 and (n == goal or late or n in s.prune):
                 for i, lists in arms.items():
-                    samples[i] = max(lists, key=_mean)
+                    if s.plan_crossfit and len(lists) > 1:
+                        samples[i] = _cross_fitted(lists)
+                    else:
+                        samples[i] = max(lists, key=_mean)
             if schedule and n >= schedule[0][0]:
                 keep = schedule.pop(0)[1]
                 discards = [i for i in active if cands[i].kind == "discard"]

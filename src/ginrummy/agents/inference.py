@@ -71,6 +71,12 @@ class Observed:
     last_taken: int = -1
     #: The pile card he passed on at the draw before his last discard (-1: he took it).
     last_passed: int = -1
+    #: Each card he passed on before that: ``(card, his stock draws since, the cards he has
+    #: taken from the pile since)``; the draw at which he passed on it counts as one since.
+    earlier_passes: tuple[tuple[int, int, int], ...] = ()
+    #: Each card he took from the pile: ``(card, the cards he has discarded since, the cards he
+    #: has taken from the pile since)``.
+    takes: tuple[tuple[int, int, int], ...] = ()
 
 
 def choices(view: PlayerView) -> list[tuple[str, int]]:
@@ -127,7 +133,40 @@ def observe(view: PlayerView) -> Observed:
                 passed_on = before[1]
                 if passed_on < 0 and i > 1 and events[i - 2][0] == "pass":
                     passed_on = events[i - 2][1]  # the first upcard, then the forced draw
-    return Observed(took, passed, discarded, draws, last, taken, passed_on)
+    # Walked backwards: what he did after each choice.
+    earlier: list[tuple[int, int, int]] = []
+    takes: list[tuple[int, int, int]] = []
+    since_draws, since_thrown, since_taken = 0, 0, 0
+    skip = passed_on  # the last pass is read exactly (``last_passed``)
+    for kind, card in reversed(events):
+        if kind == "draw":
+            since_draws += 1
+            if card >= 0:
+                if card == skip:
+                    skip = -1
+                else:
+                    earlier.append((card, since_draws, since_taken))
+        elif kind == "pass":
+            if card == skip:
+                skip = -1
+            else:
+                earlier.append((card, since_draws, since_taken))
+        elif kind == "take":
+            takes.append((card, since_thrown, since_taken))
+            since_taken |= 1 << card
+        elif kind == "discard":
+            since_thrown |= 1 << card
+    return Observed(
+        took,
+        passed,
+        discarded,
+        draws,
+        last,
+        taken,
+        passed_on,
+        tuple(reversed(earlier)),
+        tuple(reversed(takes)),
+    )
 
 
 def discard_regret(hand: int, discard: int, taken: int = -1, dw: int = -1) -> int:
@@ -184,11 +223,25 @@ class Reading:
     #: as if he had held it then (he has drawn since, so only a rough reading: half of this
     #: for the second last, a quarter for the third).
     older: float = 0.0
+    #: The weight of each card he passed on before his last draw that would meld with two
+    #: cards of the guess he already held then (the guess less the pile cards he took since),
+    #: times ``0.8 ** (his stock draws since)``: either of the two may have come since.
+    passes: float = 0.0
+    #: The weight of each pile card he took that melds with no two cards he can have held
+    #: then (those of the guess and those he has discarded since, less the pile cards he took
+    #: since): a player who takes a pile card only into a meld never does that.
+    takes: float = 0.0
 
     @property
     def on(self) -> bool:
         """Whether anything is read."""
-        return self.regret > 0.0 or self.passing > 0.0 or self.older > 0.0
+        return (
+            self.regret > 0.0
+            or self.passing > 0.0
+            or self.older > 0.0
+            or self.passes > 0.0
+            or self.takes > 0.0
+        )
 
     def misfit(self, hand: int, b: Beliefs, dw: int = -1) -> float:
         """How badly a guess at his whole hand fits his last turns, as an exponent (0: fits).
@@ -208,6 +261,14 @@ class Reading:
                 weight *= 0.5
                 if not hand >> card & 1:
                     out += weight * discard_regret(hand, card, -1, dw)
+        if self.passes > 0.0:
+            for card, draws, taken in obs.earlier_passes:
+                if meld_outs(hand & ~taken & ~(1 << card)) >> card & 1:
+                    out += self.passes * 0.8**draws
+        if self.takes > 0.0:
+            for card, thrown, taken in obs.takes:
+                if not meld_outs((hand | thrown) & ~taken & ~(1 << card)) >> card & 1:
+                    out += self.takes
         return out
 
 
