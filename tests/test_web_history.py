@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from typing import Any
@@ -166,7 +167,11 @@ def test_a_refused_read_is_answered_once_the_address_may_ask_again() -> None:
         codes = [client.post("/api/history", json=body).status_code for _ in range(6)]
         # 2 reads a second: each refusal waits half a second, then the next read is answered
         assert time.monotonic() - started >= 1.2
-        assert codes == [200, 429] * 3
+        # Each refusal is followed by an answered read (it waited for one); on a busy machine
+        # a slow request may let the next read come due before it is asked, so not every
+        # answered read is followed by a refusal.
+        assert 429 in codes and codes[0] == 200
+        assert all(b == 200 for a, b in itertools.pairwise(codes) if a == 429)
 
 
 def test_history_and_statistics_follow_the_player_not_the_name(
