@@ -254,10 +254,6 @@ class Settings:
     #: holds at most this many cards above the floor (-1: they never do, and a hand they
     #: wait in to the end dies).
     patient_late: int = -1
-    #: With ``patient``: a move tried with several plans is valued by the plan that is best
-    #: on the other half of the worlds (:func:`_cross_fitted`), not by its best plan's mean
-    #: on all of them, which is biased upwards against a move that ends the hand.
-    plan_crossfit: bool = False
     #: Value a hand's ending only by the chance of winning the game, even under rules whose
     #: bonuses (box, game, shutout) make the final net count too.
     win_game: bool = False
@@ -316,21 +312,6 @@ def _exposure(melds: tuple[Meld, ...], b: Beliefs | None) -> float:
 
 def _mean(xs: list[float]) -> float:
     return sum(xs) / len(xs)
-
-
-def _cross_fitted(lists: list[list[float]]) -> list[float]:
-    """One value a world for a move tried with several plans (a list of values each, on the
-    same worlds): in the even worlds the values of the plan best in the odd ones, and in the
-    odd worlds of the plan best in the even ones. The best plan's own mean is biased upwards
-    (the plan chosen is partly the one that met lucky worlds); a plan chosen on other worlds
-    is not, so a move that plays on is not favoured over one that ends the hand."""
-    if len(lists[0]) < 2:
-        return max(lists, key=_mean)
-    by_odd = max(lists, key=lambda v: _mean(v[1::2]))
-    by_even = max(lists, key=lambda v: _mean(v[0::2]))
-    out = list(by_odd)
-    out[1::2] = by_even[1::2]
-    return out
 
 
 def _gate_discards(
@@ -658,10 +639,7 @@ class ExpertAgent(BaseAgent):
             late = n >= s.min_worlds and perf_counter() > deadline
             if len(plans) > 1 and (n == goal or late or n in s.prune):
                 for i, lists in arms.items():
-                    if s.plan_crossfit and len(lists) > 1:
-                        samples[i] = _cross_fitted(lists)
-                    else:
-                        samples[i] = max(lists, key=_mean)
+                    samples[i] = max(lists, key=_mean)
             if schedule and n >= schedule[0][0]:
                 keep = schedule.pop(0)[1]
                 discards = [i for i in active if cands[i].kind == "discard"]
