@@ -393,6 +393,20 @@ def test_rollout_discard_knocks_on_the_least_deadwood() -> None:
     assert DECK[card] == Card.parse("Kd") and dw == 9
 
 
+def test_rollout_discard_shuns_a_card_he_likely_melds_unless_it_knocks() -> None:
+    hand = parse_cards("As 2s 3s 4h 5h 6h 8d 7c 9s 5c Kd").mask
+    king, nine = Card.parse("Kd").index, Card.parse("9s").index
+    assert rollout_discard(hand, -1, 0, 0.0, 10)[0] == king  # the least deadwood
+    danger = [0.0] * 52
+    danger[king] = 0.9
+    card, dw = rollout_discard(hand, -1, 0, 0.0, 10, danger, 6.0)
+    assert card == nine and dw == 8 + 7 + 5 + 10
+    assert rollout_discard(hand, -1, 0, 0.0, 10, danger, 0.5)[0] == king  # worth 0.45 only
+    # With a knock at hand the least deadwood still wins, however dangerous.
+    knocking = parse_cards("As 2s 3s 4h 5h 6h 8d 8c 8h 2c Kd").mask
+    assert rollout_discard(knocking, -1, 0, 0.0, 10, danger, 6.0)[0] == king
+
+
 def test_meld_outs() -> None:
     outs = meld_outs(parse_cards("7h 8h Kc Kd").mask)
     assert outs == parse_cards("6h 9h Ks Kh").mask

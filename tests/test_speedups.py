@@ -109,6 +109,9 @@ def test_the_rollout_heuristics_match_their_source() -> None:
         live = _hand(rng, 20) & ~hand
         args = (hand, taken, live, 0.5, 10)
         assert heuristic.rollout_discard(*args) == pure.rollout_discard(*args)
+        danger = [rng.random() for _ in range(52)]
+        shun = (hand, taken, live, rng.choice([0.0, 0.5]), 10, danger, 4.0)
+        assert heuristic.rollout_discard(*shun) == pure.rollout_discard(*shun)
 
 
 @pytest.mark.parametrize("outs", [0.0, 0.5])
@@ -127,6 +130,12 @@ def test_rollouts_and_sampled_worlds_match_their_source(outs: float) -> None:
         a = search.play_out(search.Rollout(me, [top], 0, search.TO_DRAW), him, stock, scoring, outs)
         start = pure_search.Rollout(me, [top], 0, pure_search.TO_DRAW)
         assert a == pure_search.play_out(start, him, stock, pure_scoring, outs)
+        danger = [rng.random() for _ in range(52)]
+        start = search.Rollout(me, [top], 0, search.TO_DRAW)
+        a = search.play_out(start, him, stock, scoring, outs, danger=danger, shun=3.0)
+        start = pure_search.Rollout(me, [top], 0, pure_search.TO_DRAW)
+        b = pure_search.play_out(start, him, stock, pure_scoring, outs, danger=danger, shun=3.0)
+        assert a == b
     # Ten cards seen, ten of his hidden, the odds uneven.
     weights = tuple(0.0 if c < 10 else 1.0 + (c % 7) / 3 for c in range(52))
     fields = (0, FULL & ~0x3FF, 10, weights, (0.3,) * 52)

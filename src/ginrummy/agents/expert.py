@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from time import perf_counter
 
@@ -129,6 +130,10 @@ class Settings:
     #: The rollout policy's bonus, for the searching player's own later discards, per live card
     #: that still joins a meld (0: the least deadwood, like the opponent's).
     rollout_outs: float = 0.0
+    #: The searching player's later discards in the rollouts, when it cannot knock, also
+    #: avoid cards by their danger (the chance he can meld them, as read at the decision)
+    #: times this (0: the least deadwood alone; the heuristic's own weight is ``danger``).
+    rollout_danger: float = 0.0
     #: Whether the search weighs discards (otherwise only take/draw and knocks), and by how
     #: many standard errors (paired over the same worlds) another discard must beat the
     #: heuristic's best to be chosen instead.
@@ -261,6 +266,10 @@ class Settings:
     #: knock may carry to be chosen; a riskier knock gives way to the best move that plays on.
     #: 1: any knock the search values best.
     knock_risk: float = 1.0
+    #: Points (at the current score's worth of a point) added to the value of every knock
+    #: the search weighs: a probe of whether the rollouts undervalue (above 0) or overvalue
+    #: knocking against playing on. 0: none.
+    knock_bias: float = 0.0
 
     def guesser(self, b: Beliefs, rng: random.Random) -> Guesser:
         """How a decision guesses his hand with these settings (the search, its hints and
@@ -355,13 +364,18 @@ def _close(active: list[int], samples: dict[int, list[float]], z: float) -> bool
     return mean < z * se
 
 
+def _per_point(utility: Utility) -> float:
+    """What a point of this hand is worth at the current score (at least 0.05)."""
+    return max(0.05, (utility(5, 0) - utility(0, 5)) / 10.0)
+
+
 def _derive_values(cands: list[Candidate], values: list[float], utility: Utility) -> None:
     """Value the discards the search did not play out: the best searched discard's value, less
     the heuristic's difference converted from deadwood points to value (what a few points in
     this hand are worth at the current score)."""
     if all(c.searched for c in cands):
         return
-    per_point = max(0.05, (utility(5, 0) - utility(0, 5)) / 10.0)
+    per_point = _per_point(utility)
     for kind in ("discard", "draw", "pass"):
         searched = [i for i, c in enumerate(cands) if c.kind == kind and c.searched]
         if not searched:
@@ -618,6 +632,7 @@ class ExpertAgent(BaseAgent):
         odds = None
         if style is not None and s.style_turns:
             odds = style.within(begun[1] - (1 if s.bar_knocks else 0), view.knock_limit)
+        danger = b.danger() if s.rollout_danger else []
         n = 0
         goal = s.worlds
         guesser = s.guesser(b, rng)
@@ -630,7 +645,7 @@ class ExpertAgent(BaseAgent):
                 # A candidate with one list is tried with the first plan only.
                 for (plan, outs), values in zip(plans, arms[i], strict=False):
                     pts = self._simulate(
-                        view, cands[i], starts[i], opp, stock, scoring, plan, his, outs
+                        view, cands[i], starts[i], opp, stock, scoring, plan, his, outs, danger
                     )
                     v = cache.get(pts)
                     if v is None:
@@ -661,6 +676,11 @@ class ExpertAgent(BaseAgent):
                     values[i] = min(values[i], floor - 1e-6 * (1 + c.prior))
         if s.gate_z > 0:
             _gate_discards(cands, values, samples, s.gate_z)
+        if s.knock_bias:
+            bias = s.knock_bias * _per_point(utility)
+            for i, c in enumerate(cands):
+                if c.kind == "knock" and i in samples:
+                    values[i] += bias
         _derive_values(cands, values, utility)
         base = utility(0, 0)
         # Per knock, the share of worlds in which it loses points (undercut): its risk.
@@ -742,12 +762,15 @@ class ExpertAgent(BaseAgent):
         mine: KnockRule = FIRST_CHANCE,
         his: KnockRule = FIRST_CHANCE,
         outs: float = 0.0,
+        danger: Sequence[float] = (),
     ) -> tuple[int, int]:
         """Points ``(mine, his)`` when candidate ``c`` is played in the world ``(opp, stock)``
         and the hand is played out from ``start`` (:meth:`_start`), each seat knocking by its
-        rule (``mine``, ``his``), this seat's discards weighing live outs by ``outs``."""
+        rule (``mine``, ``his``), this seat's discards weighing live outs by ``outs`` and, with
+        ``rollout_danger``, the ``danger`` of each card."""
         hand = view.hand.mask
         kind = c.kind
+        shun = self.settings.rollout_danger if danger else 0.0
         if kind == "knock":
             rest = hand if c.card < 0 else hand & ~(1 << c.card)
             return resolve_knock(rest, opp, c.melds, scoring)
@@ -757,17 +780,23 @@ class ExpertAgent(BaseAgent):
         if kind == "discard":
             if view.stock_count <= STOCK_FLOOR:
                 return 0, 0
-            return play_out(start, opp, stock, scoring, outs, mine=mine, his=his)
+            return play_out(
+                start, opp, stock, scoring, outs, mine=mine, his=his, danger=danger, shun=shun
+            )
         if kind == "take":
             if view.phase is Phase.WALL:
                 return self._wall_knock(hand | (1 << c.card), c.card, opp, scoring)
-            return play_out(start, opp, stock, scoring, outs, mine=mine, his=his)
+            return play_out(
+                start, opp, stock, scoring, outs, mine=mine, his=his, danger=danger, shun=shun
+            )
         if kind == "draw":
             # The card drawn is this world's first stock card.
             start = Rollout(
                 hand | (1 << stock[0]), start.pile, 0, TO_DISCARD, pos=1, turns=start.turns
             )
-        return play_out(start, opp, stock, scoring, outs, mine=mine, his=his)
+        return play_out(
+            start, opp, stock, scoring, outs, mine=mine, his=his, danger=danger, shun=shun
+        )
 
     @staticmethod
     def _wall_knock(hand: int, taken: int, opp: int, scoring: Scoring) -> tuple[int, int]:

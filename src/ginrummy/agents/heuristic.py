@@ -177,14 +177,23 @@ def least_discard(hand: int, taken: int) -> tuple[int, int]:
     return best_card, best_dw
 
 
-def rollout_discard(hand: int, taken: int, live: int, outs: float, limit: int) -> tuple[int, int]:
+def rollout_discard(
+    hand: int,
+    taken: int,
+    live: int,
+    outs: float,
+    limit: int,
+    danger: Sequence[float] = (),
+    shun: float = 0.0,
+) -> tuple[int, int]:
     """The rollout's end of turn: ``(card, deadwood left)``.
 
     When some discard leaves a knock (deadwood within ``limit``), the least deadwood wins;
     otherwise the score is the deadwood left less ``outs`` per live card that would still join
-    a meld (``live``: cards not in this hand or the pile).
+    a meld (``live``: cards not in this hand or the pile), plus ``shun`` times the card's
+    ``danger`` (the chance the opponent can meld it, as read when the search began).
     """
-    if not outs:
+    if not outs and not shun:
         return least_discard(hand, taken)
     table = discard_deadwoods_mask(hand)
     best_card = -1
@@ -199,8 +208,12 @@ def rollout_discard(hand: int, taken: int, live: int, outs: float, limit: int) -
     for card, dw in table.items():
         if card == taken:
             continue
-        rest = hand & ~(1 << card)
-        score = dw - outs * (meld_outs(rest) & live).bit_count() - 0.01 * VALUES[card]
+        score = dw - 0.01 * VALUES[card]
+        if outs:
+            rest = hand & ~(1 << card)
+            score -= outs * (meld_outs(rest) & live).bit_count()
+        if shun:
+            score += shun * danger[card]
         if score < best_score:
             best_score = score
             best_card = card

@@ -141,12 +141,7 @@ def observe(view: PlayerView) -> Observed:
     for kind, card in reversed(events):
         if kind == "draw":
             since_draws += 1
-            if card >= 0:
-                if card == skip:
-                    skip = -1
-                else:
-                    earlier.append((card, since_draws, since_taken))
-        elif kind == "pass":
+        if kind in ("draw", "pass") and card >= 0:
             if card == skip:
                 skip = -1
             else:

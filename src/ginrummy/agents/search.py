@@ -13,11 +13,13 @@ and it leaves out every choice that policy never makes:
   it goes into a meld of the best arrangement with it (otherwise pass, or draw from the stock);
   discard the card leaving the least deadwood (the highest card among equals; never the card
   just taken), except that with ``outs`` the searching seat, when it cannot knock, also counts
-  the live cards that would still join a meld; and **knock** as its :class:`KnockRule` allows:
-  by default at the first chance, but a seat may be given a patient rule (knock only at a
-  deadwood of at most ``most``, or only in its first ``turns`` turns, otherwise play for gin,
-  perhaps knocking at the first chance again when the stock is nearly gone: ``late``), each
-  seat its own, so that the rollout can follow an opponent who plays for gin.
+  the live cards that would still join a meld (and with ``shun`` it avoids the cards the
+  opponent was read, at the search's start, to be likely to meld); and **knock** as its
+  :class:`KnockRule` allows: by default at the first chance, but a seat may be given a patient
+  rule (knock only at a deadwood of at most ``most``, or only in its first ``turns`` turns,
+  otherwise play for gin, perhaps knocking at the first chance again when the stock is nearly
+  gone: ``late``), each seat its own, so that the rollout can follow an opponent who plays for
+  gin.
 * **Must gin** is never looked up, but it always holds: a seat that can knock discards the card
   leaving the least deadwood, so it goes gin whenever it can.
 * **Big gin** is never declared: eleven melded cards discard one and score as gin (the gin
@@ -289,6 +291,8 @@ def play_out(
     max_plies: int = 200,
     mine: KnockRule = FIRST_CHANCE,
     his: KnockRule = FIRST_CHANCE,
+    danger: Sequence[float] = (),
+    shun: float = 0.0,
 ) -> tuple[int, int]:
     """Play a simulated hand from ``start`` to its end in the world where the opponent holds
     ``opp`` and the stock is ``stock`` (in draw order), with the heuristic for both seats (see
@@ -297,7 +301,9 @@ def play_out(
 
     Returns the points ``(seat 0, seat 1)``. Both seats discard the card leaving the least
     deadwood, except that with ``outs`` seat 0 (the searching player) also values live cards
-    that would still join a meld. ``mine`` and ``his`` say when seat 0 and seat 1 knock.
+    that would still join a meld, and with ``shun`` it avoids throwing cards by their
+    ``danger`` (per card, the chance the opponent can meld it, as read at the search's start).
+    ``mine`` and ``his`` say when seat 0 and seat 1 knock.
     """
     hands = [start.mine, opp]
     pos = start.pos
@@ -353,8 +359,9 @@ def play_out(
                 pos += 1
                 taken = -1
         # TO_DISCARD
-        if turn == 0 and outs:
-            card, dw = rollout_discard(h, taken, FULL_DECK_MASK & ~(h | gone), outs, limit)
+        if turn == 0 and (outs or shun):
+            live = FULL_DECK_MASK & ~(h | gone)
+            card, dw = rollout_discard(h, taken, live, outs, limit, danger, shun)
         else:
             card, dw = _least_discard(h, taken)
         if card < 0:
