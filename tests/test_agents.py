@@ -510,6 +510,8 @@ def test_an_agents_settings_are_changed_after_a_colon() -> None:
         2,
     )
     assert get_agent("expert").settings.worlds == 768  # type: ignore[attr-defined]
+    pruned = get_agent("expert:prune=64/160,keep=4/2").settings  # type: ignore[attr-defined]
+    assert (pruned.prune, pruned.keep) == ((64, 160), (4, 2))
     # The same decisions as an expert made with those settings directly.
     from ginrummy.agents.expert import ExpertAgent, Settings
 
@@ -528,6 +530,8 @@ def test_an_agents_settings_are_changed_after_a_colon() -> None:
         ("expert:search=maybe", "expert's search is true or false, not 'maybe'"),
         ("expert:worlds=-1", "expert's worlds cannot be '-1'"),
         ("expert:sharpness=nan", "expert's sharpness cannot be 'nan'"),
+        ("expert:prune=64", "expert's prune is 2 whole numbers joined by '/' (now 128/320)"),
+        ("expert:keep=3/x", "expert's keep is 2 whole numbers joined by '/' (now 3/2), not '3/x'"),
         ("expert:", "expert: no setting after the colon"),
         ("simple:worlds=3", "simple has no settings to change"),
         ("nobody:worlds=3", "unknown agent 'nobody'"),

@@ -120,6 +120,16 @@ def _change_settings(agent: Agent, base: str, options: str) -> None:
 def _setting_value(base: str, key: str, text: str, now: object) -> object:
     """``text`` read as the kind of value ``now`` is (a setting is never negative)."""
     words = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
+    if isinstance(now, tuple):
+        # Whole numbers joined by "/", as many as the setting has: prune=64/160.
+        parts = text.split("/")
+        if len(parts) != len(now) or not all(p.isdigit() for p in parts):
+            example = "/".join(str(x) for x in now)
+            raise ValueError(
+                f"{base}'s {key} is {len(now)} whole numbers joined by '/' (now {example}), "
+                f"not {text!r}"
+            )
+        return tuple(int(p) for p in parts)
     try:
         if isinstance(now, bool):
             return words[text.lower()]
