@@ -1,0 +1,135 @@
+"""The chance of winning a game from a score (``agents.winprob``), for even hands and for the
+expert's measured edge, against a simulation of the race to the target."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from benchutil import load
+from ginrummy.agents.winprob import (
+    AHEAD,
+    EVEN,
+    HAND_POINTS,
+    Points,
+    Utility,
+    bucket_points,
+    hand_model,
+    win_chance,
+    win_table,
+)
+from ginrummy.engine import Rules
+
+EAAI = Rules.preset("eaai")
+
+
+def _simulate(target: int, a: int, b: int, mine: Points, theirs: Points, games: int) -> float:
+    """The race played out hand by hand: the share of ``games`` the first player wins."""
+    rng = random.Random(7)
+    outcomes = [(x, 0) for x, _ in mine] + [(0, x) for x, _ in theirs]
+    weights = [p for _, p in mine] + [p for _, p in theirs]
+    dead = 1.0 - sum(weights)
+    outcomes.append((0, 0))
+    weights.append(dead)
+    won = 0
+    for _ in range(games):
+        x, y = a, b
+        while x < target and y < target:
+            dx, dy = rng.choices(outcomes, weights)[0]
+            x, y = x + dx, y + dy
+        won += x >= target
+    return won / games
+
+
+def test_the_even_model_is_a_fair_coin_from_level_scores() -> None:
+    assert win_chance(100, 0, 0) == pytest.approx(0.5, abs=1e-9)
+    assert sum(p for _, p in EVEN) == pytest.approx(0.5)  # each side wins half the hands
+    for a, b in ((0, 0), (30, 70), (95, 5), (60, 61)):
+        assert win_chance(100, a, b) + win_chance(100, b, a) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("model", [(EVEN, EVEN), AHEAD, hand_model(0.5)])
+def test_the_table_matches_the_race_played_out(model: tuple[Points, Points]) -> None:
+    mine, theirs = model
+    for a, b in ((0, 0), (10, 35), (35, 10)):
+        exact = win_chance(50, a, b, mine, theirs)
+        assert exact == pytest.approx(_simulate(50, a, b, mine, theirs, 4000), abs=0.025)
+        # Seen from the other side, the same game: the chances add up to one (a dead hand is
+        # dealt again, and the game has a winner).
+        assert exact + win_chance(50, b, a, theirs, mine) == pytest.approx(1.0)
+
+
+def test_the_measured_edge_wins_most_games_from_level_and_behind() -> None:
+    mine, theirs = AHEAD
+    assert 0.0 < 1.0 - sum(p for _, p in mine) - sum(p for _, p in theirs) < 0.05
+    assert 0.75 < win_chance(100, 0, 0, mine, theirs) < 0.82
+    # Behind by 50 it is about even, where even hands leave a fifth.
+    assert win_chance(100, 0, 50) < 0.25 < 0.4 < win_chance(100, 0, 50, mine, theirs)
+    table = win_table(100, mine, theirs)
+    assert all(
+        table[a][b] >= table[a][b + 1] and table[a + 1][b] >= table[a][b]
+        for a in range(0, 99, 7)
+        for b in range(0, 99, 7)
+    )
+
+
+def test_a_mix_lies_between_even_hands_and_the_edge() -> None:
+    assert hand_model(0.0) == (EVEN, EVEN)
+    assert hand_model(1.0) == AHEAD
+    even, half, ahead = (win_chance(100, 20, 40, *hand_model(e)) for e in (0.0, 0.5, 1.0))
+    assert even < half < ahead
+    mine, theirs = hand_model(0.25)
+    assert mine[7][1] == pytest.approx(0.75 * EVEN[7][1] + 0.25 * AHEAD[0][7][1])
+    assert theirs[0][1] == pytest.approx(0.75 * EVEN[0][1] + 0.25 * AHEAD[1][0][1])
+
+
+def test_points_go_to_the_nearest_bucket() -> None:
+    assert [x for x, _ in HAND_POINTS][:3] == [2, 5, 8]
+    shares = dict(bucket_points([1, 3, 4, 25, 26, 27, 28, 90], 10))
+    assert shares[2] == pytest.approx(0.2)  # 1 and 3
+    assert shares[5] == pytest.approx(0.1)  # 4
+    assert shares[25] == pytest.approx(0.3)  # 25, 26 and 27 (as near 29: the lower)
+    assert shares[29] == pytest.approx(0.1)  # 28
+    assert shares[62] == pytest.approx(0.1)  # all beyond the last bucket
+    assert sum(shares.values()) == pytest.approx(0.8)  # two of the ten hands not won
+
+
+def test_the_utility_weighs_endings_by_its_model() -> None:
+    even = Utility(EAAI, (0, 50), 0)
+    edged = Utility(EAAI, (0, 50), 0, model=AHEAD)
+    assert even(0, 0) == pytest.approx(200 * win_chance(100, 0, 50))
+    assert edged(0, 0) == pytest.approx(200 * win_chance(100, 0, 50, *AHEAD))
+    # With the edge, a win of 30 is much what it expects of its hands anyway, while his
+    # knock for 10 takes a hand from it: the knock weighs more against the win than with
+    # even hands.
+    assert (
+        (edged(0, 0) - edged(0, 10)) / (edged(30, 0) - edged(0, 0))
+        > 0.5
+        > 0.4
+        > (even(0, 0) - even(0, 10)) / (even(30, 0) - even(0, 0))
+    )
+
+
+def test_the_benchmark_measures_both_sides(capsys: pytest.CaptureFixture[str]) -> None:
+    hand_points = load("hand_points")
+    hands = hand_points.play_deal(("expert:worlds=4,min_worlds=4", "simple", "eaai", 5))
+    assert len(hands) == 2 and all(m == 0 or h == 0 for m, h in hands)
+    args = ["--agent", "expert:worlds=4,min_worlds=4", "--deals", "2", "--workers", "1"]
+    assert hand_points.main(args) == 0
+    out = capsys.readouterr().out
+    assert "4 hands" in out and "MINE = ((2, " in out and "0-0 | 0.500 |" in out
+
+
+def test_under_hollywood_an_ending_is_worth_its_points() -> None:
+    # The view's score sums three games: at 150-90 no game is over, and one game's chance
+    # read from the sum would call every ending a won game (the same value for all).
+    for preset in ("hollywood", "eaai"):
+        rules = Rules.preset(preset)
+        rules = Rules(**{**rules.to_dict(), "hollywood": True})
+        u = Utility(rules, (150, 90), 0, win_only=True)
+        assert u.points_only and not u.win_only
+        box = rules.box_bonus
+        assert u(0, 0) == 0.0
+        assert u(20, 0) == 20 + box and u(0, 20) == -20 - box
+        assert u(30, 0) > u(20, 0) > u(0, 0) > u(0, 10)
