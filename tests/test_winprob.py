@@ -133,3 +133,34 @@ def test_under_hollywood_an_ending_is_worth_its_points() -> None:
         assert u(0, 0) == 0.0
         assert u(20, 0) == 20 + box and u(0, 20) == -20 - box
         assert u(30, 0) > u(20, 0) > u(0, 0) > u(0, 10)
+
+
+def test_the_expert_weighs_a_score_by_its_edge_and_its_hints_by_even_hands() -> None:
+    from ginrummy.agents.expert import ExpertAgent, Settings
+    from ginrummy.agents.hints import hint
+    from ginrummy.engine import Hand
+
+    hand = Hand.deal(EAAI, 0, 11)
+    seat = hand.current_player
+    assert seat is not None
+    view = hand.view(seat, (20, 60))
+    mine, theirs = (20, 60) if seat == 0 else (60, 20)
+    for edge, model in ((1.0, AHEAD), (0.0, (EVEN, EVEN))):
+        agent = ExpertAgent(Settings(worlds=8, min_worlds=8, hand_edge=edge))
+        baseline = agent.evaluate(view, random.Random(1)).baseline
+        assert baseline == pytest.approx(200 * win_chance(100, mine, theirs, *model))
+    assert Settings().hand_edge == 1.0
+    # Under rules whose bonuses make the points count, even hands whatever the edge.
+    standard = Hand.deal(Rules.preset("standard"), 0, 11)
+    seat = standard.current_player
+    assert seat is not None
+    agent = ExpertAgent(Settings(worlds=8, min_worlds=8, hand_edge=1.0))
+    even = Utility(Rules.preset("standard"), (20, 60), seat)
+    got = agent.evaluate(standard.view(seat, (20, 60)), random.Random(1)).baseline
+    assert got == pytest.approx(even(0, 0))
+    # The hints speak of the player's chances with even hands, whatever the expert's edge.
+    for settings in (None, Settings(hand_edge=1.0)):
+        ranked = hint(view, rng=random.Random(1), worlds=8, settings=settings)
+        assert ranked and ranked == hint(
+            view, rng=random.Random(1), worlds=8, settings=Settings(hand_edge=0.0)
+        )

@@ -157,6 +157,12 @@ def win_chance(
     return win_table(target, model, against)[max(0, mine)][max(0, theirs)]
 
 
+def only_game(rules: Rules) -> bool:
+    """Whether only winning the game counts under ``rules``: no end-of-game bonus (the EAAI
+    preset)."""
+    return rules.game_bonus == 0 and rules.box_bonus == 0 and rules.shutout == "none"
+
+
 class Utility:
     """The value of a hand ending with ``(my points, his points)``, at the current score."""
 
@@ -194,9 +200,7 @@ class Utility:
         #: own target, so no one game's chance can be read from it: a hand's ending is worth
         #: its points (and box), which count in every game they are scored in.
         self.points_only = rules.hollywood
-        self.win_only = not self.points_only and (
-            win_only or (rules.game_bonus == 0 and rules.box_bonus == 0 and rules.shutout == "none")
-        )
+        self.win_only = not self.points_only and (win_only or only_game(rules))
 
     def __call__(self, mine: int, theirs: int) -> float:
         if self.points_only:
