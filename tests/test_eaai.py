@@ -349,15 +349,20 @@ def test_a_watching_agent_is_shown_each_finished_hand_as_the_engine_shows_it() -
 def test_the_expert_reads_a_gin_hunter_through_the_bridge() -> None:
     """Shown the finished hands, the expert learns over a game what the engine's referee
     teaches it: the gin-hunter knocks early or not at all."""
-    expert = ExpertAgent(Settings(worlds=6, min_worlds=6))
-    players = [
-        EaaiPlayer(get_agent("gin-hunter"), random.Random(2)),
-        EaaiPlayer(expert, random.Random(1)),
-    ]
-    # (a game with four hands that show his knocking; some games show none)
-    play_eaai_game(players, random.Random(10))
-    seen = expert.style.seen
-    assert len(seen) >= 2
+    # Some games show little of his knocking (a game of few hands, or hands he never came
+    # near a knock in): the first of a few deals whose game shows at least three hands of it
+    # is read. Which one that is moves with the expert's own play, so no single seed is pinned.
+    for seed in range(1, 9):
+        expert = ExpertAgent(Settings(worlds=6, min_worlds=6))
+        players = [
+            EaaiPlayer(get_agent("gin-hunter"), random.Random(2)),
+            EaaiPlayer(expert, random.Random(1)),
+        ]
+        play_eaai_game(players, random.Random(seed))
+        seen = expert.style.seen
+        if len(seen) >= 3:
+            break
+    assert len(seen) >= 3, "no game of eight showed three hands of his knocking"
     fits = sum(KnockRule(turns=3).allows(ev.deadwood, ev.turn) == ev.knocked for ev in seen)
     assert fits >= 0.8 * len(seen), seen
     assert expert.style.likeliest().name == "early", seen
