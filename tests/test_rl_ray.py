@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from exampleutil import load_example
-from ginrummy.agents.arena import PairResult, run_arena
+from ginrummy.agents.arena import PairResult, play_pair, run_arena
 from ginrummy.cli.main import main
 from ginrummy.engine import Rules
 from ginrummy.rl import selfplay
@@ -55,6 +55,16 @@ def test_ray_pairs_equal_one_process_and_worker_processes(ray: ModuleType) -> No
         for agent in summary["agents"]:
             del agent["decision_ms"]
     assert summaries[0] == summaries[1] == summaries[2]
+
+
+def test_ray_plays_only_the_pairs_not_done(ray: ModuleType) -> None:
+    kwargs = {"pairs": 3, "rules": EAAI, "seed": 5}
+    done = {1: play_pair("simple", "greedy", EAAI, 5, 1)}
+    played: list[PairResult] = []
+    on_ray = run_arena_on_ray("simple", "greedy", on_pair=played.append, done=done, **kwargs)
+    assert sorted(r.index for r in played) == [0, 2]
+    one = run_arena("simple", "greedy", **kwargs)
+    assert on_ray.win_rate == one.win_rate and on_ray.hands == one.hands
 
 
 def test_arena_command_on_ray(ray: ModuleType, capsys: pytest.CaptureFixture[str]) -> None:

@@ -13,10 +13,11 @@ added ones change it by a fraction of a point.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import os
 import statistics
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Any, Final
@@ -126,6 +127,40 @@ class PairResult:
         """A's wins in the pair divided by two: the pair's single observation."""
         return (self.games[0].score + self.games[1].score) / 2
 
+    def to_dict(self) -> dict[str, Any]:
+        """The pair as plain JSON data (an arena log's line); :meth:`from_dict` reads it back."""
+        return {
+            "index": self.index,
+            "seed": self.seed,
+            "games": [dataclasses.asdict(game) for game in self.games],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PairResult:
+        """The pair :meth:`to_dict` wrote; ``ValueError`` when the data is not one."""
+        try:
+            games = tuple(_game_from_dict(game) for game in data["games"])
+            index, seed = data["index"], data["seed"]
+        except (KeyError, TypeError, IndexError) as exc:
+            raise ValueError(f"not an arena pair: {exc!r}") from None
+        if len(games) != 2 or type(index) is not int or type(seed) is not int:
+            raise ValueError("not an arena pair: it needs an index, a seed and two games")
+        return cls(index, seed, (games[0], games[1]))
+
+
+def _game_from_dict(data: dict[str, Any]) -> GameStats:
+    fields = {field.name for field in dataclasses.fields(GameStats)}
+    if set(data) != fields:
+        raise ValueError(f"not an arena game: fields {sorted(set(data) ^ fields)}")
+    pairs = ("points", "gins", "big_gins", "knocks", "undercuts")
+    return GameStats(
+        **{
+            **data,
+            **{name: (int(data[name][0]), int(data[name][1])) for name in pairs},
+            "times": (tuple(map(float, data["times"][0])), tuple(map(float, data["times"][1]))),
+        }
+    )
+
 
 def pair_seed(seed: int, index: int) -> int:
     """The game seed of pair ``index`` of an arena run with ``seed``."""
@@ -190,20 +225,23 @@ def run_arena(
     seed: int,
     jobs: int = 1,
     on_pair: Callable[[PairResult], None] | None = None,
+    done: Mapping[int, PairResult] | None = None,
 ) -> ArenaSummary:
     """Play ``pairs`` mirrored pairs (``2 * pairs`` games) of A against B and summarize them.
 
     ``jobs`` worker processes play the pairs (0: one per CPU core); ``on_pair`` is called in the
-    calling process as each pair finishes, in any order.
+    calling process as each pair finishes, in any order. Pairs in ``done`` (by index: those of
+    an earlier run of the same players, rules and seed) are counted as they are, not played
+    again, and not passed to ``on_pair``.
     """
     if pairs < 1:
         raise ValueError(f"the arena needs at least one pair of games, not {pairs}")
     if jobs < 0:
         raise ValueError(f"jobs must be 0 (all cores) or more, not {jobs}")
     get_agent(a), get_agent(b)  # unknown names fail here, before any process starts
-    jobs = min(jobs or os.cpu_count() or 1, pairs)
-    tasks = [(a, b, rules.to_dict(), seed, i) for i in range(pairs)]
-    results: list[PairResult] = []
+    results, todo = resume(done, pairs, seed)
+    tasks = [(a, b, rules.to_dict(), seed, i) for i in todo]
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
     if jobs == 1:
         for task in tasks:
             results.append(_play_pair_task(task))
@@ -220,6 +258,19 @@ def run_arena(
                     on_pair(result)
     results.sort(key=lambda r: r.index)
     return summarize(a, b, rules, seed, results)
+
+
+def resume(
+    done: Mapping[int, PairResult] | None, pairs: int, seed: int
+) -> tuple[list[PairResult], list[int]]:
+    """The pairs of ``done`` among the first ``pairs``, and the indexes still to play.
+    ``ValueError`` when a pair in ``done`` was not played from ``seed``."""
+    kept = [done[i] for i in range(pairs) if done is not None and i in done]
+    for result in kept:
+        if result.seed != pair_seed(seed, result.index):
+            raise ValueError(f"pair {result.index} was played from another seed than {seed}")
+    have = {result.index for result in kept}
+    return kept, [i for i in range(pairs) if i not in have]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -7,11 +7,11 @@ import json
 import random
 import signal
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from ..agents.arena import ArenaSummary, PairResult, run_arena
+from ..agents.arena import ArenaSummary, PairResult, resume, run_arena
 from ..agents.registry import PANEL
 from ..engine.rules import Rules
 from ..speedups import describe
@@ -25,6 +25,7 @@ from . import (
     ray_unreachable,
     rules_preset,
 )
+from .arena_log import ArenaLog, open_log
 
 if TYPE_CHECKING:
     from .main import Subparsers
@@ -85,6 +86,12 @@ def add_parser(subparsers: Subparsers) -> None:
         "--seed", type=int, default=None, metavar="S", help="seed for the deals (default random)"
     )
     add_scale_options(parser, "play the pairs as Ray tasks")
+    parser.add_argument(
+        "--log",
+        metavar="FILE",
+        help="write each finished pair to FILE (JSON lines) as it ends; run the same command "
+        "again to resume: the pairs in FILE are counted, not played again",
+    )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
 
 
@@ -97,16 +104,25 @@ def run(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise CommandError(f"--games must be at least 1, not {args.games}")
     check_scale_options(args)
+    if args.panel and args.log is not None:
+        raise CommandError("--log keeps one run of A against B: it cannot go with --panel")
     rules = rules_preset(args.rules)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
+    log = None
+    if args.log is not None:
+        log = open_log(args.log, args.a, args.b, rules, args.seed)
+        seed = log.seed
+    else:
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
     # SIGTERM (``kill``) ends the run like Ctrl-C: the worker processes go with it.
     previous = signal.signal(signal.SIGTERM, _terminate)
     try:
         if args.panel:
             return _panel(args, rules, seed)
-        summary = _run(args, rules, seed)
+        summary = _run(args, rules, seed, log)
     finally:
         signal.signal(signal.SIGTERM, previous)
+        if log is not None:
+            log.close()
     if args.json:
         # Decision times depend on whether the hot modules run compiled (ginrummy.speedups).
         print(json.dumps({**summary.to_dict(), "speedups": describe()}, indent=2))
@@ -132,11 +148,25 @@ def _terminate(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def _run(args: argparse.Namespace, rules: Rules, seed: int) -> ArenaSummary:
+def _run(
+    args: argparse.Namespace, rules: Rules, seed: int, log: ArenaLog | None = None
+) -> ArenaSummary:
     a, b = labels(args.a, args.b)
-    with _progress(args.games, a, f"{a} vs {b}") as advance:
+    done = log.done if log is not None else {}
+    try:
+        resume(done, args.games, seed)
+    except ValueError as exc:
+        raise CommandError(f"--log {args.log}: {exc}") from None
+    before = [done[i] for i in range(args.games) if i in done]
+    with _progress(args.games, a, f"{a} vs {b}", before) as progress:
+
+        def advance(result: PairResult) -> None:
+            if log is not None:
+                log.write(result)
+            progress(result)
+
         if args.ray is not None:
-            return _run_on_ray(args, rules, seed, advance)
+            return _run_on_ray(args, rules, seed, advance, done)
         summary = run_arena(
             args.a,
             args.b,
@@ -145,12 +175,17 @@ def _run(args: argparse.Namespace, rules: Rules, seed: int) -> ArenaSummary:
             seed=seed,
             jobs=1 if args.jobs is None else args.jobs,
             on_pair=advance,
+            done=done,
         )
     return summary
 
 
 def _run_on_ray(
-    args: argparse.Namespace, rules: Rules, seed: int, advance: Callable[[PairResult], None]
+    args: argparse.Namespace,
+    rules: Rules,
+    seed: int,
+    advance: Callable[[PairResult], None],
+    done: dict[int, PairResult],
 ) -> ArenaSummary:
     from ..rl.ray_arena import import_ray, run_arena_on_ray
 
@@ -168,6 +203,7 @@ def _run_on_ray(
             address=args.ray or None,
             num_cpus=args.jobs or None,
             on_pair=advance,
+            done=done,
         )
     except ConnectionError as exc:
         raise ray_unreachable(args.ray, exc) from None
@@ -190,10 +226,15 @@ class _Tally:
 
 
 @contextmanager
-def _progress(total: int, a: str, label: str) -> Iterator[Callable[[PairResult], None]]:
+def _progress(
+    total: int, a: str, label: str, before: Sequence[PairResult] = ()
+) -> Iterator[Callable[[PairResult], None]]:
     """A rich progress bar on stderr when rich is installed and stderr is a terminal, with A's
-    (labelled ``a``) win rate so far (a long run can be judged, or stopped, before it ends)."""
+    (labelled ``a``) win rate so far (a long run can be judged, or stopped, before it ends);
+    ``before`` are the pairs a resumed run already has."""
     tally = _Tally(a)
+    for result in before:
+        tally.add(result)
     try:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -219,7 +260,7 @@ def _progress(total: int, a: str, label: str) -> Iterator[Callable[[PairResult],
         TimeRemainingColumn(),
     )
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task(f"{label} (pairs)", total=total)
+        task = bar.add_task(f"{label} (pairs)", total=total, completed=len(before))
 
         def advance(result: PairResult) -> None:
             tally.add(result)

@@ -10,12 +10,12 @@ node needs ginrummy installed (the same version), as it needs Ray.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from types import ModuleType
 from typing import Any
 
-from ..agents.arena import ArenaSummary, PairResult, play_pair, summarize
+from ..agents.arena import ArenaSummary, PairResult, play_pair, resume, summarize
 from ..agents.registry import get_agent
 from ..engine import Rules
 
@@ -65,17 +65,20 @@ def run_arena_on_ray(
     address: str | None = None,
     num_cpus: int | None = None,
     on_pair: Callable[[PairResult], None] | None = None,
+    done: Mapping[int, PairResult] | None = None,
 ) -> ArenaSummary:
     """:func:`ginrummy.agents.arena.run_arena` with the pairs as Ray tasks (see
     :func:`connected` for ``address`` and ``num_cpus``); ``on_pair`` is called here as each
-    pair finishes, in any order."""
+    pair finishes, in any order; the pairs in ``done`` are not played again."""
     if pairs < 1:
         raise ValueError(f"the arena needs at least one pair of games, not {pairs}")
     get_agent(a), get_agent(b)  # unknown names fail here, before Ray starts
+    results, todo = resume(done, pairs, seed)
+    if not todo:
+        return summarize(a, b, rules, seed, results)
     with connected(address, num_cpus) as ray:
         task = ray.remote(num_cpus=1)(play_pair)
-        pending = [task.remote(a, b, rules, seed, i) for i in range(pairs)]
-        results: list[PairResult] = []
+        pending = [task.remote(a, b, rules, seed, i) for i in todo]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for result in ray.get(done):

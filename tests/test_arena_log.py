@@ -1,0 +1,177 @@
+"""``ginrummy arena --log``: a long run written down pair by pair, resumed where it stopped."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ginrummy.agents.arena import PairResult, play_pair, run_arena
+from ginrummy.cli.main import main
+from ginrummy.engine import Rules
+
+EAAI = Rules.preset("eaai")
+RUN = ["arena", "simple", "greedy", "--rules", "eaai"]
+
+
+def summary(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]:
+    """The arena's JSON summary, less the decision times (a replayed pair keeps the times it
+    was played in; a pair played again has new ones)."""
+    assert main([*RUN, *argv, "--json"]) == 0
+    data: dict[str, Any] = json.loads(capsys.readouterr().out)
+    for agent in data["agents"]:
+        del agent["decision_ms"]
+    return data
+
+
+def lines(path: Path) -> list[Any]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_a_pair_reads_back_as_it_was_written() -> None:
+    result = play_pair("simple", "greedy", EAAI, seed=3, index=1)
+    again = PairResult.from_dict(json.loads(json.dumps(result.to_dict())))
+    assert again == result
+    with pytest.raises(ValueError, match="not an arena pair"):
+        PairResult.from_dict({"index": 1, "seed": 2})
+    with pytest.raises(ValueError, match="not an arena game"):
+        PairResult.from_dict({**result.to_dict(), "games": [{"seed": 1}, {"seed": 2}]})
+
+
+def test_done_pairs_are_counted_and_not_played_again() -> None:
+    first = run_arena("simple", "greedy", pairs=2, rules=EAAI, seed=8)
+    done = {
+        0: play_pair("simple", "greedy", EAAI, 8, 0),
+        1: play_pair("simple", "greedy", EAAI, 8, 1),
+    }
+    played: list[int] = []
+    resumed = run_arena(
+        "simple",
+        "greedy",
+        pairs=3,
+        rules=EAAI,
+        seed=8,
+        done=done,
+        on_pair=lambda r: played.append(r.index),
+    )
+    assert played == [2]
+    whole = run_arena("simple", "greedy", pairs=3, rules=EAAI, seed=8)
+    assert resumed.win_rate == whole.win_rate and resumed.hands == whole.hands
+    assert first.pairs == 2 and resumed.pairs == 3
+    with pytest.raises(ValueError, match="another seed"):
+        run_arena("simple", "greedy", pairs=3, rules=EAAI, seed=9, done=done)
+
+
+def test_a_logged_run_resumes_to_what_one_run_gives(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "run.jsonl"
+    summary(capsys, "--games", "2", "--seed", "6", "--log", str(log))
+    written = lines(log)
+    assert written[0]["a"] == "simple" and written[0]["seed"] == 6
+    assert sorted(pair["index"] for pair in written[1:]) == [0, 1]
+    # The seed comes from the log; only pairs 2 and 3 are played and appended.
+    resumed = summary(capsys, "--games", "4", "--log", str(log))
+    assert lines(log)[:3] == written
+    assert sorted(pair["index"] for pair in lines(log)[1:]) == [0, 1, 2, 3]
+    assert resumed == summary(capsys, "--games", "4", "--seed", "6")
+    # Nothing left to play: the log alone gives the summary, and is left as it was.
+    before = log.read_text()
+    assert summary(capsys, "--games", "4", "--log", str(log)) == resumed
+    assert log.read_text() == before
+
+
+def test_a_line_cut_off_mid_write_is_dropped_and_played_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "run.jsonl"
+    summary(capsys, "--games", "2", "--seed", "6", "--log", str(log))
+    whole = log.read_text().splitlines(keepends=True)
+    # The run was killed while it wrote pair 1's line.
+    log.write_text("".join(whole[:2]) + whole[2][:40])
+    resumed = summary(capsys, "--games", "2", "--log", str(log))
+    assert resumed == summary(capsys, "--games", "2", "--seed", "6")
+    assert len(lines(log)) == 3  # the header and both pairs, every line whole
+
+
+def test_a_killed_run_keeps_its_finished_pairs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "run.jsonl"
+    cmd = [sys.executable, "-m", "ginrummy.cli.main", *RUN, "--games", "100000", "--seed", "2"]
+    proc = subprocess.Popen([*cmd, "--log", str(log)], stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and (
+            not log.exists() or len(log.read_text().splitlines()) < 4
+        ):
+            time.sleep(0.05)
+    finally:
+        proc.kill()
+        proc.wait(timeout=30)
+    kept = len(log.read_text().splitlines()) - 1
+    assert kept >= 3, "the run logged no pairs before it was killed"
+    resumed = summary(capsys, "--games", str(kept + 1), "--log", str(log))
+    assert resumed == summary(capsys, "--games", str(kept + 1), "--seed", "2")
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--seed", "7"], "this one has another seed"),
+        (["--seed", "6", "--rules", "standard"], "this one has another rules"),
+        (["--seed", "6", "--panel"], "cannot go with --panel"),
+    ],
+)
+def test_a_log_of_another_run_is_refused_and_kept(
+    argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "run.jsonl"
+    summary(capsys, "--games", "1", "--seed", "6", "--log", str(log))
+    before = log.read_text()
+    player_b = [] if "--panel" in argv else ["greedy"]
+    assert main(["arena", "simple", *player_b, "--rules", "eaai", *argv, "--log", str(log)]) == 2
+    assert message in capsys.readouterr().err
+    assert log.read_text() == before
+
+
+def test_another_player_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "run.jsonl"
+    summary(capsys, "--games", "1", "--seed", "6", "--log", str(log))
+    assert main(["arena", "simple", "random", "--rules", "eaai", "--log", str(log)]) == 2
+    err = capsys.readouterr().err
+    assert "holds another run (simple vs greedy, seed 6): this one has another player B" in err
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("hello\n", "line 1: not JSON"),
+        ('{"seed": 1}\n', "not an arena log of this version"),
+        ("no newline at all", "its first line is not whole"),
+    ],
+)
+def test_a_file_that_is_not_a_log_is_refused_and_kept(
+    text: str, message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "notes.txt"
+    log.write_text(text)
+    assert main([*RUN, "--games", "1", "--log", str(log)]) == 2
+    assert message in capsys.readouterr().err
+    assert log.read_text() == text
+
+
+def test_a_broken_pair_line_is_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "run.jsonl"
+    summary(capsys, "--games", "2", "--seed", "6", "--log", str(log))
+    first, _, third = log.read_text().splitlines()
+    log.write_text("\n".join([first, '{"index": 0}', third]) + "\n")
+    before = log.read_text()
+    assert main([*RUN, "--games", "2", "--log", str(log)]) == 2
+    assert "line 2: not an arena pair" in capsys.readouterr().err
+    assert log.read_text() == before
