@@ -158,3 +158,21 @@ def test_importing_the_package_registers_the_id_and_loads_no_environment() -> No
         "assert 'pettingzoo' in sys.modules and raw_env.__name__ == 'raw_env'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True, env=os.environ.copy())
+
+
+def test_a_named_expert_plays_a_one_hand_episode_for_its_points() -> None:
+    from ginrummy.agents.expert import ExpertAgent
+
+    def plays_for_points(env: GinRummyEnv) -> bool:
+        assert isinstance(env.opponent, ExpertAgent)
+        return env.opponent.settings.hand_points
+
+    assert plays_for_points(GinRummyEnv(opponent="expert"))
+    hand = GinRummyEnv(opponent="expert:worlds=16")
+    assert plays_for_points(hand)
+    assert isinstance(hand.opponent, ExpertAgent) and hand.opponent.settings.worlds == 16
+    assert not plays_for_points(GinRummyEnv(opponent="expert:hand_points=false"))
+    assert not plays_for_points(GinRummyEnv(opponent="expert", mode="game"))
+    # An agent given as an object is the caller's, as it is.
+    given = ExpertAgent()
+    assert GinRummyEnv(opponent=given).opponent is given and not given.settings.hand_points

@@ -164,3 +164,36 @@ def test_the_expert_weighs_a_score_by_its_edge_and_its_hints_by_even_hands() -> 
         assert ranked and ranked == hint(
             view, rng=random.Random(1), worlds=8, settings=Settings(hand_edge=0.0)
         )
+
+
+def test_a_single_hand_is_worth_its_points_alone() -> None:
+    # hand_only: nothing of the box, the game or the score the hand is dealt at.
+    for rules in (Rules.preset("standard"), EAAI, Rules.preset("hollywood")):
+        u = Utility(rules, (90, 5), 0, win_only=True, hand_only=True)
+        assert u.hand_only and not u.win_only
+        assert u(0, 0) == 0.0 and u(25, 0) == 25.0 and u(0, 37) == -37.0
+
+
+def test_the_expert_plays_a_single_hand_for_its_points_when_asked() -> None:
+    from ginrummy.agents.expert import ExpertAgent, Settings
+    from ginrummy.agents.hints import hint
+    from ginrummy.agents.registry import get_agent
+    from ginrummy.engine import Hand
+
+    agent = get_agent("expert:hand_points=true")
+    assert isinstance(agent, ExpertAgent) and agent.settings.hand_points
+    assert not Settings().hand_points
+    for preset in ("eaai", "standard"):
+        hand = Hand.deal(Rules.preset(preset), 0, 11)
+        seat = hand.current_player
+        assert seat is not None
+        view = hand.view(seat, (20, 60))
+        points = ExpertAgent(Settings(worlds=8, min_worlds=8, hand_points=True))
+        evaluation = points.evaluate(view, random.Random(1))
+        assert evaluation.baseline == 0.0
+        # A hand's points: no ending is worth more than a gin of every card against him.
+        assert all(abs(v) < 150 for v in evaluation.values)
+        game = ExpertAgent(Settings(worlds=8, min_worlds=8))
+        assert game.evaluate(view, random.Random(1)).baseline != 0.0
+        ranked = hint(view, rng=random.Random(1), worlds=8, settings=points.settings)
+        assert ranked and all(h.unit == "points" and abs(h.score) < 150 for h in ranked)

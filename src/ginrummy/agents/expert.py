@@ -264,6 +264,10 @@ class Settings:
     #: Value a hand's ending only by the chance of winning the game, even under rules whose
     #: bonuses (box, game, shutout) make the final net count too.
     win_game: bool = False
+    #: Value a hand's ending by its points alone, as where one hand is all that is played
+    #: (OpenSpiel's and RLCard's games, the environments' ``mode="hand"``): nothing of the
+    #: boxes or the game the rules would score it in. Above ``win_game``.
+    hand_points: bool = False
     #: Which hands the chance of winning the game from a score is worked out for
     #: (:func:`~.winprob.hand_model`): 0, even ones (each hand a fair coin, the points as
     #: between two ``simple`` players, as before 2026-12-04); 1, its own hands and his as the
@@ -485,7 +489,8 @@ class ExpertAgent(BaseAgent):
             view.rules,
             view.scores,
             view.seat,
-            win_only=self.settings.win_game,
+            win_only=s.win_game,
+            hand_only=s.hand_points,
             model=hand_model(edge),
         )
         scoring = Scoring.of(view.rules, view.knock_limit, view.multiplier)

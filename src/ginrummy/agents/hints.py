@@ -93,7 +93,13 @@ def hint(
     if view.phase is Phase.LAYOFF:
         return _layoff_hints(view)
     evaluation = agent.evaluate(view, rng, every=True)
-    utility = Utility(view.rules, view.scores, view.seat, win_only=agent.settings.win_game)
+    utility = Utility(
+        view.rules,
+        view.scores,
+        view.seat,
+        win_only=agent.settings.win_game,
+        hand_only=agent.settings.hand_points,
+    )
     unit = "%" if utility.win_only else "points"
     scale = 100.0 / (2.0 * utility.target) if utility.win_only else 1.0
     b = evaluation.beliefs

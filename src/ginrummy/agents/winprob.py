@@ -170,6 +170,7 @@ class Utility:
         "against",
         "box",
         "game",
+        "hand_only",
         "mine",
         "model",
         "points_only",
@@ -185,6 +186,7 @@ class Utility:
         seat: int,
         *,
         win_only: bool = False,
+        hand_only: bool = False,
         model: tuple[Points, Points] = (EVEN, EVEN),
     ) -> None:
         #: The hands of the rest of the game, this player's and the other's (:func:`win_table`).
@@ -200,9 +202,14 @@ class Utility:
         #: own target, so no one game's chance can be read from it: a hand's ending is worth
         #: its points (and box), which count in every game they are scored in.
         self.points_only = rules.hollywood
-        self.win_only = not self.points_only and (win_only or only_game(rules))
+        #: Whether the hand is all there is (single-hand play, as in OpenSpiel's or RLCard's
+        #: game, asked for with ``hand_only``): its points, and nothing of boxes or games.
+        self.hand_only = hand_only
+        self.win_only = not (self.points_only or hand_only) and (win_only or only_game(rules))
 
     def __call__(self, mine: int, theirs: int) -> float:
+        if self.hand_only:
+            return float(mine - theirs)
         if self.points_only:
             return float(mine - theirs + (self.box if mine else -self.box if theirs else 0))
         p = win_chance(

@@ -37,6 +37,18 @@ from .render import render
 from .session import Session
 
 
+def _named_opponent(name: str, mode: str) -> Agent:
+    """The opponent by name. Where an episode is one hand (``mode="hand"``, the reward its
+    points), a player with a ``hand_points`` setting (the expert) plays for the hand's points
+    unless the name sets it: otherwise it would weigh the hand by what it does to a game
+    that is never played."""
+    agent = get_agent(name)
+    settings = getattr(agent, "settings", None)
+    if mode == "hand" and hasattr(settings, "hand_points") and "hand_points" not in name:
+        agent = get_agent(f"{name}{',' if ':' in name else ':'}hand_points=true")
+    return agent
+
+
 class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
     """A single-agent Gymnasium environment against a built-in agent."""
 
@@ -57,7 +69,9 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
         if seat not in (None, 0, 1):
             raise ValueError(f"seat must be 0, 1 or None (drawn each episode), not {seat!r}")
         self.seat_choice = seat
-        self.opponent: Agent = get_agent(opponent) if isinstance(opponent, str) else opponent
+        self.opponent: Agent = (
+            _named_opponent(opponent, self.options.mode) if isinstance(opponent, str) else opponent
+        )
         self.render_mode = check_render_mode(render_mode)
         self.session = Session(self.options)
         self.observation_space = observation_space(self.session)
