@@ -43,7 +43,7 @@ import pyspiel
 
 from ginrummy.agents import Agent, get_agent
 from ginrummy.agents.play import watches
-from ginrummy.engine import ActionKind, Hand, Phase, ResultKind, Rules
+from ginrummy.engine import Action, ActionKind, Hand, Phase, ResultKind, Rules
 from ginrummy.engine.actions import discard
 from ginrummy.engine.game import derived_seed
 from ginrummy.rl.openspiel import (
@@ -188,9 +188,9 @@ def play_hand(agent: Agent, seed: int, me: int, tally: Tally) -> tuple[Hand, pys
     return hand, state
 
 
-def _mirror(hand: Hand, action: object) -> None:
+def _mirror(hand: Hand, action: Action) -> None:
     try:
-        hand.apply(action)  # type: ignore[arg-type]
+        hand.apply(action)
     except Exception as exc:
         raise Diverged(f"{action}: {exc}") from exc
 

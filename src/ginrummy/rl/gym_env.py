@@ -18,6 +18,7 @@ illegal action loses the episode by default (``illegal="lose"``) rather than rai
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from typing import Any
 
@@ -43,9 +44,9 @@ def _named_opponent(name: str, mode: str) -> Agent:
     unless the name sets it: otherwise it would weigh the hand by what it does to a game
     that is never played."""
     agent = get_agent(name)
-    settings = getattr(agent, "settings", None)
+    settings: Any = getattr(agent, "settings", None)
     if mode == "hand" and hasattr(settings, "hand_points") and "hand_points" not in name:
-        agent = get_agent(f"{name}{',' if ':' in name else ':'}hand_points=true")
+        setattr(agent, "settings", dataclasses.replace(settings, hand_points=True))  # noqa: B010
     return agent
 
 
