@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import dataclasses
+import gzip
 import json
 import subprocess
 import sys
 import time
+import zlib
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from ginrummy.agents.arena import PairResult, play_pair, run_arena
+from ginrummy.cli.arena_log import decode, encode, gunzip
 from ginrummy.cli.main import main
 from ginrummy.engine import Rules
 
@@ -99,22 +103,29 @@ def test_a_line_cut_off_mid_write_is_dropped_and_played_again(
     assert len(lines(log)) == 3  # the header and both pairs, every line whole
 
 
+@pytest.mark.parametrize("name", ["run.jsonl", "run.jsonl.gz"])
 def test_a_killed_run_keeps_its_finished_pairs(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    log = tmp_path / "run.jsonl"
+    log = tmp_path / name
+
+    def logged() -> int:
+        """The log's whole lines, as a reader sees them while the run goes on."""
+        if not log.exists():
+            return 0
+        raw = log.read_bytes()
+        return (gunzip(raw) if name.endswith(".gz") else raw).count(b"\n")
+
     cmd = [sys.executable, "-m", "ginrummy.cli.main", *RUN, "--games", "100000", "--seed", "2"]
     proc = subprocess.Popen([*cmd, "--log", str(log)], stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and (
-            not log.exists() or len(log.read_text().splitlines()) < 4
-        ):
+        while time.monotonic() < deadline and logged() < 4:
             time.sleep(0.05)
     finally:
         proc.kill()
         proc.wait(timeout=30)
-    kept = len(log.read_text().splitlines()) - 1
+    kept = logged() - 1
     assert kept >= 3, "the run logged no pairs before it was killed"
     resumed = summary(capsys, "--games", str(kept + 1), "--log", str(log))
     assert resumed == summary(capsys, "--games", str(kept + 1), "--seed", "2")
@@ -175,3 +186,97 @@ def test_a_broken_pair_line_is_named(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert main([*RUN, "--games", "2", "--log", str(log)]) == 2
     assert "line 2: not an arena pair" in capsys.readouterr().err
     assert log.read_text() == before
+
+
+def lines_of(text: str | bytes) -> list[Any]:
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def gz_lines(path: Path) -> list[Any]:
+    return lines_of(gzip.decompress(path.read_bytes()))
+
+
+def test_times_are_written_in_whole_microseconds_and_read_back() -> None:
+    result = play_pair("simple", "greedy", EAAI, seed=3, index=1)
+    line = json.loads(encode(result))
+    assert all(type(t) is int for game in line["games"] for side in game["times"] for t in side)
+    again = decode(line)
+    for old, new in zip(result.games, again.games, strict=True):
+        assert dataclasses.replace(old, times=new.times) == new
+        for side_old, side_new in zip(old.times, new.times, strict=True):
+            assert side_new == pytest.approx(side_old, abs=1e-6)
+    line["games"][0]["times"][0][0] = 0.5
+    with pytest.raises(ValueError, match="not whole microseconds"):
+        decode(line)
+
+
+def test_a_compressed_log_resumes_to_what_one_run_gives(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "run.jsonl.gz"
+    summary(capsys, "--games", "2", "--seed", "6", "--log", str(log))
+    written = gz_lines(log)
+    assert written[0]["arena_log"] == 2 and written[0]["seed"] == 6
+    assert sorted(pair["index"] for pair in written[1:]) == [0, 1]
+    resumed = summary(capsys, "--games", "4", "--log", str(log))
+    assert gz_lines(log)[:3] == written
+    assert sorted(pair["index"] for pair in gz_lines(log)[1:]) == [0, 1, 2, 3]
+    assert resumed == summary(capsys, "--games", "4", "--seed", "6")
+    assert not list(tmp_path.glob("*.new"))
+    before = log.read_bytes()
+    assert summary(capsys, "--games", "4", "--log", str(log)) == resumed
+    assert log.read_bytes() == before
+
+
+def test_a_compressed_log_cut_off_keeps_its_whole_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    log = tmp_path / "run.jsonl.gz"
+    summary(capsys, "--games", "3", "--seed", "6", "--log", str(log))
+    raw = log.read_bytes()
+    # Killed while pair 2's line went out: the stream has no end and its last line is cut.
+    text = gzip.decompress(raw)
+    cut = zlib.compressobj(wbits=31)
+    log.write_bytes(
+        cut.compress(text[: text.rindex(b"\n", 0, len(text) - 1) + 40])
+        + cut.flush(zlib.Z_SYNC_FLUSH)
+    )
+    resumed = summary(capsys, "--games", "3", "--log", str(log))
+    assert resumed == summary(capsys, "--games", "3", "--seed", "6")
+    assert len(gz_lines(log)) == 4
+    # Cut off after its last pair: with nothing to play the file is made whole again.
+    whole = gzip.decompress(log.read_bytes())
+    cut = zlib.compressobj(wbits=31)
+    log.write_bytes(cut.compress(whole + b'{"ind') + cut.flush(zlib.Z_SYNC_FLUSH))
+    assert summary(capsys, "--games", "3", "--log", str(log)) == resumed
+    assert gzip.decompress(log.read_bytes()) == whole
+
+
+def test_a_first_format_log_is_read_and_kept_in_its_format(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    old = [
+        {"arena_log": 1, "a": "simple", "b": "greedy", "rules": EAAI.to_dict(), "seed": 6},
+        *(play_pair("simple", "greedy", EAAI, 6, i).to_dict() for i in range(2)),
+    ]
+    text = "".join(json.dumps(line) + "\n" for line in old)
+    old = lines_of(text)
+    plain = tmp_path / "run.jsonl"
+    plain.write_text(text)
+    whole = summary(capsys, "--games", "3", "--seed", "6")
+    assert summary(capsys, "--games", "3", "--log", str(plain)) == whole
+    appended = lines(plain)
+    assert appended[:3] == old and appended[3]["index"] == 2
+    assert all(type(t) is float for side in appended[3]["games"][0]["times"] for t in side)
+    # Compressed by hand, it is written afresh in this format when it is resumed.
+    packed = tmp_path / "old.jsonl.gz"
+    packed.write_bytes(gzip.compress(text.encode()))
+    assert summary(capsys, "--games", "3", "--log", str(packed)) == whole
+    rewritten = gz_lines(packed)
+    assert rewritten[0] == {**old[0], "arena_log": 2} and len(rewritten) == 4
+    # With nothing left to play, it is written afresh in this format all the same.
+    packed.write_bytes(gzip.compress(text.encode()))
+    two = summary(capsys, "--games", "2", "--log", str(packed))
+    assert two == summary(capsys, "--games", "2", "--seed", "6")
+    assert [line["arena_log"] for line in gz_lines(packed)[:1]] == [2]
+    assert all(type(t) is int for side in rewritten[1]["games"][0]["times"] for t in side)

@@ -89,8 +89,9 @@ def add_parser(subparsers: Subparsers) -> None:
     parser.add_argument(
         "--log",
         metavar="FILE",
-        help="write each finished pair to FILE (JSON lines) as it ends; run the same command "
-        "again to resume: the pairs in FILE are counted, not played again",
+        help="write each finished pair to FILE (JSON lines; gzip-compressed when FILE ends in "
+        ".gz) as it ends; run the same command again to resume: the pairs in FILE are counted, "
+        "not played again",
     )
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
 

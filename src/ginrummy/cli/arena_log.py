@@ -2,26 +2,39 @@
 can be stopped (or cut off) and resumed, and read before it ends.
 
 The file is JSON lines: first a header naming the run (the two players, the rules, the seed),
-then one line per finished pair (:meth:`~ginrummy.agents.arena.PairResult.to_dict`), in the
-order they finished. Run the same command again and the pairs already in the file are counted,
-not played again; the arena plays the rest and appends them. Every pair's games depend only on
-the seed and its index, so a resumed run reports exactly what one run would have.
+then one line per finished pair (:meth:`~ginrummy.agents.arena.PairResult.to_dict`, its decision
+times in whole microseconds), in the order they finished. Run the same command again and the
+pairs already in the file are counted, not played again; the arena plays the rest and appends
+them. Every pair's games depend only on the seed and its index, so a resumed run reports
+exactly what one run would have.
+
+A FILE named ``*.gz`` is kept gzip-compressed (a tenth of the size, so that the log of a
+long run can be kept beside its result): each line is flushed into the stream as it is
+written, so a run cut off keeps every pair it finished; a resumed run writes the file afresh
+(so does a run that finds nothing left to play in a compressed log of the first format, or in
+one cut off). Logs of the first format (times in seconds) are read too; a plain one is
+appended to in its format.
 """
 
 from __future__ import annotations
 
+import gzip
 import json
+import os
 import random
+import zlib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any, Protocol
 
 from ..agents.arena import PairResult
 from ..engine.rules import Rules
 from . import CommandError
 
-#: The header's format: a log of another format is refused rather than misread.
-FORMAT = 1
+#: The header's format: a log of another format is refused rather than misread. Format 1 wrote
+#: the decision times in seconds, format 2 in whole microseconds (a third of the size).
+FORMAT = 2
+_FORMATS = (1, 2)
 #: The header's keys as a refusal names them.
 _NAMES = {"a": "player A", "b": "player B", "rules": "rules", "seed": "seed"}
 
@@ -33,19 +46,117 @@ class ArenaLog:
     path: Path
     seed: int
     done: dict[int, PairResult] = field(default_factory=dict)
-    _file: IO[str] | None = None
+    #: The format the lines are appended in: the header's.
+    format: int = FORMAT
+    #: A compressed log's header line, written (with the pairs of ``done``) when the file is
+    #: written afresh, at the first pair this run adds.
+    _head: str | None = None
+    #: A compressed log to write afresh even if the run adds nothing: of the first format, or
+    #: with a line cut off.
+    _stale: bool = False
+    _file: _Lines | None = None
+
+    @property
+    def compressed(self) -> bool:
+        return self.path.suffix == ".gz"
 
     def write(self, result: PairResult) -> None:
         """Append a finished pair (and flush it, so that a run cut off keeps it)."""
-        if self._file is None:
-            self._file = self.path.open("a", encoding="utf-8")
-        self._file.write(json.dumps(result.to_dict(), separators=(",", ":")) + "\n")
+        self.start()
+        assert self._file is not None
+        self._file.write(encode(result, self.format) + "\n")
         self._file.flush()
 
+    def start(self) -> None:
+        """Write the file now, before its first pair (a compressed log that is new)."""
+        if self._file is None:
+            self._file = self._open()
+
+    def _open(self) -> _Lines:
+        if not self.compressed:
+            return self.path.open("a", encoding="utf-8")
+        # A gzip stream cannot be cut back to its last whole line and appended to, so the
+        # file is written afresh: to a new file beside it that then takes its name.
+        assert self._head is not None
+        temporary = self.path.with_name(self.path.name + ".new")
+        file = _GzipLines(temporary)
+        file.write(self._head + "\n")
+        for result in self.done.values():
+            file.write(encode(result, self.format) + "\n")
+        file.flush()
+        os.replace(temporary, self.path)
+        return file
+
     def close(self) -> None:
+        if self._file is None and self._stale and self.compressed:
+            self.start()
         if self._file is not None:
             self._file.close()
             self._file = None
+
+
+class _Lines(Protocol):
+    """Where a log's lines go: a text file or :class:`_GzipLines`."""
+
+    def write(self, text: str, /) -> object: ...
+    def flush(self) -> None: ...
+    def close(self) -> None: ...
+
+
+class _GzipLines:
+    """A gzip file written as text whose every :meth:`flush` makes what was written so far
+    readable (a sync flush): a run killed mid-line loses that line only."""
+
+    def __init__(self, path: Path) -> None:
+        self._raw = path.open("wb")
+        # No name or time in the gzip header: the same log compresses to the same bytes.
+        self._gzip = gzip.GzipFile(filename="", mode="wb", fileobj=self._raw, mtime=0)
+
+    def write(self, text: str) -> None:
+        self._gzip.write(text.encode("utf-8"))
+
+    def flush(self) -> None:
+        self._gzip.flush(zlib.Z_SYNC_FLUSH)
+
+    def close(self) -> None:
+        try:
+            self._gzip.close()
+        finally:
+            self._raw.close()
+
+
+def encode(result: PairResult, fmt: int = FORMAT) -> str:
+    """A pair's line in a log of format ``fmt``."""
+    data = result.to_dict()
+    if fmt >= 2:
+        for game in data["games"]:
+            game["times"] = [[round(t * 1_000_000) for t in side] for side in game["times"]]
+    return json.dumps(data, separators=(",", ":"))
+
+
+def decode(data: Any, fmt: int = FORMAT) -> PairResult:
+    """The pair a line of a log of format ``fmt`` holds; ``ValueError`` when it holds none."""
+    if fmt >= 2:
+        try:
+            games = [
+                {
+                    **game,
+                    "times": [[_seconds(t) for t in side] for side in game["times"]],
+                }
+                for game in data["games"]
+            ]
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"not an arena pair: {exc!r}") from None
+        data = {**data, "games": games}
+    if not isinstance(data, dict):
+        raise ValueError("not an arena pair: not a JSON object")
+    return PairResult.from_dict(data)
+
+
+def _seconds(microseconds: Any) -> float:
+    if type(microseconds) is not int:
+        raise TypeError(f"a decision time of {microseconds!r}, not whole microseconds")
+    return microseconds / 1_000_000
 
 
 def header(a: str, b: str, rules: Rules, seed: int) -> dict[str, Any]:
@@ -62,51 +173,81 @@ def open_log(path: str, a: str, b: str, rules: Rules, seed: int | None) -> Arena
     """
     file = Path(path)
     try:
-        text = file.read_text(encoding="utf-8") if file.exists() else ""
-    except (OSError, UnicodeDecodeError) as exc:
+        raw = file.read_bytes() if file.exists() else b""
+        text = (gunzip(raw) if file.suffix == ".gz" and raw else raw).decode("utf-8")
+    except (OSError, UnicodeDecodeError, zlib.error) as exc:
         raise CommandError(f"--log {path}: cannot read it ({exc})") from None
     if not text.strip():
         if seed is None:
             seed = random.SystemRandom().randrange(1 << 32)
-        _start(file, header(a, b, rules, seed))
-        return ArenaLog(file, seed)
+        head = _line(header(a, b, rules, seed))
+        log = ArenaLog(file, seed, _head=head)
+        if log.compressed:
+            try:
+                log.start()
+            except OSError as exc:
+                raise CommandError(f"--log {file}: cannot write it ({exc})") from None
+        else:
+            _start(file, head)
+        return log
     lines = text.split("\n")
     # The text after the last newline is a line still being written when the run stopped.
     complete, partial = lines[:-1], lines[-1]
     if not complete:
         raise CommandError(f"--log {path}: not an arena log (its first line is not whole)")
     first = _json(path, 1, complete[0])
-    if not isinstance(first, dict) or first.get("arena_log") != FORMAT:
+    if not isinstance(first, dict) or first.get("arena_log") not in _FORMATS:
         raise CommandError(f"--log {path}: not an arena log of this version (line 1)")
     logged_seed = first.get("seed")
     if type(logged_seed) is not int:
         raise CommandError(f"--log {path}: line 1 names no seed")
     want = header(a, b, rules, logged_seed if seed is None else seed)
-    if first != want:
+    if {**first, "arena_log": FORMAT} != want:
         differs = " and ".join(name for key, name in _NAMES.items() if first.get(key) != want[key])
         raise CommandError(
             f"--log {path} holds another run ({first.get('a')} vs {first.get('b')}, seed "
             f"{logged_seed}): this one has another {differs}; name a new file to start a new "
             "run, or give that run's players, --rules and --seed to resume it"
         )
-    log = ArenaLog(file, int(want["seed"]))
+    # A compressed log is written afresh, in this format; a plain one is appended to in its own.
+    log = ArenaLog(file, int(want["seed"]), _head=_line(want))
+    if not log.compressed:
+        log.format = int(first["arena_log"])
     for number, line in enumerate(complete[1:], start=2):
         if not line.strip():
             continue
         try:
-            result = PairResult.from_dict(_json(path, number, line))
+            result = decode(_json(path, number, line), int(first["arena_log"]))
         except ValueError as exc:
             raise CommandError(f"--log {path}, line {number}: {exc}") from None
         log.done[result.index] = result
-    if partial:
+    log._stale = bool(partial) or first["arena_log"] != FORMAT
+    if partial and not log.compressed:
         with file.open("r+", encoding="utf-8") as handle:
             handle.truncate(len(text.encode("utf-8")) - len(partial.encode("utf-8")))
     return log
 
 
-def _start(file: Path, head: dict[str, Any]) -> None:
+def gunzip(raw: bytes) -> bytes:
+    """The text of a gzip file, as much of it as there is: the stream of a run cut off has no
+    end, and a file made with ``gzip`` from a plain log, or appended to, may hold several."""
+    out = []
+    while raw:
+        stream = zlib.decompressobj(wbits=31)
+        out.append(stream.decompress(raw))
+        if not stream.eof:
+            break
+        raw = stream.unused_data
+    return b"".join(out)
+
+
+def _line(data: dict[str, Any]) -> str:
+    return json.dumps(data, separators=(",", ":"))
+
+
+def _start(file: Path, head: str) -> None:
     try:
-        file.write_text(json.dumps(head, separators=(",", ":")) + "\n", encoding="utf-8")
+        file.write_text(head + "\n", encoding="utf-8")
     except OSError as exc:
         raise CommandError(f"--log {file}: cannot write it ({exc})") from None
 
