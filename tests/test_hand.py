@@ -16,6 +16,7 @@ from ginrummy import (
     Action,
     ActionKind,
     Card,
+    GinRummyError,
     Hand,
     IllegalActionError,
     InvalidArgumentError,
@@ -477,3 +478,47 @@ def test_views_hide_the_stock_draw_and_the_opponents_cards() -> None:
     # At the end the opponent's hand is shown.
     play(hand, "knock Kd, done")
     assert hand.view(1).opponent_hand == hand.cards(0)
+
+
+def test_a_view_carries_the_games_score_columns_and_they_travel_in_its_dict() -> None:
+    from ginrummy.engine import HandResult
+    from ginrummy.engine.scoring import Column, Tally
+
+    rules = Rules.preset("hollywood")
+    tally = Tally.start(rules)
+    # Gin for seat 0 (55), a knock for seat 1 (16, in his first column, the first), then a
+    # knock for seat 0 (10: in the first column and in her next, the second).
+    for result in (
+        HandResult.gin(rules, 0, 30),
+        HandResult.knock(rules, 1, 4, 20),
+        HandResult.knock(rules, 0, 2, 12),
+    ):
+        tally = tally.add(result)
+    hand = deal(**LAYOFF_DEAL)
+    view = hand.view(1, tally.totals, columns=tally.columns)
+    assert view.columns == tally.columns and len(view.columns) == 3
+    assert view.columns == (
+        Column(1, (65, 16), (2, 1), (50, 25), None),
+        Column(2, (10, 0), (1, 0), (25, 0), None),
+        Column(3),
+    )
+    data = view.to_dict()
+    assert data["columns"][0] == {
+        "number": 1,
+        "points": [65, 16],
+        "wins": [2, 1],
+        "boxes": [50, 25],
+        "winner": None,
+    }
+    assert PlayerView.from_dict(data) == view
+    # A view another referee wrote without columns reads as one that has none.
+    del data["columns"]
+    assert PlayerView.from_dict(data).columns == ()
+    assert hand.view(1).columns == ()
+    # A malformed column is refused in one line, naming what is wrong.
+    bad = {**view.to_dict(), "columns": [{"number": 1, "points": [1], "wins": [0, 0]}]}
+    with pytest.raises(InvalidNotationError, match="bad score column"):
+        PlayerView.from_dict(bad)
+    won_by_nobody = {**view.columns[0].to_dict(), "winner": 2}
+    with pytest.raises(GinRummyError, match="the column's winner must be seat 0 or 1"):
+        PlayerView.from_dict({**view.to_dict(), "columns": [won_by_nobody]})

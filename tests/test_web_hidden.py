@@ -108,7 +108,9 @@ class Watcher:
         are worked out from this seat's own view and nothing else: check what they were given.
         """
         assert self.seat is not None
-        if not HINT_VIEWS or HINT_VIEWS[-1] != hand.view(self.seat, self.table.game.totals):
+        game = self.table.game
+        own = hand.view(self.seat, game.totals, columns=game.columns)
+        if not HINT_VIEWS or HINT_VIEWS[-1] != own:
             self.problems.append(f"{self.name}: hints worked out from something else")
 
         def move(action: str) -> str:  # a knock's melds left out: hints may name their own

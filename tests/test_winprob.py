@@ -6,6 +6,9 @@ from __future__ import annotations
 import random
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from benchutil import load
 from ginrummy.agents.winprob import (
@@ -19,7 +22,8 @@ from ginrummy.agents.winprob import (
     win_chance,
     win_table,
 )
-from ginrummy.engine import Rules
+from ginrummy.engine import HandResult, ResultKind, Rules
+from ginrummy.engine.scoring import Tally
 
 EAAI = Rules.preset("eaai")
 
@@ -197,3 +201,118 @@ def test_the_expert_plays_a_single_hand_for_its_points_when_asked() -> None:
         assert game.evaluate(view, random.Random(1)).baseline != 0.0
         ranked = hint(view, rng=random.Random(1), worlds=8, settings=points.settings)
         assert ranked and all(h.unit == "points" and abs(h.score) < 150 for h in ranked)
+
+
+def _column_oracle(rules: Rules, before: Tally, after: Tally, seat: int) -> float:
+    """What the game's net makes of one more hand, column by column, from the engine's own
+    tally: in every column open before it, the points and boxes it added for each player,
+    and the game bonus weighted by the chance of winning that column from its new score."""
+    other = 1 - seat
+    value = 0.0
+    for b, a in zip(before.columns, after.columns, strict=True):
+        if b.is_over:
+            continue
+        value += (a.points[seat] - b.points[seat]) - (a.points[other] - b.points[other])
+        value += (a.boxes[seat] - b.boxes[seat]) - (a.boxes[other] - b.boxes[other])
+        value += (
+            2.0 * rules.game_bonus * win_chance(rules.game_target, a.points[seat], a.points[other])
+        )
+    return value
+
+
+def _win(winner: int, points: int) -> HandResult:
+    return HandResult(ResultKind.KNOCK, winner, winner, points)
+
+
+@hypothesis_settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 1), st.integers(1, 70)), max_size=14),
+    st.integers(0, 1),
+    st.integers(0, 1),
+    st.integers(1, 60),
+)
+def test_under_hollywood_a_hands_ending_is_valued_as_the_engines_tally_scores_it(
+    history: list[tuple[int, int]], seat: int, winner: int, points: int
+) -> None:
+    rules = Rules.preset("hollywood")
+    tally = Tally.start(rules)
+    for w, x in history:
+        if not tally.is_over:
+            tally = tally.add(_win(w, x))
+    assume(not tally.is_over)
+    u = Utility(rules, tally.totals, seat, columns=tally.columns)
+    assert u.open_columns and not u.points_only and not u.win_only
+    assert len(u.open_columns) == sum(not c.is_over for c in tally.columns)
+    mine, theirs = (points, 0) if winner == seat else (0, points)
+    after = tally.add(_win(winner, points))
+    assert u(mine, theirs) == pytest.approx(_column_oracle(rules, tally, after, seat))
+    # A dead hand changes nothing: every open column at its chance as it stands.
+    assert u(0, 0) == pytest.approx(_column_oracle(rules, tally, tally, seat))
+
+
+def test_a_fresh_hollywood_game_weighs_a_hand_as_one_standard_game_does() -> None:
+    hollywood = Rules.preset("hollywood")
+    one_game = Rules(**{**hollywood.to_dict(), "hollywood": False})
+    for seat in (0, 1):
+        by_column = Utility(hollywood, (0, 0), seat, columns=Tally.start(hollywood).columns)
+        single = Utility(one_game, (0, 0), seat)
+        for mine, theirs in ((10, 0), (0, 10), (37, 0), (0, 52), (0, 0)):
+            gained = by_column(mine, theirs) - by_column(0, 0)
+            assert gained == pytest.approx(single(mine, theirs) - single(0, 0))
+
+
+def test_a_win_that_counts_in_three_columns_is_worth_more_than_one_that_counts_in_one() -> None:
+    rules = Rules.preset("hollywood")
+    # Seat 0 has won twice (in the first column, then in the first two); seat 1 never.
+    tally = Tally.start(rules).add(_win(0, 10)).add(_win(0, 10))
+    assert tally.targets(0) == (0, 1, 2) and tally.targets(1) == (0,)
+    u = Utility(rules, tally.totals, 0, columns=tally.columns)
+    mine = u(10, 0) - u(0, 0)
+    his = u(0, 0) - u(0, 10)
+    assert mine > 2 * his > 0
+    # Without the columns the view's summed score cannot tell: the same 10 and box either way.
+    blind = Utility(rules, tally.totals, 0)
+    assert blind.points_only
+    assert blind(10, 0) - blind(0, 0) == blind(0, 0) - blind(0, 10) == 10 + rules.box_bonus
+
+
+def test_a_closed_column_is_worth_nothing_more() -> None:
+    rules = Rules.preset("hollywood")
+    tally = Tally.start(rules).add(_win(1, 100))  # seat 1 closes the first column at once
+    assert tally.columns[0].is_over and tally.targets(0) == (1,) and tally.targets(1) == (1,)
+    u = Utility(rules, tally.totals, 0, columns=tally.columns)
+    assert len(u.open_columns) == 2
+    fresh = Utility(rules, (0, 0), 0, columns=Tally.start(rules).columns[:2])
+    for mine, theirs in ((0, 0), (20, 0), (0, 20)):
+        assert u(mine, theirs) == pytest.approx(fresh(mine, theirs))
+
+
+def test_play_game_shows_the_agents_the_games_columns() -> None:
+    from ginrummy.agents.base import BaseAgent
+    from ginrummy.agents.basic import SimpleAgent
+    from ginrummy.agents.play import play_game
+    from ginrummy.engine import Action, PlayerView
+
+    seen: list[PlayerView] = []
+
+    class Spy(BaseAgent):
+        name = "spy"
+
+        def __init__(self) -> None:
+            self.inner = SimpleAgent()
+
+        def act(self, view: PlayerView, rng: random.Random) -> Action:
+            seen.append(view)
+            return self.inner.act(view, rng)
+
+    play_game(Rules.preset("hollywood"), [Spy(), SimpleAgent()], seed=3)
+    assert seen and all(len(v.columns) == 3 for v in seen)
+    assert {v.scores for v in seen} != {(0, 0)}
+    for v in seen:
+        assert v.scores == (
+            sum(c.points[0] for c in v.columns),
+            sum(c.points[1] for c in v.columns),
+        )
+    seen.clear()
+    play_game(Rules.preset("eaai"), [Spy(), SimpleAgent()], seed=3)
+    assert seen and all(len(v.columns) == 1 for v in seen)

@@ -268,6 +268,11 @@ class Settings:
     #: (OpenSpiel's and RLCard's games, the environments' ``mode="hand"``): nothing of the
     #: boxes or the game the rules would score it in. Above ``win_game``.
     hand_points: bool = False
+    #: Under Hollywood scoring, value a hand's ending column by column from the score columns
+    #: the view carries (:class:`~.winprob.Utility`: the game bonus of each of the three games
+    #: weighted by the chance of winning it, and the points and box in every column the win
+    #: counts in), not by its points and box once (as before 2026-12-05).
+    by_column: bool = True
     #: Which hands the chance of winning the game from a score is worked out for
     #: (:func:`~.winprob.hand_model`): 0, even ones (each hand a fair coin, the points as
     #: between two ``simple`` players, as before 2026-12-04); 1, its own hands and his as the
@@ -492,6 +497,7 @@ class ExpertAgent(BaseAgent):
             win_only=s.win_game,
             hand_only=s.hand_points,
             model=hand_model(edge),
+            columns=view.columns if s.by_column else (),
         )
         scoring = Scoring.of(view.rules, view.knock_limit, view.multiplier)
         if phase in (Phase.FIRST_UPCARD, Phase.DRAW, Phase.WALL):

@@ -99,6 +99,7 @@ def hint(
         view.seat,
         win_only=agent.settings.win_game,
         hand_only=agent.settings.hand_points,
+        columns=view.columns,
     )
     unit = "%" if utility.win_only else "points"
     scale = 100.0 / (2.0 * utility.target) if utility.win_only else 1.0

@@ -16,6 +16,7 @@ from time import perf_counter
 
 from ..engine import Action, Hand, HandResult, IllegalActionError, Rules
 from ..engine.game import Game, GameRecord, derived_seed
+from ..engine.scoring import Column
 from .base import Actor, Agent, as_agent, watches
 from .registry import get_agent
 
@@ -94,8 +95,10 @@ def drive(
     rng: random.Random,
     scores: tuple[int, int] = (0, 0),
     times: DecisionTimes | None = None,
+    columns: tuple[Column, ...] = (),
 ) -> Hand:
-    """Play a dealt hand to the end; returns it. Raises :class:`AgentError` on an illegal move."""
+    """Play a dealt hand to the end; returns it. Raises :class:`AgentError` on an illegal move.
+    The agents' views carry the game's ``scores`` and score ``columns``."""
     for agent in agents:
         agent.new_hand()
     watchers = [watches(agent) for agent in agents]
@@ -105,8 +108,8 @@ def drive(
             break
         other = 1 - seat
         if watchers[other]:
-            agents[other].observe(hand.view(other, scores))
-        view = hand.view(seat, scores)
+            agents[other].observe(hand.view(other, scores, columns=columns))
+        view = hand.view(seat, scores, columns=columns)
         agent = agents[seat]
         start = perf_counter()
         action = agent.act(view, rng)
@@ -117,7 +120,7 @@ def drive(
         hand.apply(action)
     for seat, agent in enumerate(agents):
         if watchers[seat]:
-            agent.observe(hand.view(seat, scores))
+            agent.observe(hand.view(seat, scores, columns=columns))
     return hand
 
 
@@ -153,7 +156,7 @@ def play_game(
     while not game.is_over:
         if game.number > MAX_HANDS:
             raise RuntimeError(f"{names[0]} vs {names[1]}: no end after {MAX_HANDS} hands")
-        hand = drive(game.deal_hand(), pair, rng, game.totals, times)
+        hand = drive(game.deal_hand(), pair, rng, game.totals, times, game.columns)
         game.finish_hand(hand)
     final = game.final()
     totals = (final.players[0].total, final.players[1].total)

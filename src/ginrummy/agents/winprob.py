@@ -10,14 +10,19 @@ the target first from every score by dynamic programming.
 end-of-game bonus (the EAAI preset) only winning the game counts, so the value is the change
 in the chance of winning. Otherwise the final net counts too, so the value is the points won,
 plus the box bonus, plus the game bonus weighted by the change in the chance of winning.
+Under Hollywood scoring three games are played at once, and a win counts in every game its
+winner has scored in and in his next: given the score columns, each open game is valued so and
+the games are added up.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
 
 from ..engine.rules import Rules
+from ..engine.scoring import Column
 
 #: Points a hand's winner scores, in buckets (points, chance), measured over simple-vs-simple
 #: hands under the EAAI rules (mean about 16).
@@ -164,7 +169,16 @@ def only_game(rules: Rules) -> bool:
 
 
 class Utility:
-    """The value of a hand ending with ``(my points, his points)``, at the current score."""
+    """The value of a hand ending with ``(my points, his points)``, at the current score.
+
+    Under Hollywood scoring, given the game's score ``columns`` (:attr:`PlayerView.columns
+    <ginrummy.engine.views.PlayerView.columns>`), each open column is valued as one game is
+    (its game bonus weighted by the chance of winning it, plus the points and the box the hand
+    scores in it), and the columns are added up, as the game's net adds them: a win counts in
+    every column its winner has entered and in the next he has not, so the same points can be
+    worth once to one player and three times to the other. Without the columns a Hollywood
+    hand is worth its points and box once.
+    """
 
     __slots__ = (
         "against",
@@ -173,6 +187,7 @@ class Utility:
         "hand_only",
         "mine",
         "model",
+        "open_columns",
         "points_only",
         "target",
         "theirs",
@@ -188,6 +203,7 @@ class Utility:
         win_only: bool = False,
         hand_only: bool = False,
         model: tuple[Points, Points] = (EVEN, EVEN),
+        columns: Sequence[Column] = (),
     ) -> None:
         #: The hands of the rest of the game, this player's and the other's (:func:`win_table`).
         self.model, self.against = model
@@ -196,20 +212,26 @@ class Utility:
         self.theirs = scores[1 - seat]
         self.box = rules.box_bonus
         self.game = rules.game_bonus
+        #: Under Hollywood scoring, the open columns as ``(my points, his points, whether my
+        #: win would count in it, whether his would)`` (empty without ``columns``).
+        self.open_columns = _open_columns(columns, seat) if rules.hollywood else ()
         #: Whether only winning the game counts: under rules with no end-of-game bonus, or
         #: when asked (``win_only``) whatever the bonuses.
-        #: Under Hollywood scoring the score a view is given sums three games, each with its
-        #: own target, so no one game's chance can be read from it: a hand's ending is worth
-        #: its points (and box), which count in every game they are scored in.
-        self.points_only = rules.hollywood
+        #: Under Hollywood scoring without its columns, the score a view is given sums three
+        #: games, each with its own target, so no one game's chance can be read from it: a
+        #: hand's ending is worth its points (and box), which count in every game they are
+        #: scored in.
+        self.points_only = rules.hollywood and not self.open_columns
         #: Whether the hand is all there is (single-hand play, as in OpenSpiel's or RLCard's
         #: game, asked for with ``hand_only``): its points, and nothing of boxes or games.
         self.hand_only = hand_only
-        self.win_only = not (self.points_only or hand_only) and (win_only or only_game(rules))
+        self.win_only = not (rules.hollywood or hand_only) and (win_only or only_game(rules))
 
     def __call__(self, mine: int, theirs: int) -> float:
         if self.hand_only:
             return float(mine - theirs)
+        if self.open_columns:
+            return self._columns(mine, theirs)
         if self.points_only:
             return float(mine - theirs + (self.box if mine else -self.box if theirs else 0))
         p = win_chance(
@@ -224,3 +246,35 @@ class Utility:
         elif theirs:
             value -= self.box
         return value
+
+    def _columns(self, mine: int, theirs: int) -> float:
+        value = 0.0
+        for my_score, his_score, my_entry, his_entry in self.open_columns:
+            if mine and my_entry:
+                my_score += mine
+                value += mine + self.box
+            elif theirs and his_entry:
+                his_score += theirs
+                value -= theirs + self.box
+            value += (
+                2.0
+                * self.game
+                * win_chance(self.target, my_score, his_score, self.model, self.against)
+            )
+        return value
+
+
+def _open_columns(columns: Sequence[Column], seat: int) -> tuple[tuple[int, int, bool, bool], ...]:
+    """The open columns for :class:`Utility`, the columns a win would count in found as
+    :meth:`Tally.targets <ginrummy.engine.scoring.Tally.targets>` finds them: every open
+    column the winner has won a hand in, and the first open one he has not."""
+    open_ = [c for c in columns if not c.is_over]
+    entries: list[set[int]] = []
+    for s in (seat, 1 - seat):
+        entered = {i for i, c in enumerate(open_) if c.wins[s] > 0}
+        new = [i for i, c in enumerate(open_) if c.wins[s] == 0][:1]
+        entries.append(entered | set(new))
+    return tuple(
+        (c.points[seat], c.points[1 - seat], i in entries[0], i in entries[1])
+        for i, c in enumerate(open_)
+    )

@@ -23,6 +23,7 @@ from .melds import Arrangement, Meld, deadwood_mask, discard_deadwoods_mask
 from .phases import PHASES, HandState, Phase
 from .results import HandResult
 from .rules import Rules
+from .scoring import Column
 from .serial import json_object
 from .views import PlayerView, PublicView, public_view, view_of
 
@@ -310,15 +311,22 @@ class Hand:
     # -- views and records ---------------------------------------------------------------
 
     def view(
-        self, seat: int, scores: tuple[int, int] = (0, 0), *, history: bool = True
+        self,
+        seat: int,
+        scores: tuple[int, int] = (0, 0),
+        *,
+        history: bool = True,
+        columns: tuple[Column, ...] = (),
     ) -> PlayerView:
         """What ``seat`` knows: never the opponent's hidden cards or the stock order.
 
-        ``scores`` is the game score to carry in the view, for players that weigh it.
+        ``scores`` is the game score to carry in the view, for players that weigh it, and
+        ``columns`` the game's score columns (:attr:`Game.columns`; what a player needs to
+        weigh a hand under Hollywood scoring, where ``scores`` sums three games).
         ``history=False`` leaves the events out (an empty ``history``): for a caller that
         has them already, or sends them apart.
         """
-        return view_of(self, seat, scores, history=history)
+        return view_of(self, seat, scores, history=history, columns=columns)
 
     def public_view(self) -> PublicView:
         """What someone who holds no seat may see: public cards and counts only."""

@@ -27,7 +27,13 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
-from .errors import GinRummyError, IllegalActionError
+from .errors import (
+    GinRummyError,
+    IllegalActionError,
+    InvalidNotationError,
+    check_int,
+    check_seat,
+)
 from .results import HandResult
 from .rules import Rules
 
@@ -60,6 +66,37 @@ class Column:
     @property
     def is_over(self) -> bool:
         return self.winner is not None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "number": self.number,
+            "points": list(self.points),
+            "wins": list(self.wins),
+            "boxes": list(self.boxes),
+            "winner": self.winner,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Column:
+        """The column :meth:`to_dict` wrote. Raises ``InvalidNotationError`` on anything else."""
+        try:
+
+            def pair(key: str) -> Pair:
+                first, second = data[key]
+                return (check_int(first, key), check_int(second, key))
+
+            winner = data["winner"]
+            return cls(
+                check_int(data["number"], "the column's number"),
+                pair("points"),
+                pair("wins"),
+                pair("boxes"),
+                None if winner is None else check_seat(winner, "the column's winner"),
+            )
+        except GinRummyError:
+            raise
+        except (KeyError, TypeError, ValueError) as exc:
+            raise InvalidNotationError(f"bad score column: {exc!r}") from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from .melds import Meld
 from .phases import Phase, parse_phase
 from .results import HandResult
 from .rules import Rules
+from .scoring import Column
 from .serial import event_from_dict, event_to_dict, result_from_dict, result_to_dict
 
 if TYPE_CHECKING:
@@ -58,6 +59,10 @@ class PlayerView:
     result: HandResult | None = None
     rules: Rules = field(default_factory=Rules)
     scores: tuple[int, int] = (0, 0)
+    #: The game's score columns (:class:`~.scoring.Column`), where the referee gives them:
+    #: under Hollywood scoring ``scores`` sums three games, and only the columns say what a
+    #: hand won now would count in each. Empty: ``scores`` is all that is known.
+    columns: tuple[Column, ...] = ()
 
     def __post_init__(self) -> None:
         if type(self.phase) is not Phase:  # a view built by another referee, from text
@@ -108,6 +113,7 @@ class PlayerView:
             "result": None if self.result is None else result_to_dict(self.result),
             "rules": self.rules.to_dict(),
             "scores": list(self.scores),
+            "columns": [c.to_dict() for c in self.columns],
         }
 
     @classmethod
@@ -145,6 +151,7 @@ class PlayerView:
                 result=None if data["result"] is None else result_from_dict(data["result"]),
                 rules=Rules.from_dict(data["rules"]),
                 scores=(int(data["scores"][0]), int(data["scores"][1])),
+                columns=tuple(Column.from_dict(c) for c in data.get("columns", ())),
             )
         except GinRummyError:
             raise
@@ -153,9 +160,15 @@ class PlayerView:
 
 
 def view_of(
-    hand: Hand, seat: int, scores: tuple[int, int] = (0, 0), *, history: bool = True
+    hand: Hand,
+    seat: int,
+    scores: tuple[int, int] = (0, 0),
+    *,
+    history: bool = True,
+    columns: tuple[Column, ...] = (),
 ) -> PlayerView:
-    """Build ``seat``'s view of ``hand`` (without its events unless ``history``)."""
+    """Build ``seat``'s view of ``hand`` (without its events unless ``history``), carrying the
+    game's ``scores`` and its score ``columns`` (see :attr:`PlayerView.columns`)."""
     seat = check_seat(seat, "the viewer")
     scores = _scores(scores)
     other = 1 - seat
@@ -187,6 +200,7 @@ def view_of(
         result=hand.result,
         rules=hand.rules,
         scores=scores,
+        columns=tuple(columns),
     )
 
 

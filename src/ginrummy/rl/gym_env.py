@@ -30,6 +30,7 @@ from ..agents import Agent, get_agent
 from ..agents.base import watches
 from ..engine import Hand, IllegalActionError, PlayerView
 from ..engine.game import derived_seed
+from ..engine.scoring import Column
 from .actions import NUM_ACTIONS
 from .aec import RENDER_MODES, Observation, check_render_mode, observation_space
 from .names import NAME
@@ -82,6 +83,7 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
         self._watches = watches(self.opponent)
         self._hand: Hand | None = None
         self._scores = (0, 0)
+        self._columns: tuple[Column, ...] = ()
         self._reward = 0.0
         self._results: list[dict[str, Any]] = []
 
@@ -152,9 +154,11 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
             if session.done:
                 break
             if session.current_player != other:
-                self._show(session.hand.view(other, session.game_scores))
+                self._show(
+                    session.hand.view(other, session.game_scores, columns=session.game_columns)
+                )
                 break
-            view = session.hand.view(other, session.game_scores)
+            view = session.hand.view(other, session.game_scores, columns=session.game_columns)
             action = self.opponent.act(view, self._rng)
             try:  # an opponent's illegal action is its bug, never the learner's reward
                 session.hand.check(action, other)
@@ -170,13 +174,14 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
         hand = self.session.hand
         if hand is not self._hand:
             if self._hand is not None:
-                self._show(self._hand.view(1 - self.seat, self._scores))
+                self._show(self._hand.view(1 - self.seat, self._scores, columns=self._columns))
             self._hand, self._scores = hand, self.session.game_scores
+            self._columns = self.session.game_columns
             new_hand = getattr(self.opponent, "new_hand", None)
             if callable(new_hand):
                 new_hand()
         elif self.session.done:
-            self._show(hand.view(1 - self.seat, self._scores))
+            self._show(hand.view(1 - self.seat, self._scores, columns=self._columns))
 
     def _show(self, view: PlayerView) -> None:
         if self._watches:

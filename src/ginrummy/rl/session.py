@@ -20,6 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..engine import Action, Game, Hand, HandResult, IllegalActionError, Match
+from ..engine.scoring import Column
 from .actions import ACTIONS, NUM_ACTIONS, ids_of
 from .encodings import Array, Encoder
 from .observations import Observations
@@ -52,6 +53,9 @@ class Session:
         self.steps = 0
         self.hands = 0
         self.game_scores = (0, 0)
+        #: The game's score columns as they were when ``game_scores`` was read (what a view
+        #: needs under Hollywood scoring, where ``game_scores`` sums three games).
+        self.game_columns: tuple[Column, ...] = ()
         self.match_scores = (0, 0)
         self._legal: list[int] | None = None
         self._last_seat = 0
@@ -77,11 +81,13 @@ class Session:
         if self.match is not None:
             self.hand = self.match.deal_hand()
             self.game_scores = self.match.game.totals
+            self.game_columns = self.match.game.columns
             self.match_scores = self.match.totals
         else:
             assert self.game is not None
             self.hand = self.game.deal_hand()
             self.game_scores = self.game.totals
+            self.game_columns = self.game.columns
         self.hands += 1
         self._legal = None
         self.observations.deal(self.hand, self)
@@ -213,8 +219,10 @@ class Session:
             return
         if self.match is not None:  # the final observation shows the final score
             self.game_scores, self.match_scores = self.match.game.totals, self.match.totals
+            self.game_columns = self.match.game.columns
         else:
             self.game_scores = episode.totals
+            self.game_columns = episode.tally.columns if isinstance(episode, Game) else ()
         self.observations.forget()
         final = episode.final()
         if final.winner is not None:

@@ -563,7 +563,7 @@ class Manager:
                 if table.version != version or hand is None:
                     continue  # the person moved (undo): look again
                 # A frozen view and a seed drawn here: the thinker shares nothing that changes.
-                view = hand.view(COMPUTER_SEAT, table.game.totals)
+                view = hand.view(COMPUTER_SEAT, table.game.totals, columns=table.game.columns)
                 seed = self._agent_rng.getrandbits(64)
                 action = await self._computer_move(table, view, seed)
                 async with table.lock:
@@ -718,7 +718,9 @@ class Manager:
             raise ProtocolError("hints are being worked out for your address: wait for them")
         if not self._seat_hints.take(key):
             raise ProtocolError("too many hints: wait a little")
-        view = hand.view(seat, table.game.totals)  # a frozen snapshot: safe in another thread
+        view = hand.view(
+            seat, table.game.totals, columns=table.game.columns
+        )  # a frozen snapshot: safe in another thread
         # The expert thinks for a while: in a thread, as the computer's moves are, so that
         # every other table goes on meanwhile; one at a time per seat, however many sockets.
         self._hinting.add(key)
@@ -763,7 +765,7 @@ class Manager:
         if hand is None or hand.is_over or hand.current_player is None:
             return
         version, seat = table.version, hand.current_player
-        view = hand.view(seat, table.game.totals)
+        view = hand.view(seat, table.game.totals, columns=table.game.columns)
         action = await asyncio.to_thread(timeout_move, view)
         async with table.lock:
             if table.version != version:
