@@ -73,6 +73,7 @@ def play_pair(job: tuple[str, str, str, int, dict[str, str]]) -> dict[str, objec
     times: list[float] = []
     points = 0
     hands = 0
+    net = 0
     for seat in (0, 1):
         agent = make_agent(agent_name, settings)
         opponent = get_agent(opponent_name)
@@ -83,13 +84,21 @@ def play_pair(job: tuple[str, str, str, int, dict[str, str]]) -> dict[str, objec
         elif outcome.winner is None:
             wins += 0.5
         times.extend(outcome.times[seat])
+        net += outcome.totals[seat] - outcome.totals[1 - seat]
         for result in outcome.results:
             hands += 1
             if result.winner == seat:
                 points += result.points
             elif result.winner is not None:
                 points -= result.points
-    return {"wins": wins, "games": 2, "times": times, "points": points, "hands": hands}
+    return {
+        "wins": wins,
+        "games": 2,
+        "times": times,
+        "points": points,
+        "hands": hands,
+        "net": net,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -34,11 +34,15 @@ def _run(
     workers: int,
     opponent: str = "simple",
     rules: str = "eaai",
-) -> list[float]:
-    """Per pair, the expert's share of the two games (same order as the seeds)."""
+) -> tuple[list[float], list[float]]:
+    """Per pair, the expert's share of the two games and its final net a game (the games'
+    nets with every bonus, as the rules score them), in the order of the seeds."""
     jobs = [("expert", opponent, rules, seed + i, settings) for i in range(pairs)]
     with mp.get_context("fork").Pool(workers) as pool:
-        return [float(r["wins"]) / 2 for r in pool.map(play_pair, jobs)]  # type: ignore[arg-type]
+        results = pool.map(play_pair, jobs)  # type: ignore[arg-type]
+    wins = [float(r["wins"]) / 2 for r in results]  # type: ignore[arg-type]
+    nets = [float(r["net"]) / 2 for r in results]  # type: ignore[arg-type]
+    return wins, nets
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -63,8 +67,8 @@ def main(argv: list[str] | None = None) -> int:
     common = {} if args.worlds is None else {"worlds": str(args.worlds)}
     changed = {**common, **dict(s.split("=", 1) for s in args.set)}
     run = (args.pairs, args.seed, args.workers, args.opponent, args.rules)
-    base = _run(common, *run)
-    other = _run(changed, *run)
+    base, base_net = _run(common, *run)
+    other, other_net = _run(changed, *run)
     n = len(base)
     diffs = [b - a for a, b in zip(base, other, strict=True)]
     mean = statistics.mean(diffs)
@@ -84,6 +88,13 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"  standard error paired {se_paired:.2%}, as if apart {se_apart:.2%}; "
         f"correlation of the two versions' pairs {r:.2f}"
+    )
+    nets = [b - a for a, b in zip(base_net, other_net, strict=True)]
+    net, se_net = statistics.mean(nets), statistics.stdev(nets) / math.sqrt(n)
+    print(
+        f"  final net a game: {statistics.mean(base_net):+.1f} and "
+        f"{statistics.mean(other_net):+.1f},"
+        f" difference {net:+.1f} (95% CI {net - 1.96 * se_net:+.1f} to {net + 1.96 * se_net:+.1f})"
     )
     print(f"  {time.perf_counter() - start:.0f} s")
     return 0
