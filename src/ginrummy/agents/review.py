@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from ..engine import Action, Card, Hand, Phase, Rules
+from ..engine.scoring import Column
 from .hints import action_key, hint
 
 #: The decisions reviewed: the phases where the expert ranks every legal action.
@@ -63,17 +64,18 @@ def review_hand(
     *,
     seat: int,
     scores: tuple[int, int] = (0, 0),
+    columns: tuple[Column, ...] = (),
     worlds: int = 48,
     seed: int = 0,
 ) -> list[Mistake]:
     """The seat's mistakes in the hand dealt from ``deck`` and played by ``actions`` (the game
-    score ``scores`` before it), biggest first."""
+    score ``scores`` and its score ``columns`` before it), biggest first."""
     hand = Hand.from_deck(rules, dealer, list(deck))
     found: list[Mistake] = []
     for number, text in enumerate(actions, start=1):
         if hand.current_player == seat and hand.phase in REVIEWED:
             played = Action.parse(text)
-            view = hand.view(seat, scores)
+            view = hand.view(seat, scores, columns=columns)
             ranked = hint(view, rng=random.Random(seed * 1_000_003 + number), worlds=worlds)
             if ranked:
                 best = ranked[0]

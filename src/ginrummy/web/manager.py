@@ -672,6 +672,7 @@ class Manager:
                     actions,
                     seat=seat,
                     scores=table.scores_before,
+                    columns=table.columns_before,
                     seed=table.hand_number,
                 )
                 mistakes = [m.to_dict() for m in found]
@@ -683,6 +684,7 @@ class Manager:
                     "actions": actions,
                     "seat": seat,
                     "scores": list(table.scores_before),
+                    "columns": [c.to_dict() for c in table.columns_before],
                     "seed": table.hand_number,
                 }
                 mistakes = await self._expert("review", payload, "the review")

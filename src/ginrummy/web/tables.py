@@ -35,6 +35,7 @@ from ..engine import (
 from ..engine.game import Game
 from ..engine.match import Match
 from ..engine.melds import Arrangement, discard_deadwoods_mask
+from ..engine.scoring import Column
 from ..engine.serial import event_to_dict, result_to_dict
 from ..engine.views import PlayerView
 from ..storage import SavedGame, Store, Writer
@@ -132,6 +133,9 @@ class Table:
     agent: Any = field(default=None, repr=False, compare=False)
     #: The game's score when this hand was dealt (what the players' views were given).
     scores_before: tuple[int, int] = (0, 0)
+    #: The game's score columns when the hand began (what the review weighs a Hollywood
+    #: hand by, as the hints did while it was played).
+    columns_before: tuple[Column, ...] = ()
     #: What the finished hands showed the computer of the person's knocking (a game against
     #: the computer only; :func:`~ginrummy.agents.style.evidence` of the computer's view), for
     #: the expert's reading of his style. Rebuilt with the hands when a table is read again.
@@ -193,6 +197,7 @@ class Table:
     def start(self, deal: Deal) -> None:
         self.deal = deal
         self.scores_before = self.game.totals
+        self.columns_before = self.game.columns
         self.hand = Hand.from_deck(self.rules, self.game.dealer, deal.deck)
         self.hand_number += 1
         self.agent = None
@@ -598,6 +603,7 @@ def table_of(stored: SavedGame) -> Table:
         table.hand_number = h.number
         table.deal = Deal(parse_cards(h.deck), h.salt, h.commitment)
         table.scores_before = table.game.totals
+        table.columns_before = table.game.columns
         if hand.is_over:
             table.learn(hand)
             scoring.finish_hand(hand)

@@ -64,6 +64,7 @@ from ..agents.hints import Hint, hint
 from ..agents.review import review_hand
 from ..agents.style import Evidence
 from ..engine import Action, Rules, parse_cards
+from ..engine.scoring import Column
 from ..engine.views import PlayerView
 
 log = logging.getLogger("ginrummy.web")
@@ -136,7 +137,9 @@ def hints(payload: dict[str, Any]) -> list[dict[str, Any]]:
 
 def review(payload: dict[str, Any]) -> list[dict[str, object]]:
     """The expert's review of a seat's play of a finished hand, as dicts: ``{"rules",
-    "dealer", "deck", "actions", "seat", "scores", "seed"}`` (the deck as text)."""
+    "dealer", "deck", "actions", "seat", "scores", "columns", "seed"}`` (the deck as text;
+    ``columns``, the game's score columns as :meth:`Column.to_dict` gives them, may be left
+    out)."""
     found = review_hand(
         Rules.from_dict(payload["rules"]),
         int(payload["dealer"]),
@@ -144,6 +147,7 @@ def review(payload: dict[str, Any]) -> list[dict[str, object]]:
         [str(a) for a in payload["actions"]],
         seat=int(payload["seat"]),
         scores=(int(payload["scores"][0]), int(payload["scores"][1])),
+        columns=tuple(Column.from_dict(c) for c in payload.get("columns", ())),
         seed=int(payload["seed"]),
     )
     return [m.to_dict() for m in found]
