@@ -18,6 +18,7 @@ from ginrummy.agents.winprob import (
     Points,
     Utility,
     bucket_points,
+    for_the_game,
     hand_model,
     win_chance,
     win_table,
@@ -154,12 +155,14 @@ def test_the_expert_weighs_a_score_by_its_edge_and_its_hints_by_even_hands() -> 
         baseline = agent.evaluate(view, random.Random(1)).baseline
         assert baseline == pytest.approx(200 * win_chance(100, mine, theirs, *model))
     assert Settings().hand_edge == 1.0
-    # Under rules whose bonuses make the points count, even hands whatever the edge.
-    standard = Hand.deal(Rules.preset("standard"), 0, 11)
+    # Where the rules' bonuses make the points count (a stake is set), even hands whatever
+    # the edge.
+    staked = Rules.from_changes("standard", ["stake=0.10"])
+    standard = Hand.deal(staked, 0, 11)
     seat = standard.current_player
     assert seat is not None
     agent = ExpertAgent(Settings(worlds=8, min_worlds=8, hand_edge=1.0))
-    even = Utility(Rules.preset("standard"), (20, 60), seat)
+    even = Utility(staked, (20, 60), seat)
     got = agent.evaluate(standard.view(seat, (20, 60)), random.Random(1)).baseline
     assert got == pytest.approx(even(0, 0))
     # The hints speak of the player's chances with even hands, whatever the expert's edge.
@@ -316,3 +319,38 @@ def test_play_game_shows_the_agents_the_games_columns() -> None:
     seen.clear()
     play_game(Rules.preset("eaai"), [Spy(), SimpleAgent()], seed=3)
     assert seen and all(len(v.columns) == 1 for v in seen)
+
+
+def test_the_expert_plays_to_win_the_game_unless_a_stake_is_set() -> None:
+    from ginrummy.agents.expert import ExpertAgent, Settings
+    from ginrummy.agents.hints import hint
+    from ginrummy.engine import Hand
+
+    standard = Rules.preset("standard")
+    staked = Rules.from_changes("standard", ["stake=0.10"])
+    assert for_the_game(standard) and for_the_game(EAAI) and for_the_game(Rules.preset("oklahoma"))
+    assert not for_the_game(staked) and not for_the_game(standard, win_game=False)
+    assert Settings().win_game
+    for rules, game_only in ((standard, True), (staked, False)):
+        hand = Hand.deal(rules, 0, 11)
+        seat = hand.current_player
+        assert seat is not None
+        view = hand.view(seat, (20, 60))
+        mine, theirs = (20, 60) if seat == 0 else (60, 20)
+        baseline = ExpertAgent(Settings(worlds=8, min_worlds=8)).evaluate(view, random.Random(1))
+        if game_only:  # the chance of winning the game alone, with the expert's measured edge
+            chance = win_chance(100, mine, theirs, *AHEAD)
+            assert baseline.baseline == pytest.approx(200 * chance)
+        else:  # the final net: so far the game bonus by the chance, with even hands
+            assert baseline.baseline == pytest.approx(Utility(rules, (20, 60), seat)(0, 0))
+            assert baseline.baseline == pytest.approx(200 * win_chance(100, mine, theirs))
+        # The hints speak as the expert weighs: of the chance of winning, or of points.
+        ranked = hint(view, rng=random.Random(1), worlds=8)
+        assert ranked and {h.unit for h in ranked} == {"%" if game_only else "points"}
+    # win_game=false weighs the net with or without a stake, as before.
+    hand = Hand.deal(standard, 0, 11)
+    seat = hand.current_player
+    assert seat is not None
+    net = ExpertAgent(Settings(worlds=8, min_worlds=8, win_game=False))
+    got = net.evaluate(hand.view(seat, (20, 60)), random.Random(1)).baseline
+    assert got == pytest.approx(Utility(standard, (20, 60), seat)(0, 0))

@@ -168,6 +168,14 @@ def only_game(rules: Rules) -> bool:
     return rules.game_bonus == 0 and rules.box_bonus == 0 and rules.shutout == "none"
 
 
+def for_the_game(rules: Rules, win_game: bool = True) -> bool:
+    """Whether a player with the setting ``win_game`` values a hand's ending by the chance of
+    winning the game alone under ``rules``: so unless the rules set a stake (then the money
+    is the final net, points and bonuses together). Rules without bonuses have only the game
+    either way (:func:`only_game`)."""
+    return win_game and rules.stake == 0
+
+
 class Utility:
     """The value of a hand ending with ``(my points, his points)``, at the current score.
 
