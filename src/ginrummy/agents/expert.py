@@ -287,10 +287,10 @@ class Settings:
     #: 50%); in between, a mix of the two. With the edge his small knocks weigh more against
     #: its big wins. Paired over two sets of 400 pairs at 128 worlds against simple: +0.8%
     #: (95% CI -2.2% to +3.7%) and +1.1% (-2.0% to +4.3%) of games (benchmarks/strength.md).
-    #: Only where the game alone counts (the EAAI rules, or ``win_game``): under ``standard``
-    #: it was no better (-1.2%, 95% CI -5.0% to +2.7%, 300 pairs), so rules whose bonuses make
-    #: the points count keep even hands. The hints weigh even hands: the edge is the
-    #: expert's, not the player's they advise.
+    #: Only where the game alone counts (the EAAI rules, or ``win_game`` without a stake):
+    #: with the net blended in under ``standard`` it was no better (-1.2%, 95% CI -5.0% to
+    #: +2.7%, 300 pairs), so where a stake makes the points count the hands stay even. The
+    #: hints weigh even hands: the edge is the expert's, not the player's they advise.
     hand_edge: float = 1.0
     #: The most undercut risk (the share of the search's worlds in which he undercuts it) a
     #: knock may carry to be chosen; a riskier knock gives way to the best move that plays on.
