@@ -46,17 +46,14 @@ def test_a_hollywood_review_weighs_the_hand_by_the_games_columns(
         seen.append(view)
         return real_hint(view, **kwargs)
 
+    def review(**kwargs: Any) -> list[review_module.Mistake]:
+        """Seat 1's review of the hand at the tally's score."""
+        return review_module.review_hand(
+            HOLLYWOOD, 0, parse_cards(deck), actions, seat=1, scores=tally.totals, **kwargs
+        )
+
     monkeypatch.setattr(review_module, "hint", spy)
-    found = review_module.review_hand(
-        HOLLYWOOD,
-        0,
-        parse_cards(deck),
-        actions,
-        seat=1,
-        scores=tally.totals,
-        columns=tally.columns,
-        worlds=8,
-    )
+    found = review(columns=tally.columns, worlds=8)
     assert seen and all(v.columns == tally.columns and v.scores == tally.totals for v in seen)
     assert all(m.unit == "points" for m in found)
     monkeypatch.undo()
@@ -73,19 +70,7 @@ def test_a_hollywood_review_weighs_the_hand_by_the_games_columns(
         "columns": [c.to_dict() for c in tally.columns],
         "seed": 3,
     }
-    by_columns = review_module.review_hand(
-        HOLLYWOOD,
-        0,
-        parse_cards(deck),
-        actions,
-        seat=1,
-        scores=tally.totals,
-        columns=tally.columns,
-        seed=3,
-    )
+    by_columns = review(columns=tally.columns, seed=3)
     assert thinking.review(payload) == [m.to_dict() for m in by_columns]
     del payload["columns"]
-    blind = review_module.review_hand(
-        HOLLYWOOD, 0, parse_cards(deck), actions, seat=1, scores=tally.totals, seed=3
-    )
-    assert thinking.review(payload) == [m.to_dict() for m in blind]
+    assert thinking.review(payload) == [m.to_dict() for m in review(seed=3)]

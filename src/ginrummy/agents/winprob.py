@@ -22,7 +22,7 @@ from functools import lru_cache
 from typing import Final
 
 from ..engine.rules import Rules
-from ..engine.scoring import Column
+from ..engine.scoring import Column, column_targets
 
 #: Points a hand's winner scores, in buckets (points, chance), measured over simple-vs-simple
 #: hands under the EAAI rules (mean about 16).
@@ -273,16 +273,15 @@ class Utility:
 
 
 def _open_columns(columns: Sequence[Column], seat: int) -> tuple[tuple[int, int, bool, bool], ...]:
-    """The open columns for :class:`Utility`, the columns a win would count in found as
-    :meth:`Tally.targets <ginrummy.engine.scoring.Tally.targets>` finds them: every open
-    column the winner has won a hand in, and the first open one he has not."""
-    open_ = [c for c in columns if not c.is_over]
-    entries: list[set[int]] = []
-    for s in (seat, 1 - seat):
-        entered = {i for i, c in enumerate(open_) if c.wins[s] > 0}
-        new = [i for i, c in enumerate(open_) if c.wins[s] == 0][:1]
-        entries.append(entered | set(new))
+    """The open columns for :class:`Utility`, with whether a win by this player and by the
+    other would count in each (:func:`~ginrummy.engine.scoring.column_targets`; a player has
+    scored in a column when he has won a hand in it)."""
+    mine, his = (
+        column_targets(columns, {i for i, c in enumerate(columns) if c.wins[s] > 0})
+        for s in (seat, 1 - seat)
+    )
     return tuple(
-        (c.points[seat], c.points[1 - seat], i in entries[0], i in entries[1])
-        for i, c in enumerate(open_)
+        (c.points[seat], c.points[1 - seat], i in mine, i in his)
+        for i, c in enumerate(columns)
+        if not c.is_over
     )

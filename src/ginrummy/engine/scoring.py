@@ -23,6 +23,7 @@ The decisions this module makes where RULES.md leaves room:
 
 from __future__ import annotations
 
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
@@ -252,10 +253,7 @@ class Tally:
 
     def targets(self, winner: int) -> tuple[int, ...]:
         """The columns a win by ``winner`` would be scored in now."""
-        open_ = [i for i, c in enumerate(self.columns) if not c.is_over]
-        already = [i for i in open_ if i in self.entered[winner]]
-        new = [i for i in open_ if i not in self.entered[winner]][:1]
-        return tuple(sorted(already + new))
+        return column_targets(self.columns, self.entered[winner])
 
     def add(self, result: HandResult) -> Tally:
         """The tally after one more hand. Raises ``IllegalActionError`` once the game is over."""
@@ -294,6 +292,15 @@ class Tally:
         if not self.is_over:
             raise IllegalActionError("the game is not over")
         return GameFinal(tuple(column_final(self.rules, c) for c in self.columns), self.rules.stake)
+
+
+def column_targets(columns: Sequence[Column], entered: Collection[int]) -> tuple[int, ...]:
+    """The columns (0-based) a win is scored in, for a player who has scored in ``entered``:
+    every open one of those, and the first open column he has not scored in yet."""
+    open_ = [i for i, c in enumerate(columns) if not c.is_over]
+    already = [i for i in open_ if i in entered]
+    new = [i for i in open_ if i not in entered][:1]
+    return tuple(sorted(already + new))
 
 
 def column_final(rules: Rules, column: Column) -> ColumnFinal:

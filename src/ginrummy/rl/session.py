@@ -221,8 +221,8 @@ class Session:
             self.game_scores, self.match_scores = self.match.game.totals, self.match.totals
             self.game_columns = self.match.game.columns
         else:
-            self.game_scores = episode.totals
-            self.game_columns = episode.tally.columns if isinstance(episode, Game) else ()
+            assert self.game is not None
+            self.game_scores, self.game_columns = self.game.totals, self.game.columns
         self.observations.forget()
         final = episode.final()
         if final.winner is not None:

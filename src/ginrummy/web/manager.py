@@ -720,9 +720,8 @@ class Manager:
             raise ProtocolError("hints are being worked out for your address: wait for them")
         if not self._seat_hints.take(key):
             raise ProtocolError("too many hints: wait a little")
-        view = hand.view(
-            seat, table.game.totals, columns=table.game.columns
-        )  # a frozen snapshot: safe in another thread
+        # A frozen snapshot: safe in another thread.
+        view = hand.view(seat, table.game.totals, columns=table.game.columns)
         # The expert thinks for a while: in a thread, as the computer's moves are, so that
         # every other table goes on meanwhile; one at a time per seat, however many sockets.
         self._hinting.add(key)
