@@ -522,3 +522,27 @@ def test_a_view_carries_the_games_score_columns_and_they_travel_in_its_dict() ->
     won_by_nobody = {**view.columns[0].to_dict(), "winner": 2}
     with pytest.raises(GinRummyError, match="the column's winner must be seat 0 or 1"):
         PlayerView.from_dict({**view.to_dict(), "columns": [won_by_nobody]})
+
+
+def test_a_view_in_a_match_carries_the_match_points_and_they_travel_in_its_dict() -> None:
+    hand = deal(**LAYOFF_DEAL)
+    view = hand.view(1, (30, 45), match_points=(212, 0))
+    assert view.match_points == (212, 0)
+    data = view.to_dict()
+    assert data["match_points"] == [212, 0]
+    assert PlayerView.from_dict(data) == view
+    # A game played on its own says so; a view written without the field reads the same.
+    alone = hand.view(1, (30, 45))
+    assert alone.match_points is None and alone.to_dict()["match_points"] is None
+    del data["match_points"]
+    assert PlayerView.from_dict(data).match_points is None
+    # Malformed match points are refused in one line, naming what is wrong.
+    for bad, message in (
+        ([212], "the match points are two numbers, one for each seat"),
+        ([212, -1], "seat 1's match points"),
+        (["lots", 0], "seat 0's match points"),
+    ):
+        with pytest.raises(InvalidArgumentError, match=message):
+            PlayerView.from_dict({**view.to_dict(), "match_points": bad})
+        with pytest.raises(InvalidArgumentError, match=message):
+            hand.view(1, match_points=bad)  # type: ignore[arg-type]

@@ -1,5 +1,6 @@
 """The review of a finished hand weighs each move as the hints did while it was played: under
-Hollywood scoring, by the game's score columns as they stood before the hand."""
+Hollywood scoring, by the game's score columns as they stood before the hand; in a match, by
+the game's net."""
 
 from __future__ import annotations
 
@@ -22,10 +23,10 @@ def _win(winner: int, points: int) -> HandResult:
     return HandResult(ResultKind.KNOCK, winner, winner, points)
 
 
-def _played(seed: int) -> tuple[str, list[str]]:
+def _played(seed: int, rules: Rules = HOLLYWOOD) -> tuple[str, list[str]]:
     """A hand dealt from a shuffled deck and played out by ``simple`` in both seats."""
     deal = shuffle(random.Random(seed))
-    hand = Hand.from_deck(HOLLYWOOD, 0, deal.deck)
+    hand = Hand.from_deck(rules, 0, deal.deck)
     simple, rng = get_agent("simple"), random.Random(seed)
     while (seat := hand.current_player) is not None:
         hand.apply(simple.act(hand.view(seat), rng))
@@ -74,3 +75,32 @@ def test_a_hollywood_review_weighs_the_hand_by_the_games_columns(
     assert thinking.review(payload) == [m.to_dict() for m in by_columns]
     del payload["columns"]
     assert thinking.review(payload) == [m.to_dict() for m in review(seed=3)]
+
+
+def test_a_review_in_a_match_weighs_the_games_net() -> None:
+    standard = Rules.preset("standard")
+    deck, actions = _played(11, standard)
+
+    def review(**kwargs: Any) -> list[review_module.Mistake]:
+        return review_module.review_hand(
+            standard, 0, parse_cards(deck), actions, seat=1, scores=(40, 75), seed=2, **kwargs
+        )
+
+    alone, in_match = review(worlds=8), review(match_points=(130, 0), worlds=8)
+    assert alone and in_match
+    assert {m.unit for m in alone} == {"%"} and {m.unit for m in in_match} == {"points"}
+    # The worker's job reads the match points as the server sends them.
+    payload: dict[str, Any] = {
+        "rules": standard.to_dict(),
+        "dealer": 0,
+        "deck": deck,
+        "actions": actions,
+        "seat": 1,
+        "scores": [40, 75],
+        "columns": [],
+        "match_points": [130, 0],
+        "seed": 2,
+    }
+    assert thinking.review(payload) == [m.to_dict() for m in review(match_points=(130, 0))]
+    payload["match_points"] = None
+    assert thinking.review(payload) == [m.to_dict() for m in review()]

@@ -81,6 +81,8 @@ class Recorder(BaseAgent):
 
     def __init__(self) -> None:
         self.calls: list[str] = []
+        #: The match points of every view it was asked to act on.
+        self.match_points: list[tuple[int, int] | None] = []
 
     def new_hand(self) -> None:
         self.calls.append("new_hand")
@@ -91,6 +93,7 @@ class Recorder(BaseAgent):
     def act(self, view: PlayerView, rng: random.Random) -> Action:
         assert view.legal_actions
         self.calls.append("act")
+        self.match_points.append(view.match_points)
         return view.legal_actions[-1]
 
 
@@ -106,6 +109,19 @@ def test_the_opponent_is_told_of_each_hand_and_shown_the_table_as_the_referee_do
     for before, after in itertools.pairwise(calls):
         if after == "new_hand":
             assert before == "observe-end"
+
+
+def test_in_a_match_the_opponent_is_told_the_match_points() -> None:
+    rules = Rules(game_target=20, match_target=60, game_bonus=0, box_bonus=0, shutout="none")
+    opponent = Recorder()
+    env = GinRummyEnv(opponent=opponent, rules=rules, mode="match", seat=0)
+    episode(env, 3)
+    told = opponent.match_points
+    assert told and None not in told and told[0] == (0, 0)
+    assert len({points for points in told if points is not None}) > 1  # games were won
+    game = Recorder()
+    episode(GinRummyEnv(opponent=game, rules=rules, mode="game", seat=0), 3)
+    assert game.match_points and set(game.match_points) == {None}
 
 
 def test_an_illegal_action_loses_the_episode_by_default() -> None:

@@ -216,3 +216,38 @@ def test_between_people_the_review_waits_for_the_end_of_the_game() -> None:
         store.close()
 
     asyncio.run(run())
+
+
+def test_a_match_tables_players_are_told_the_match_points() -> None:
+    """The computer, the hints and the review weigh a game of a match by its net, so the
+    views the table gives them carry the match points before the game."""
+    from ginrummy.engine.game import Game
+    from ginrummy.engine.match import Match
+    from ginrummy.web.tables import Table
+
+    rules = Rules(game_target=10, match_target=500)  # almost any hand won ends a game
+    match = Match(rules, seed=4)
+    table = Table("t", rules, ("Ann", "Bob"), Options("friend", match=True), match)
+    simple, rng = get_agent("simple"), random.Random(2)
+    table.start(table.next_deal(rng))
+    assert table.hand is not None and table.player_view(table.hand, 0).match_points == (0, 0)
+    while len(match.games) < 2:
+        hand = table.hand
+        assert hand is not None
+        if hand.is_over:
+            table.start(table.next_deal(rng))
+            continue
+        seat = hand.current_player
+        assert seat is not None
+        table.commit(table.plan(seat, str(simple.act(table.player_view(hand, seat), rng))))
+    table.start(table.next_deal(rng))
+    assert sum(match.totals) > 0 and table.match_before == match.totals
+    assert table.hand is not None
+    for seat in (0, 1):
+        view = table.player_view(table.hand, seat)
+        assert view.match_points == match.totals and view.scores == (0, 0)
+    # A game on its own says so.
+    alone = Table("u", rules, ("Ann", "Bob"), Options("friend"), Game(rules, seed=4))
+    alone.start(alone.next_deal(rng))
+    assert alone.hand is not None and alone.player_view(alone.hand, 0).match_points is None
+    assert alone.match_before is None

@@ -354,3 +354,26 @@ def test_the_expert_plays_to_win_the_game_unless_a_stake_is_set() -> None:
     net = ExpertAgent(Settings(worlds=8, min_worlds=8, win_game=False))
     got = net.evaluate(hand.view(seat, (20, 60)), random.Random(1)).baseline
     assert got == pytest.approx(Utility(standard, (20, 60), seat)(0, 0))
+
+
+def test_in_a_match_the_expert_plays_for_the_games_net() -> None:
+    """A match adds up the games' nets, so a game of a match is played, hinted and reviewed
+    for its net, as under a stake; the view says a game is one of a match."""
+    from ginrummy.agents.expert import ExpertAgent, Settings
+    from ginrummy.agents.hints import hint
+    from ginrummy.engine import Hand
+
+    standard = Rules.preset("standard")
+    assert not for_the_game(standard, match=True) and for_the_game(standard, match=False)
+    hand = Hand.deal(standard, 0, 11)
+    seat = hand.current_player
+    assert seat is not None
+    view = hand.view(seat, (20, 60), match_points=(0, 180))
+    expert = ExpertAgent(Settings(worlds=8, min_worlds=8))
+    got = expert.evaluate(view, random.Random(1)).baseline
+    assert got == pytest.approx(Utility(standard, (20, 60), seat)(0, 0))
+    ranked = hint(view, rng=random.Random(1), worlds=8)
+    assert ranked and {h.unit for h in ranked} == {"points"}
+    # The same hand in a game on its own is weighed by the chance of winning it.
+    alone = expert.evaluate(hand.view(seat, (20, 60)), random.Random(1)).baseline
+    assert alone != pytest.approx(got)

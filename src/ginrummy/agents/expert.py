@@ -23,8 +23,9 @@ A move that plays on is tried with several plans for the expert's own later knoc
 first chance, only at a low deadwood, gin only: ``patient``) and valued by its best plan, so
 the search sees what waiting for an undercut or a gin is worth. Under rules with bonuses it
 plays to win the game (``win_game``) unless the rules set a stake, where the money is the final
-net and an ending is worth its points and boxes too (``benchmarks/strength.md`` has what each
-was measured to be worth).
+net and an ending is worth its points and boxes too, or the game is one of a match (the view's
+``match_points``), whose match points add up the games' nets (``benchmarks/strength.md`` has
+what each was measured to be worth).
 
 Defending, it lays off optimally (``auto``); it always goes gin (or big gin) when it can.
 
@@ -265,8 +266,9 @@ class Settings:
     #: Value a hand's ending only by the chance of winning the game, also under rules whose
     #: bonuses (box, game, shutout) make the final net count, unless the rules set a stake:
     #: then the money is the net, and an ending is worth its points, its box and the game
-    #: bonus weighted by the chance of winning (:func:`~.winprob.for_the_game`). False: that
-    #: blend whatever the stake (the default before 2026-12-05). Paired under ``standard``
+    #: bonus weighted by the chance of winning (:func:`~.winprob.for_the_game`); so too in a
+    #: game of a match, whose match points add up the games' nets. False: that blend whatever
+    #: the stake (the default before 2026-12-05). Paired under ``standard``
     #: at 128 worlds against simple over 700 pairs: +1.8% of games (about -0.9% to +4.4%),
     #: 6.6 points of net a game fewer (400 of those pairs; benchmarks/strength.md).
     win_game: bool = True
@@ -495,7 +497,7 @@ class ExpertAgent(BaseAgent):
         s = self.settings
         # The measured hands are the EAAI game's: a blend of points and game (under a stake)
         # keeps even hands (hand_edge).
-        game_only = for_the_game(view.rules, s.win_game)
+        game_only = for_the_game(view.rules, s.win_game, match=view.match_points is not None)
         edge = s.hand_edge if (game_only or only_game(view.rules)) else 0.0
         utility = Utility(
             view.rules,

@@ -97,7 +97,9 @@ def hint(
         view.rules,
         view.scores,
         view.seat,
-        win_only=for_the_game(view.rules, agent.settings.win_game),
+        win_only=for_the_game(
+            view.rules, agent.settings.win_game, match=view.match_points is not None
+        ),
         hand_only=agent.settings.hand_points,
         columns=view.columns,
     )

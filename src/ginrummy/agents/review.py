@@ -65,17 +65,19 @@ def review_hand(
     seat: int,
     scores: tuple[int, int] = (0, 0),
     columns: tuple[Column, ...] = (),
+    match_points: tuple[int, int] | None = None,
     worlds: int = 48,
     seed: int = 0,
 ) -> list[Mistake]:
     """The seat's mistakes in the hand dealt from ``deck`` and played by ``actions`` (the game
-    score ``scores`` and its score ``columns`` before it), biggest first."""
+    score ``scores``, its score ``columns`` and, in a match, the ``match_points`` before it),
+    biggest first."""
     hand = Hand.from_deck(rules, dealer, list(deck))
     found: list[Mistake] = []
     for number, text in enumerate(actions, start=1):
         if hand.current_player == seat and hand.phase in REVIEWED:
             played = Action.parse(text)
-            view = hand.view(seat, scores, columns=columns)
+            view = hand.view(seat, scores, columns=columns, match_points=match_points)
             ranked = hint(view, rng=random.Random(seed * 1_000_003 + number), worlds=worlds)
             if ranked:
                 best = ranked[0]

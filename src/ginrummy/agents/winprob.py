@@ -168,12 +168,13 @@ def only_game(rules: Rules) -> bool:
     return rules.game_bonus == 0 and rules.box_bonus == 0 and rules.shutout == "none"
 
 
-def for_the_game(rules: Rules, win_game: bool = True) -> bool:
+def for_the_game(rules: Rules, win_game: bool = True, *, match: bool = False) -> bool:
     """Whether a player with the setting ``win_game`` values a hand's ending by the chance of
     winning the game alone under ``rules``: so unless the rules set a stake (then the money
-    is the final net, points and bonuses together). Rules without bonuses have only the game
+    is the final net, points and bonuses together) or the game is one of a ``match`` (whose
+    match points are the games' nets added up). Rules without bonuses have only the game
     either way (:func:`only_game`)."""
-    return win_game and rules.stake == 0
+    return win_game and rules.stake == 0 and not match
 
 
 class Utility:

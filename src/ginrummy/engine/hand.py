@@ -317,16 +317,20 @@ class Hand:
         *,
         history: bool = True,
         columns: tuple[Column, ...] = (),
+        match_points: tuple[int, int] | None = None,
     ) -> PlayerView:
         """What ``seat`` knows: never the opponent's hidden cards or the stock order.
 
         ``scores`` is the game score to carry in the view, for players that weigh it, and
         ``columns`` the game's score columns (:attr:`Game.columns`; what a player needs to
-        weigh a hand under Hollywood scoring, where ``scores`` sums three games).
+        weigh a hand under Hollywood scoring, where ``scores`` sums three games), and in a
+        match ``match_points``, the match points before this game (:attr:`Match.totals`).
         ``history=False`` leaves the events out (an empty ``history``): for a caller that
         has them already, or sends them apart.
         """
-        return view_of(self, seat, scores, history=history, columns=columns)
+        return view_of(
+            self, seat, scores, history=history, columns=columns, match_points=match_points
+        )
 
     def public_view(self) -> PublicView:
         """What someone who holds no seat may see: public cards and counts only."""

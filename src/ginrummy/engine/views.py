@@ -63,6 +63,10 @@ class PlayerView:
     #: under Hollywood scoring ``scores`` sums three games, and only the columns say what a
     #: hand won now would count in each. Empty: ``scores`` is all that is known.
     columns: tuple[Column, ...] = ()
+    #: Where the game is one of a match: the match points (seat 0's, seat 1's) the games
+    #: before it have credited, so a player can weigh the game's net, which the match adds
+    #: up. None: a game played on its own (or a referee that does not say).
+    match_points: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
         if type(self.phase) is not Phase:  # a view built by another referee, from text
@@ -114,6 +118,7 @@ class PlayerView:
             "rules": self.rules.to_dict(),
             "scores": list(self.scores),
             "columns": [c.to_dict() for c in self.columns],
+            "match_points": None if self.match_points is None else list(self.match_points),
         }
 
     @classmethod
@@ -152,6 +157,7 @@ class PlayerView:
                 rules=Rules.from_dict(data["rules"]),
                 scores=(int(data["scores"][0]), int(data["scores"][1])),
                 columns=tuple(Column.from_dict(c) for c in data.get("columns", ())),
+                match_points=_opt_points(data.get("match_points")),
             )
         except GinRummyError:
             raise
@@ -166,9 +172,11 @@ def view_of(
     *,
     history: bool = True,
     columns: tuple[Column, ...] = (),
+    match_points: tuple[int, int] | None = None,
 ) -> PlayerView:
     """Build ``seat``'s view of ``hand`` (without its events unless ``history``), carrying the
-    game's ``scores`` and its score ``columns`` (see :attr:`PlayerView.columns`)."""
+    game's ``scores``, its score ``columns`` (see :attr:`PlayerView.columns`) and, in a match,
+    the ``match_points`` before the game."""
     seat = check_seat(seat, "the viewer")
     scores = _scores(scores)
     other = 1 - seat
@@ -201,6 +209,7 @@ def view_of(
         rules=hand.rules,
         scores=scores,
         columns=tuple(columns),
+        match_points=None if match_points is None else _opt_points(list(match_points)),
     )
 
 
@@ -290,6 +299,20 @@ def _scores(scores: tuple[int, int]) -> tuple[int, int]:
     if not isinstance(scores, tuple | list) or len(scores) != 2:
         raise InvalidArgumentError(f"the scores are two numbers, one for each seat, not {scores!r}")
     return (check_int(scores[0], "seat 0's score"), check_int(scores[1], "seat 1's score"))
+
+
+def _opt_points(points: object) -> tuple[int, int] | None:
+    """The match points a view carries: None, or two whole numbers, each at least 0."""
+    if points is None:
+        return None
+    if not isinstance(points, tuple | list) or len(points) != 2:
+        raise InvalidArgumentError(
+            f"the match points are two numbers, one for each seat, not {points!r}"
+        )
+    return (
+        check_int(points[0], "seat 0's match points", low=0),
+        check_int(points[1], "seat 1's match points", low=0),
+    )
 
 
 def _opt_seat(value: object, what: str) -> int | None:

@@ -154,11 +154,9 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
             if session.done:
                 break
             if session.current_player != other:
-                self._show(
-                    session.hand.view(other, session.game_scores, columns=session.game_columns)
-                )
+                self._show(session.view(other))
                 break
-            view = session.hand.view(other, session.game_scores, columns=session.game_columns)
+            view = session.view(other)
             action = self.opponent.act(view, self._rng)
             try:  # an opponent's illegal action is its bug, never the learner's reward
                 session.hand.check(action, other)

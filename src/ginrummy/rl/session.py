@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from ..engine import Action, Game, Hand, HandResult, IllegalActionError, Match
 from ..engine.scoring import Column
+from ..engine.views import PlayerView
 from .actions import ACTIONS, NUM_ACTIONS, ids_of
 from .encodings import Array, Encoder
 from .observations import Observations
@@ -59,6 +60,16 @@ class Session:
         self.match_scores = (0, 0)
         self._legal: list[int] | None = None
         self._last_seat = 0
+
+    def view(self, seat: int) -> PlayerView:
+        """``seat``'s view of the hand being played, for a player that weighs it: with the
+        game's score, its columns and, in a match, the match points before the game."""
+        return self.hand.view(
+            seat,
+            self.game_scores,
+            columns=self.game_columns,
+            match_points=self.match_scores if self.match is not None else None,
+        )
 
     # -- episodes ----------------------------------------------------------------------------
 

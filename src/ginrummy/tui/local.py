@@ -241,7 +241,7 @@ class LocalGame:
             hand = table.hand
             if table.version != version or hand is None:
                 continue  # the person moved (undo): look again
-            view = hand.view(COMPUTER_SEAT, table.game.totals, columns=table.game.columns)
+            view = table.player_view(hand, COMPUTER_SEAT)
             rng = random.Random(self._agent_rng.getrandbits(64))
             action = await asyncio.to_thread(think, self._agent(), view, rng)
             async with table.lock:
@@ -277,7 +277,7 @@ class LocalGame:
         if self._hinting:
             self._put(error("a hint is being worked out: wait for it"))
             return
-        view = hand.view(PERSON_SEAT, table.game.totals, columns=table.game.columns)
+        view = table.player_view(hand, PERSON_SEAT)
         self._hinting = True
         try:
             found = await asyncio.to_thread(

@@ -563,7 +563,7 @@ class Manager:
                 if table.version != version or hand is None:
                     continue  # the person moved (undo): look again
                 # A frozen view and a seed drawn here: the thinker shares nothing that changes.
-                view = hand.view(COMPUTER_SEAT, table.game.totals, columns=table.game.columns)
+                view = table.player_view(hand, COMPUTER_SEAT)
                 seed = self._agent_rng.getrandbits(64)
                 action = await self._computer_move(table, view, seed)
                 async with table.lock:
@@ -673,6 +673,7 @@ class Manager:
                     seat=seat,
                     scores=table.scores_before,
                     columns=table.columns_before,
+                    match_points=table.match_before,
                     seed=table.hand_number,
                 )
                 mistakes = [m.to_dict() for m in found]
@@ -685,6 +686,9 @@ class Manager:
                     "seat": seat,
                     "scores": list(table.scores_before),
                     "columns": [c.to_dict() for c in table.columns_before],
+                    "match_points": None
+                    if table.match_before is None
+                    else list(table.match_before),
                     "seed": table.hand_number,
                 }
                 mistakes = await self._expert("review", payload, "the review")
@@ -721,7 +725,7 @@ class Manager:
         if not self._seat_hints.take(key):
             raise ProtocolError("too many hints: wait a little")
         # A frozen snapshot: safe in another thread.
-        view = hand.view(seat, table.game.totals, columns=table.game.columns)
+        view = table.player_view(hand, seat)
         # The expert thinks for a while: in a thread, as the computer's moves are, so that
         # every other table goes on meanwhile; one at a time per seat, however many sockets.
         self._hinting.add(key)
@@ -766,7 +770,7 @@ class Manager:
         if hand is None or hand.is_over or hand.current_player is None:
             return
         version, seat = table.version, hand.current_player
-        view = hand.view(seat, table.game.totals, columns=table.game.columns)
+        view = table.player_view(hand, seat)
         action = await asyncio.to_thread(timeout_move, view)
         async with table.lock:
             if table.version != version:

@@ -136,6 +136,9 @@ class Table:
     #: The game's score columns when the hand began (what the review weighs a Hollywood
     #: hand by, as the hints did while it was played).
     columns_before: tuple[Column, ...] = ()
+    #: In a match, the match points when the hand began (what the review weighs a hand of a
+    #: match by, as the hints did); None in a game played on its own.
+    match_before: tuple[int, int] | None = None
     #: What the finished hands showed the computer of the person's knocking (a game against
     #: the computer only; :func:`~ginrummy.agents.style.evidence` of the computer's view), for
     #: the expert's reading of his style. Rebuilt with the hands when a table is read again.
@@ -155,6 +158,18 @@ class Table:
     @property
     def game(self) -> Game:
         return self.scoring.game if isinstance(self.scoring, Match) else self.scoring
+
+    @property
+    def match_points(self) -> tuple[int, int] | None:
+        """In a match, the match points before the game being played; None otherwise."""
+        return self.scoring.totals if isinstance(self.scoring, Match) else None
+
+    def player_view(self, hand: Hand, seat: int) -> PlayerView:
+        """``seat``'s view of ``hand`` (this table's hand, or a snapshot of it) for a player
+        that weighs it: with the game's score, its columns and, in a match, the match points."""
+        return hand.view(
+            seat, self.game.totals, columns=self.game.columns, match_points=self.match_points
+        )
 
     @property
     def vs_computer(self) -> bool:
@@ -198,6 +213,7 @@ class Table:
         self.deal = deal
         self.scores_before = self.game.totals
         self.columns_before = self.game.columns
+        self.match_before = self.match_points
         self.hand = Hand.from_deck(self.rules, self.game.dealer, deal.deck)
         self.hand_number += 1
         self.agent = None
@@ -604,6 +620,7 @@ def table_of(stored: SavedGame) -> Table:
         table.deal = Deal(parse_cards(h.deck), h.salt, h.commitment)
         table.scores_before = table.game.totals
         table.columns_before = table.game.columns
+        table.match_before = table.match_points
         if hand.is_over:
             table.learn(hand)
             scoring.finish_hand(hand)

@@ -137,9 +137,10 @@ def hints(payload: dict[str, Any]) -> list[dict[str, Any]]:
 
 def review(payload: dict[str, Any]) -> list[dict[str, object]]:
     """The expert's review of a seat's play of a finished hand, as dicts: ``{"rules",
-    "dealer", "deck", "actions", "seat", "scores", "columns", "seed"}`` (the deck as text;
-    ``columns``, the game's score columns as :meth:`Column.to_dict` gives them, may be left
-    out)."""
+    "dealer", "deck", "actions", "seat", "scores", "columns", "match_points", "seed"}`` (the
+    deck as text; ``columns``, the game's score columns as :meth:`Column.to_dict` gives them,
+    and ``match_points``, the match points before the game in a match, may be left out)."""
+    points = payload.get("match_points")
     found = review_hand(
         Rules.from_dict(payload["rules"]),
         int(payload["dealer"]),
@@ -148,6 +149,7 @@ def review(payload: dict[str, Any]) -> list[dict[str, object]]:
         seat=int(payload["seat"]),
         scores=(int(payload["scores"][0]), int(payload["scores"][1])),
         columns=tuple(Column.from_dict(c) for c in payload.get("columns", ())),
+        match_points=None if points is None else (int(points[0]), int(points[1])),
         seed=int(payload["seed"]),
     )
     return [m.to_dict() for m in found]
