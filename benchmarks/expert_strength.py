@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 import ginrummy.agents.expert  # noqa: F401  (registers expert)
 from ginrummy.agents import Agent, get_agent
 from ginrummy.agents.expert import ExpertAgent, Settings
-from ginrummy.agents.play import play_game
+from ginrummy.agents.play import play_game, play_match
 from ginrummy.engine import Rules
 
 
@@ -66,9 +66,17 @@ def make_agent(name: str, settings: dict[str, str]) -> Agent:
     return base
 
 
-def play_pair(job: tuple[str, str, str, int, dict[str, str]]) -> dict[str, object]:
-    agent_name, opponent_name, preset, seed, settings = job
+#: One pair to play: the agent, its opponent, the preset, the seed, the agent's changed
+#: settings, and whether each side of the pair is a match rather than a game.
+Job = tuple[str, str, str, int, dict[str, str], bool]
+
+
+def play_pair(job: Job) -> dict[str, object]:
+    """Play one mirrored pair; ``net`` is the agent's final net over both games (of a match:
+    its match points less the opponent's)."""
+    agent_name, opponent_name, preset, seed, settings, match = job
     rules = Rules.preset(preset)
+    play = play_match if match else play_game
     wins = 0.0
     times: list[float] = []
     points = 0
@@ -78,7 +86,7 @@ def play_pair(job: tuple[str, str, str, int, dict[str, str]]) -> dict[str, objec
         agent = make_agent(agent_name, settings)
         opponent = get_agent(opponent_name)
         agents = [agent, opponent] if seat == 0 else [opponent, agent]
-        outcome = play_game(rules, agents, seed)
+        outcome = play(rules, agents, seed)
         if outcome.winner == seat:
             wins += 1
         elif outcome.winner is None:
@@ -116,10 +124,16 @@ def main(argv: list[str] | None = None) -> int:
         metavar="NAME=VALUE",
         help="override one of the expert's Settings (repeatable), e.g. --set worlds=32",
     )
+    parser.add_argument(
+        "--match",
+        action="store_true",
+        help="play each side of a pair as a match to the rules' match_target, not a game",
+    )
     args = parser.parse_args(argv)
     settings = dict(item.split("=", 1) for item in args.set)
-    jobs = [
-        (args.agent, args.opponent, args.rules, args.seed + i, settings) for i in range(args.pairs)
+    jobs: list[Job] = [
+        (args.agent, args.opponent, args.rules, args.seed + i, settings, args.match)
+        for i in range(args.pairs)
     ]
     wins = 0.0
     games = 0

@@ -8,6 +8,7 @@ of two versions needs:
 
     .venv/bin/python benchmarks/paired_ab.py --set gate_z=0.5 --pairs 150 --seed 7000
     .venv/bin/python benchmarks/paired_ab.py --set win_game=true --rules standard --worlds 128
+    .venv/bin/python benchmarks/paired_ab.py --set match_net=false --rules standard --match
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
-from expert_strength import play_pair
+from expert_strength import Job, play_pair
 from ginrummy.engine import Rules
 
 
@@ -34,10 +35,12 @@ def _run(
     workers: int,
     opponent: str = "simple",
     rules: str = "eaai",
+    match: bool = False,
 ) -> tuple[list[float], list[float]]:
-    """Per pair, the expert's share of the two games and its final net a game (the games'
-    nets with every bonus, as the rules score them), in the order of the seeds."""
-    jobs = [("expert", opponent, rules, seed + i, settings) for i in range(pairs)]
+    """Per pair, the expert's share of the two games (or matches) and its final net a game
+    (the games' nets with every bonus, as the rules score them; of a match, the match points
+    less his), in the order of the seeds."""
+    jobs: list[Job] = [("expert", opponent, rules, seed + i, settings, match) for i in range(pairs)]
     with mp.get_context("fork").Pool(workers) as pool:
         results = pool.map(play_pair, jobs)  # type: ignore[arg-type]
     wins = [float(r["wins"]) / 2 for r in results]  # type: ignore[arg-type]
@@ -62,11 +65,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--worlds", type=int, default=None, help="the search's worlds, for both versions"
     )
+    parser.add_argument(
+        "--match",
+        action="store_true",
+        help="play matches to the rules' match_target instead of games",
+    )
     args = parser.parse_args(argv)
     start = time.perf_counter()
     common = {} if args.worlds is None else {"worlds": str(args.worlds)}
     changed = {**common, **dict(s.split("=", 1) for s in args.set)}
-    run = (args.pairs, args.seed, args.workers, args.opponent, args.rules)
+    run = (args.pairs, args.seed, args.workers, args.opponent, args.rules, args.match)
+    unit, units = ("match", "matches") if args.match else ("game", "games")
     base, base_net = _run(common, *run)
     other, other_net = _run(changed, *run)
     n = len(base)
@@ -77,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     r = statistics.correlation(base, other) if len(set(base)) > 1 < len(set(other)) else 0.0
     print(
         f"expert{' at ' + str(args.worlds) + ' worlds' if args.worlds else ''} vs "
-        f"{args.opponent}, {args.rules} rules, the same {n} mirrored pairs from seed {args.seed}"
+        f"{args.opponent}, {args.rules} rules, the same {n} mirrored pairs of {units} from seed "
+        f"{args.seed}"
     )
     print(f"  expert:                {statistics.mean(base):.1%}")
     print(f"  expert with {' '.join(args.set) or 'nothing changed'}: {statistics.mean(other):.1%}")
@@ -92,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     nets = [b - a for a, b in zip(base_net, other_net, strict=True)]
     net, se_net = statistics.mean(nets), statistics.stdev(nets) / math.sqrt(n)
     print(
-        f"  final net a game: {statistics.mean(base_net):+.1f} and "
+        f"  final net a {unit}: {statistics.mean(base_net):+.1f} and "
         f"{statistics.mean(other_net):+.1f},"
         f" difference {net:+.1f} (95% CI {net - 1.96 * se_net:+.1f} to {net + 1.96 * se_net:+.1f})"
     )

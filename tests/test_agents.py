@@ -23,7 +23,7 @@ from ginrummy.agents import (
 )
 from ginrummy.agents.base import watches
 from ginrummy.agents.basic import in_some_meld, used_pairs
-from ginrummy.agents.play import AgentError, DecisionTimes, play_game, play_hand
+from ginrummy.agents.play import AgentError, DecisionTimes, play_game, play_hand, play_match
 from ginrummy.engine import (
     Action,
     ActionKind,
@@ -37,6 +37,7 @@ from ginrummy.engine import (
     parse_cards,
 )
 from ginrummy.engine.actions import AUTO, DISCARDS, DONE, DRAW, GINS, KNOCKS, LAYOFFS, PASS, TAKE
+from ginrummy.engine.match import Match
 from ginrummy.engine.melds import deadwood, discard_deadwoods_mask, parse_melds
 
 # ---------------------------------------------------------------------------------------------
@@ -423,6 +424,45 @@ def test_play_game_follows_the_rules_scoring() -> None:
     assert outcome.totals[0] == sum(r.points for r in outcome.results if r.winner == 0)
     assert outcome.record.replay(play=True).final().winner == 0
     assert len(outcome.times[0]) > 0 and len(outcome.times[1]) > 0
+
+
+def test_play_match_plays_games_to_the_match_target_and_says_it_is_a_match() -> None:
+    rules = Rules.preset("eaai").replace(game_target=25, match_target=100)  # no bonuses
+
+    class Noting:
+        name = "noting"
+
+        def __init__(self) -> None:
+            self.points: list[tuple[int, int] | None] = []
+
+        def act(self, view: PlayerView, rng: random.Random) -> Action:
+            self.points.append(view.match_points)
+            return get_agent("simple").act(view, rng)
+
+    noting = Noting()
+    outcome = play_match(rules, (noting, "simple"), seed=5)
+    assert outcome.agents == ("noting", "simple")
+    replayed = outcome.record.replay(play=True)
+    assert isinstance(replayed, Match) and len(replayed.games) > 1
+    final = replayed.final()
+    assert outcome.winner == final.winner and outcome.totals == final.totals
+    assert outcome.totals[final.winner] >= 100
+    assert len(outcome.results) == sum(len(g.hands) for g in replayed.games)
+    # Every view says it is a game of a match, with the match points before that game.
+    assert noting.points[0] == (0, 0) and None not in noting.points
+    told = {p for p in noting.points if p is not None}
+    assert told == {_before(replayed, n) for n in range(len(replayed.games))}
+    assert play_match(rules, (Noting(), "simple"), seed=5).totals == outcome.totals
+
+
+def _before(match: Match, number: int) -> tuple[int, int]:
+    """The match points before game ``number`` (from 0) of ``match``."""
+    points = [0, 0]
+    for game in match.games[:number]:
+        final = game.final()
+        if final.winner is not None:
+            points[final.winner] += final.net
+    return (points[0], points[1])
 
 
 # ---------------------------------------------------------------------------------------------

@@ -377,3 +377,6 @@ def test_in_a_match_the_expert_plays_for_the_games_net() -> None:
     # The same hand in a game on its own is weighed by the chance of winning it.
     alone = expert.evaluate(hand.view(seat, (20, 60)), random.Random(1)).baseline
     assert alone != pytest.approx(got)
+    # match_net=false plays a game of a match as a game on its own.
+    by_game = ExpertAgent(Settings(worlds=8, min_worlds=8, match_net=False))
+    assert by_game.evaluate(view, random.Random(1)).baseline == pytest.approx(alone)

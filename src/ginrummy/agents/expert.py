@@ -267,11 +267,15 @@ class Settings:
     #: bonuses (box, game, shutout) make the final net count, unless the rules set a stake:
     #: then the money is the net, and an ending is worth its points, its box and the game
     #: bonus weighted by the chance of winning (:func:`~.winprob.for_the_game`); so too in a
-    #: game of a match, whose match points add up the games' nets. False: that blend whatever
-    #: the stake (the default before 2026-12-05). Paired under ``standard``
+    #: game of a match (``match_net``). False: that blend whatever the stake (the default
+    #: before 2026-12-05). Paired under ``standard``
     #: at 128 worlds against simple over 700 pairs: +1.8% of games (about -0.9% to +4.4%),
     #: 6.6 points of net a game fewer (400 of those pairs; benchmarks/strength.md).
     win_game: bool = True
+    #: In a game of a match (the view's ``match_points``), value a hand's ending by the
+    #: game's net, which the match adds up, whatever ``win_game`` says (since 2026-12-06;
+    #: reasoned, not measured). False: as in a game on its own.
+    match_net: bool = True
     #: Value a hand's ending by its points alone, as where one hand is all that is played
     #: (OpenSpiel's and RLCard's games, the environments' ``mode="hand"``): nothing of the
     #: boxes or the game the rules would score it in. Above ``win_game``.
@@ -302,6 +306,12 @@ class Settings:
     #: the search weighs: a probe of whether the rollouts undervalue (above 0) or overvalue
     #: knocking against playing on. 0: none.
     knock_bias: float = 0.0
+
+    def for_the_game(self, view: PlayerView) -> bool:
+        """Whether a hand's ending in ``view`` is valued by the chance of winning the game
+        alone (:func:`~.winprob.for_the_game`, with ``win_game`` and ``match_net``)."""
+        match = self.match_net and view.match_points is not None
+        return for_the_game(view.rules, self.win_game, match=match)
 
     def guesser(self, b: Beliefs, rng: random.Random) -> Guesser:
         """How a decision guesses his hand with these settings (the search, its hints and
@@ -497,7 +507,7 @@ class ExpertAgent(BaseAgent):
         s = self.settings
         # The measured hands are the EAAI game's: a blend of points and game (under a stake)
         # keeps even hands (hand_edge).
-        game_only = for_the_game(view.rules, s.win_game, match=view.match_points is not None)
+        game_only = s.for_the_game(view)
         edge = s.hand_edge if (game_only or only_game(view.rules)) else 0.0
         utility = Utility(
             view.rules,

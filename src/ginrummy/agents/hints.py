@@ -38,7 +38,7 @@ from ..engine.views import PlayerView
 from .expert import Candidate, Evaluation, ExpertAgent, Settings
 from .heuristic import NEIGHBOURS, meld_outs
 from .inference import Beliefs
-from .winprob import Utility, for_the_game
+from .winprob import Utility
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,9 +97,7 @@ def hint(
         view.rules,
         view.scores,
         view.seat,
-        win_only=for_the_game(
-            view.rules, agent.settings.win_game, match=view.match_points is not None
-        ),
+        win_only=agent.settings.for_the_game(view),
         hand_only=agent.settings.hand_points,
         columns=view.columns,
     )

@@ -1,5 +1,5 @@
-"""A referee for computer players: it plays hands and whole games between two agents, times
-every decision and checks that every action an agent returns is legal.
+"""A referee for computer players: it plays hands, whole games and matches between two agents,
+times every decision and checks that every action an agent returns is legal.
 
 Each agent gets ``new_hand()`` before each hand, and ``observe(view)`` with its view whenever
 the other seat is about to act and once more when the hand is over (views are built only for
@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from time import perf_counter
 
-from ..engine import Action, Hand, HandResult, IllegalActionError, Rules
+from ..engine import Action, Hand, HandResult, IllegalActionError, PlayerView, Rules
 from ..engine.game import Game, GameRecord, derived_seed
+from ..engine.match import Match, MatchRecord
 from ..engine.scoring import Column
 from .base import Actor, Agent, as_agent, watches
 from .registry import get_agent
@@ -40,10 +41,11 @@ class DecisionTimes:
 
 @dataclass(frozen=True)
 class GameOutcome:
-    """A finished game between ``agents`` (seat 0's name first).
+    """A finished game (or match) between ``agents`` (seat 0's name first).
 
     ``winner`` is the seat credited with the game (the larger final total), ``totals`` are the
-    final totals with every end-of-game bonus, and ``times`` each seat's decision times.
+    final totals with every end-of-game bonus, and ``times`` each seat's decision times. Of a
+    match (:func:`play_match`): the match's winner, the match points, and every game's hands.
     """
 
     seed: int
@@ -52,7 +54,7 @@ class GameOutcome:
     totals: tuple[int, int]
     results: tuple[HandResult, ...]
     times: tuple[tuple[float, ...], tuple[float, ...]]
-    record: GameRecord
+    record: GameRecord | MatchRecord
 
 
 #: A player: an agent's name, an agent, or anything with ``act`` (see :func:`~.base.as_agent`).
@@ -96,20 +98,26 @@ def drive(
     scores: tuple[int, int] = (0, 0),
     times: DecisionTimes | None = None,
     columns: tuple[Column, ...] = (),
+    match_points: tuple[int, int] | None = None,
 ) -> Hand:
     """Play a dealt hand to the end; returns it. Raises :class:`AgentError` on an illegal move.
-    The agents' views carry the game's ``scores`` and score ``columns``."""
+    The agents' views carry the game's ``scores`` and score ``columns``, and in a match the
+    ``match_points`` before the game."""
     for agent in agents:
         agent.new_hand()
     watchers = [watches(agent) for agent in agents]
+
+    def view_of(seat: int) -> PlayerView:
+        return hand.view(seat, scores, columns=columns, match_points=match_points)
+
     while True:
         seat = hand.current_player
         if seat is None:
             break
         other = 1 - seat
         if watchers[other]:
-            agents[other].observe(hand.view(other, scores, columns=columns))
-        view = hand.view(seat, scores, columns=columns)
+            agents[other].observe(view_of(other))
+        view = view_of(seat)
         agent = agents[seat]
         start = perf_counter()
         action = agent.act(view, rng)
@@ -120,7 +128,7 @@ def drive(
         hand.apply(action)
     for seat, agent in enumerate(agents):
         if watchers[seat]:
-            agent.observe(hand.view(seat, scores, columns=columns))
+            agent.observe(view_of(seat))
     return hand
 
 
@@ -168,4 +176,38 @@ def play_game(
         results=tuple(entry.result for entry in game.hands),
         times=(tuple(times.seconds[0]), tuple(times.seconds[1])),
         record=game.to_record(),
+    )
+
+
+def play_match(
+    rules: Rules,
+    agents: Sequence[AgentLike],
+    seed: int,
+) -> GameOutcome:
+    """Play a whole match to ``rules.match_target``: games as :func:`play_game` plays them,
+    each game's net credited to its winner (:class:`~ginrummy.engine.match.Match`), the views
+    carrying the match points before each game. The same seed with the agents swapped deals
+    the same first hand to the other agent."""
+    pair = _resolve(agents)
+    names = (pair[0].name, pair[1].name)
+    times = DecisionTimes()
+    rng = random.Random(derived_seed(seed, "agents"))
+    match = Match(rules, seed)
+    hands = 0
+    while not match.is_over:
+        hands += 1
+        if hands > MAX_HANDS:
+            raise RuntimeError(f"{names[0]} vs {names[1]}: no end after {MAX_HANDS} hands")
+        game, points = match.game, match.totals
+        hand = drive(match.deal_hand(), pair, rng, game.totals, times, game.columns, points)
+        match.finish_hand(hand)
+    final = match.final()
+    return GameOutcome(
+        seed=seed,
+        agents=names,
+        winner=final.winner,
+        totals=final.totals,
+        results=tuple(entry.result for game in match.games for entry in game.hands),
+        times=(tuple(times.seconds[0]), tuple(times.seconds[1])),
+        record=match.to_record(),
     )
