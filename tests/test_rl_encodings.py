@@ -311,6 +311,44 @@ def test_an_encoding_from_a_function_of_the_player_view() -> None:
         env.step(int(np.flatnonzero(observation["action_mask"])[0]))
 
 
+def test_a_view_encoding_sees_the_match_points_and_the_score_columns() -> None:
+    """The view an encoding of the player view is given is the one the session's players are
+    given: in a match, with the match points before the game; under Hollywood, the columns."""
+    seen: list[PlayerView] = []
+    told: set[tuple[int, int] | None] = set()
+
+    def note(view: PlayerView) -> list[float]:
+        seen.append(view)
+        told.add(view.match_points)
+        return [0.0]
+
+    register_encoding("noting", view_encoding(note, (1,)), "the views, for a test")
+    rules = Rules(game_target=20, match_target=60, game_bonus=0, box_bonus=0, shutout="none")
+    for options, check in (
+        (
+            {"rules": rules, "mode": "match"},
+            lambda v, s: v.match_points == s.match_scores and v.columns == s.game_columns,
+        ),
+        ({"preset": "hollywood", "mode": "game"}, lambda v, s: len(v.columns) == 3),
+        ({"preset": "eaai", "mode": "game"}, lambda v, s: v.match_points is None),
+    ):
+        env = raw_env(encoding="noting", **options)
+        env.reset(seed=3)
+        rng = np.random.default_rng(3)
+        for _ in env.agent_iter(20_000):
+            seen.clear()
+            observation, _, terminated, truncated, _ = env.last()
+            assert seen and all(check(v, env.session) for v in seen)
+            if len(told - {None, (0, 0)}) > 0 and options["mode"] == "match":
+                break  # the match went on past its first game
+            if terminated or truncated:
+                env.step(None)
+            else:
+                env.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+    assert env.session.match_points is None
+    assert len(told - {None, (0, 0)}) > 0
+
+
 @pytest.mark.parametrize("encoding", ["default", "rlcard", "infostate"])
 def test_every_observation_is_inside_its_space(encoding: str) -> None:
     env = raw_env(encoding=encoding, mode="game", preset="oklahoma", game_target=25)

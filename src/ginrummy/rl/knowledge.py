@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Final, Protocol
 
 from ..engine import Action, ActionKind, Card, Event, Hand, HandResult, Phase, PlayerView, Rules
+from ..engine.scoring import Column
 
 FULL: Final = (1 << 52) - 1
 _OVER: Final = Phase.OVER
@@ -32,12 +33,20 @@ class Scores(Protocol):
     @property
     def match_scores(self) -> tuple[int, int]: ...
 
+    @property
+    def game_columns(self) -> tuple[Column, ...]: ...
+
+    @property
+    def match_points(self) -> tuple[int, int] | None: ...
+
 
 class NoScores:
     """The score of an episode that is one hand (none), for knowledge outside a session."""
 
     game_scores: Final = (0, 0)
     match_scores: Final = (0, 0)
+    game_columns: Final[tuple[Column, ...]] = ()
+    match_points: Final = None
 
 
 class Knowledge:
@@ -174,12 +183,19 @@ class Knowledge:
         return (first, second) if self.seat == 0 else (second, first)
 
     def view(self) -> PlayerView:
-        """The engine's view of the hand for this seat, with the game score.
+        """The engine's view of the hand for this seat, with the game score (its columns, and
+        in a match the match points, as the session's opponents are given them).
 
         It is the engine's own view, for encodings that are functions of one (OpenSpiel's
         tensor): unlike the other fields here it names the knock card to the defender, as the
         engine's view and OpenSpiel do (OpenSpiel lays it on the pile)."""
-        return self._hand.view(self.seat, self._scores.game_scores)
+        scores = self._scores
+        return self._hand.view(
+            self.seat,
+            scores.game_scores,
+            columns=scores.game_columns,
+            match_points=scores.match_points,
+        )
 
 
 def visible(event: Event, seat: int, over: bool) -> Event:

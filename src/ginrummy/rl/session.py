@@ -61,14 +61,17 @@ class Session:
         self._legal: list[int] | None = None
         self._last_seat = 0
 
+    @property
+    def match_points(self) -> tuple[int, int] | None:
+        """In a match, the match points before the game being played (``match_scores``);
+        None in a game or a hand."""
+        return self.match_scores if self.match is not None else None
+
     def view(self, seat: int) -> PlayerView:
         """``seat``'s view of the hand being played, for a player that weighs it: with the
         game's score, its columns and, in a match, the match points before the game."""
         return self.hand.view(
-            seat,
-            self.game_scores,
-            columns=self.game_columns,
-            match_points=self.match_scores if self.match is not None else None,
+            seat, self.game_scores, columns=self.game_columns, match_points=self.match_points
         )
 
     # -- episodes ----------------------------------------------------------------------------
