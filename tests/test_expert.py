@@ -18,11 +18,15 @@ from ginrummy.agents.expert import ExpertAgent, IntermediateExpert, Settings
 from ginrummy.agents.heuristic import meld_outs, rollout_discard
 from ginrummy.agents.inference import Beliefs, Observed, beliefs, observe, sample_world
 from ginrummy.agents.search import (
+    FIRST_CHANCE,
     TO_DRAW,
+    TO_TAKE_OR_PASS,
+    KnockRule,
     Rollout,
     Scoring,
     layoff_deadwood,
     play_out,
+    play_out_plans,
     resolve_knock,
 )
 from ginrummy.agents.style import turns_of
@@ -385,6 +389,52 @@ def test_rollouts_end_with_points_for_one_side_at_most() -> None:
         # The start is left as it was: one start serves every world.
         assert start == Rollout(mine, [cards[20]], turn=0, phase=TO_DRAW)
         assert play_out(start, his, cards[21:], scoring, outs=1.0) == pts
+
+
+def test_plans_played_out_together_score_as_each_played_out_alone() -> None:
+    """Seat 0's knocking plans share one rollout until they part (play_out_plans): each plan's
+    points are those it gets played out alone, from every kind of start, for every mix of
+    plans, his rule, outs and danger."""
+    rng = random.Random(21)
+    scoring = Scoring.of(EAAI, 10, 1)
+    rules = [
+        FIRST_CHANCE,
+        KnockRule(4),
+        KnockRule(0),
+        KnockRule(4, late=3),
+        KnockRule(0, late=6),
+        KnockRule(99, turns=2),
+        KnockRule(7, turns=5, late=2),
+    ]
+    apart = together = 0
+    for _ in range(400):
+        cards = list(range(52))
+        rng.shuffle(cards)
+        mine, his = sum(1 << i for i in cards[:10]), sum(1 << i for i in cards[10:20])
+        drawn = rng.randrange(3)
+        start = rng.choice(
+            [
+                Rollout(mine, [cards[20]], turn=0, phase=TO_DRAW, turns=(drawn, drawn)),
+                Rollout(mine, [cards[20]], turn=1, phase=TO_DRAW, turns=(drawn + 1, drawn)),
+                Rollout(mine, [cards[20]], turn=1, phase=TO_TAKE_OR_PASS, passes=1),
+            ]
+        )
+        plans = rng.sample(rules, rng.randint(1, 4))
+        him = rng.choice(rules)
+        outs = rng.choice([0.0, 0.0, 1.0])
+        danger = [rng.random() for _ in range(52)] if rng.random() < 0.3 else []
+        shun = 3.0 if danger else 0.0
+        stock = cards[21 : rng.choice([52, 40, 30])]
+        args = (start, his, stock, scoring, outs)
+        each = [
+            play_out_plans(*args, plans=[plan], his=him, danger=danger, shun=shun)[0]
+            for plan in plans
+        ]
+        assert play_out_plans(*args, plans=plans, his=him, danger=danger, shun=shun) == each
+        assert each[0] == play_out(*args, mine=plans[0], his=him, danger=danger, shun=shun)
+        apart += len(set(each)) > 1
+        together += len(set(each)) == 1 and len(plans) > 1
+    assert apart > 50 and together > 50  # plans that parted, and plans that never did
 
 
 def test_rollout_discard_knocks_on_the_least_deadwood() -> None:

@@ -136,6 +136,15 @@ def test_rollouts_and_sampled_worlds_match_their_source(outs: float) -> None:
         start = pure_search.Rollout(me, [top], 0, pure_search.TO_DRAW)
         b = pure_search.play_out(start, him, stock, pure_scoring, outs, danger=danger, shun=3.0)
         assert a == b
+        plans = [search.FIRST_CHANCE, search.KnockRule(4), search.KnockRule(0, late=4)]
+        pure_plans = [pure_search.FIRST_CHANCE, pure_search.KnockRule(4)]
+        pure_plans.append(pure_search.KnockRule(0, late=4))
+        got = search.play_out_plans(
+            search.Rollout(me, [top], 0, search.TO_DRAW), him, stock, scoring, outs, plans=plans
+        )
+        assert got == pure_search.play_out_plans(
+            start, him, stock, pure_scoring, outs, plans=pure_plans
+        )
     # Ten cards seen, ten of his hidden, the odds uneven.
     weights = tuple(0.0 if c < 10 else 1.0 + (c % 7) / 3 for c in range(52))
     fields = (0, FULL & ~0x3FF, 10, weights, (0.3,) * 52)

@@ -59,7 +59,7 @@ from .search import (
     Rollout,
     Scoring,
     layoff_options,
-    play_out,
+    play_out_plans,
     resolve_knock,
 )
 from .style import Evidence, StyleModel, default_styles, evidence, turns_of
@@ -674,6 +674,15 @@ class ExpertAgent(BaseAgent):
             for rule in rules:
                 if all(rule != known for known, _ in plans):
                     plans.append((rule, waiting))
+        # The plans in runs that weigh outs alike, each run played out in one pass; and the
+        # first plan alone.
+        groups: list[tuple[float, list[KnockRule]]] = []
+        for rule, outs in plans:
+            if groups and groups[-1][0] == outs:
+                groups[-1][1].append(rule)
+            else:
+                groups.append((outs, [rule]))
+        first = [(plans[0][1], [plans[0][0]])]
         # Per candidate, one list of values per plan it is tried with: one (``samples[i]``
         # itself) for a move that ends the hand or with a single plan; otherwise one a plan,
         # and ``samples[i]`` is set to its best plan's when the values are read.
@@ -697,11 +706,15 @@ class ExpertAgent(BaseAgent):
                 guesser, rng, style, begun[1], view.knock_limit, tries, sharpness, odds
             )
             for i in active:
-                # A candidate with one list is tried with the first plan only.
-                for (plan, outs), values in zip(plans, arms[i], strict=False):
-                    pts = self._simulate(
-                        view, cands[i], starts[i], opp, stock, scoring, plan, his, outs, danger
+                # A candidate with one list is tried with the first plan only; plans that
+                # weigh outs alike are played out together.
+                lists = arms[i]
+                points: list[tuple[int, int]] = []
+                for outs, group in groups if len(lists) > 1 else first:
+                    points += self._simulate(
+                        view, cands[i], starts[i], opp, stock, scoring, group, his, outs, danger
                     )
+                for pts, values in zip(points, lists, strict=False):
                     v = cache.get(pts)
                     if v is None:
                         v = cache[pts] = utility(pts[0], pts[1])
@@ -814,43 +827,36 @@ class ExpertAgent(BaseAgent):
         opp: int,
         stock: list[int],
         scoring: Scoring,
-        mine: KnockRule = FIRST_CHANCE,
+        plans: Sequence[KnockRule] = (FIRST_CHANCE,),
         his: KnockRule = FIRST_CHANCE,
         outs: float = 0.0,
         danger: Sequence[float] = (),
-    ) -> tuple[int, int]:
+    ) -> list[tuple[int, int]]:
         """Points ``(mine, his)`` when candidate ``c`` is played in the world ``(opp, stock)``
-        and the hand is played out from ``start`` (:meth:`_start`), each seat knocking by its
-        rule (``mine``, ``his``), this seat's discards weighing live outs by ``outs`` and, with
+        and the hand is played out from ``start`` (:meth:`_start`), once for each of this
+        seat's knocking ``plans`` (:func:`~.search.play_out_plans`, in one pass), his knocking
+        by ``his``, this seat's discards weighing live outs by ``outs`` and, with
         ``rollout_danger``, the ``danger`` of each card."""
         hand = view.hand.mask
         kind = c.kind
         shun = self.settings.rollout_danger if danger else 0.0
         if kind == "knock":
             rest = hand if c.card < 0 else hand & ~(1 << c.card)
-            return resolve_knock(rest, opp, c.melds, scoring)
+            return [resolve_knock(rest, opp, c.melds, scoring)] * len(plans)
         if kind == "dead":
-            return 0, 0
+            return [(0, 0)] * len(plans)
         assert start is not None
-        if kind == "discard":
-            if view.stock_count <= STOCK_FLOOR:
-                return 0, 0
-            return play_out(
-                start, opp, stock, scoring, outs, mine=mine, his=his, danger=danger, shun=shun
-            )
-        if kind == "take":
-            if view.phase is Phase.WALL:
-                return self._wall_knock(hand | (1 << c.card), c.card, opp, scoring)
-            return play_out(
-                start, opp, stock, scoring, outs, mine=mine, his=his, danger=danger, shun=shun
-            )
+        if kind == "discard" and view.stock_count <= STOCK_FLOOR:
+            return [(0, 0)] * len(plans)
+        if kind == "take" and view.phase is Phase.WALL:
+            return [self._wall_knock(hand | (1 << c.card), c.card, opp, scoring)] * len(plans)
         if kind == "draw":
             # The card drawn is this world's first stock card.
             start = Rollout(
                 hand | (1 << stock[0]), start.pile, 0, TO_DISCARD, pos=1, turns=start.turns
             )
-        return play_out(
-            start, opp, stock, scoring, outs, mine=mine, his=his, danger=danger, shun=shun
+        return play_out_plans(
+            start, opp, stock, scoring, outs, plans=plans, his=his, danger=danger, shun=shun
         )
 
     @staticmethod

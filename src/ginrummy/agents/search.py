@@ -305,6 +305,29 @@ def play_out(
     ``danger`` (per card, the chance the opponent can meld it, as read at the search's start).
     ``mine`` and ``his`` say when seat 0 and seat 1 knock.
     """
+    points = play_out_plans(start, opp, stock, scoring, outs, max_plies, (mine,), his, danger, shun)
+    return points[0]
+
+
+def play_out_plans(
+    start: Rollout,
+    opp: int,
+    stock: Sequence[int],
+    scoring: Scoring,
+    outs: float = 0.0,
+    max_plies: int = 200,
+    plans: Sequence[KnockRule] = (FIRST_CHANCE,),
+    his: KnockRule = FIRST_CHANCE,
+    danger: Sequence[float] = (),
+    shun: float = 0.0,
+) -> list[tuple[int, int]]:
+    """:func:`play_out` once for each of seat 0's knocking ``plans`` (its ``mine``), in one
+    pass: the plans play the same hand until one of them knocks, and the others play on from
+    there, so the points of each plan are exactly what :func:`play_out` gives it, at the cost
+    of the longest of them rather than their sum."""
+    results = [(0, 0)] * len(plans)
+    # The plans still playing (by index): the hand is the same for all of them.
+    playing = list(range(len(plans)))
     hands = [start.mine, opp]
     pos = start.pos
     pile = list(start.pile)
@@ -314,7 +337,6 @@ def play_out(
     passes = start.passes
     limit = scoring.limit
     turns = [start.turns[0], start.turns[1]]
-    rules = (mine, his)
     end = len(stock)
     gone = 0
     for card in pile:
@@ -354,7 +376,7 @@ def play_out(
                 taken = top
             else:
                 if end - pos <= STOCK_FLOOR:
-                    return 0, 0
+                    return results
                 h |= 1 << stock[pos]
                 pos += 1
                 taken = -1
@@ -365,18 +387,32 @@ def play_out(
         else:
             card, dw = _least_discard(h, taken)
         if card < 0:
-            return 0, 0
+            return results
         h &= ~(1 << card)
-        if dw <= limit and rules[turn].allows(dw, turns[turn], end - pos - STOCK_FLOOR):
-            pts = resolve_knock(h, hands[1 - turn], None, scoring)
-            return (pts[0], pts[1]) if turn == 0 else (pts[1], pts[0])
+        if dw <= limit:
+            left = end - pos - STOCK_FLOOR
+            if turn == 1:
+                if his.allows(dw, turns[1], left):
+                    pts = resolve_knock(h, hands[0], None, scoring)
+                    for k in playing:
+                        results[k] = (pts[1], pts[0])
+                    return results
+            else:
+                knocking = [k for k in playing if plans[k].allows(dw, turns[0], left)]
+                if knocking:
+                    pts = resolve_knock(h, hands[1], None, scoring)
+                    for k in knocking:
+                        results[k] = (pts[0], pts[1])
+                    if len(knocking) == len(playing):
+                        return results
+                    playing = [k for k in playing if k not in knocking]
         hands[turn] = h
         dws[turn] = dw
         pile.append(card)
         gone |= 1 << card
         if end - pos <= STOCK_FLOOR:
-            return 0, 0
+            return results
         turn = 1 - turn
         phase = TO_DRAW
         taken = -1
-    return 0, 0
+    return results
