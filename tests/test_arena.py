@@ -23,7 +23,7 @@ from ginrummy.agents.arena import (
     summarize,
     t_quantile_975,
 )
-from ginrummy.agents.play import play_game
+from ginrummy.agents.play import play_game, play_match
 from ginrummy.agents.registry import PANEL
 from ginrummy.cli.main import main
 from ginrummy.engine import Rules
@@ -167,6 +167,37 @@ def test_arena_rejects_bad_arguments() -> None:
         run_arena("simple", "nobody", pairs=1, rules=EAAI, seed=1)
     with pytest.raises(ValueError, match="at least one pair"):
         run_arena("simple", "random", pairs=0, rules=EAAI, seed=1)
+
+
+def test_a_match_arena_plays_whole_matches_the_seats_swapped() -> None:
+    rules = EAAI.replace(game_target=25, match_target=100)  # a few games a match
+    pair = play_pair("simple", "greedy", rules, seed=5, index=2, match=True)
+    first, second = pair.games
+    one = play_match(rules, ("simple", "greedy"), pair.seed)
+    two = play_match(rules, ("greedy", "simple"), pair.seed)
+    assert first.score == (one.winner == 0) and second.score == (two.winner == 1)
+    assert first.hands == len(one.results) > 3 and second.hands == len(two.results)
+    assert one.totals[one.winner] >= 100
+    summary = run_arena("simple", "greedy", pairs=3, rules=rules, seed=5, match=True)
+    data = summary.to_dict()
+    assert summary.match and data["match"] is True and data["matches"] == 6
+    assert "games" not in data
+    parallel = run_arena("simple", "greedy", pairs=3, rules=rules, seed=5, jobs=2, match=True)
+    assert without_times(parallel.to_dict()) == without_times(data)
+    with pytest.raises(ValueError, match="play no match"):
+        run_arena(
+            "simple", "greedy", pairs=1, rules=rules.replace(match_target=0), seed=1, match=True
+        )
+
+
+def test_the_arena_command_plays_matches(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["arena", "simple", "greedy", "--games", "1", "--rules", "eaai", "--seed", "3"]
+    assert main([*argv, "--match"]) == 0
+    out = capsys.readouterr().out
+    assert "simple vs greedy: 2 matches (1 mirrored pairs), rules eaai, seed 3" in out
+    assert main([*argv, "--match", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["matches"] == 2 and data["hands"] > 20  # matches to 500 of games to 100
 
 
 # ---------------------------------------------------------------------------------------------

@@ -280,3 +280,21 @@ def test_a_first_format_log_is_read_and_kept_in_its_format(
     assert two == summary(capsys, "--games", "2", "--seed", "6")
     assert [line["arena_log"] for line in gz_lines(packed)[:1]] == [2]
     assert all(type(t) is int for side in rewritten[1]["games"][0]["times"] for t in side)
+
+
+def test_a_log_of_games_is_not_resumed_as_matches_nor_the_other_way(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    games, matches = tmp_path / "games.jsonl", tmp_path / "matches.jsonl.gz"
+    summary(capsys, "--games", "1", "--seed", "5", "--log", str(games))
+    assert main([*RUN, "--games", "1", "--log", str(games), "--match"]) == 2
+    assert "this one has another kind of run (games or --match)" in capsys.readouterr().err
+    played = summary(capsys, "--games", "1", "--seed", "5", "--log", str(matches), "--match")
+    assert played["match"] is True and played["matches"] == 2
+    head = json.loads(gunzip(matches.read_bytes()).decode().splitlines()[0])
+    assert head["match"] is True
+    # The same command again reads the matches back from the log.
+    again = summary(capsys, "--games", "1", "--log", str(matches), "--match")
+    assert again == played
+    assert main([*RUN, "--games", "1", "--log", str(matches)]) == 2
+    assert "this one has another kind of run (games or --match)" in capsys.readouterr().err

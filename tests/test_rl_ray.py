@@ -57,6 +57,17 @@ def test_ray_pairs_equal_one_process_and_worker_processes(ray: ModuleType) -> No
     assert summaries[0] == summaries[1] == summaries[2]
 
 
+def test_ray_plays_matches_as_one_process_does(ray: ModuleType) -> None:
+    rules = EAAI.replace(game_target=25, match_target=100)
+    kwargs = {"pairs": 2, "rules": rules, "seed": 5, "match": True}
+    one = run_arena("simple", "greedy", **kwargs).to_dict()
+    on_ray = run_arena_on_ray("simple", "greedy", **kwargs).to_dict()
+    for summary in (one, on_ray):
+        for agent in summary["agents"]:
+            del agent["decision_ms"]
+    assert on_ray == one and on_ray["matches"] == 4
+
+
 def test_ray_plays_only_the_pairs_not_done(ray: ModuleType) -> None:
     kwargs = {"pairs": 3, "rules": EAAI, "seed": 5}
     done = {1: play_pair("simple", "greedy", EAAI, 5, 1)}

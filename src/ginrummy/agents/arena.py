@@ -9,6 +9,9 @@ out with one lost and one won pair added (Agresti and Coull's "two wins and two 
 games), so that a few pairs, or pairs that all ended alike, give an honest wide interval rather
 than a point (3 pairs all won: 24.5% to 100%, not 100% to 100%); over hundreds of pairs the two
 added ones change it by a fraction of a point.
+
+With ``match`` each side of a pair is a whole match to ``rules.match_target`` from the pair's
+seed (:func:`~.play.play_match`), and the win rate is A's share of the matches.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from typing import Any, Final
 
 from ..engine import ResultKind, Rules
 from ..engine.game import derived_seed
-from .play import play_game
+from .play import play_game, play_match
 from .registry import get_agent
 
 #: Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom.
@@ -102,7 +105,7 @@ class GameStats:
 
     seed: int
     a_seat: int
-    score: float  # 1 when A won the game, 0 when B did, 0.5 when neither
+    score: float  # 1 when A won the game (or match), 0 when B did, 0.5 when neither
     hands: int
     points: tuple[int, int]  # hand points scored
     gins: tuple[int, int]
@@ -167,22 +170,25 @@ def pair_seed(seed: int, index: int) -> int:
     return derived_seed(seed, f"arena:{index}")
 
 
-def play_pair(a: str, b: str, rules: Rules, seed: int, index: int) -> PairResult:
-    """Play pair ``index``: A in seat 0, then the same seed with A in seat 1."""
+def play_pair(
+    a: str, b: str, rules: Rules, seed: int, index: int, *, match: bool = False
+) -> PairResult:
+    """Play pair ``index``: A in seat 0, then the same seed with A in seat 1 (whole matches to
+    ``rules.match_target`` with ``match``, each side's stats summed over the match's games)."""
     game_seed = pair_seed(seed, index)
-    first = _game_stats(a, b, rules, game_seed, a_seat=0)
-    second = _game_stats(a, b, rules, game_seed, a_seat=1)
+    first = _game_stats(a, b, rules, game_seed, 0, match)
+    second = _game_stats(a, b, rules, game_seed, 1, match)
     return PairResult(index, game_seed, (first, second))
 
 
-def _play_pair_task(task: tuple[str, str, dict[str, Any], int, int]) -> PairResult:
-    a, b, rules, seed, index = task
-    return play_pair(a, b, Rules.from_dict(rules), seed, index)
+def _play_pair_task(task: tuple[str, str, dict[str, Any], int, int, bool]) -> PairResult:
+    a, b, rules, seed, index, match = task
+    return play_pair(a, b, Rules.from_dict(rules), seed, index, match=match)
 
 
-def _game_stats(a: str, b: str, rules: Rules, seed: int, a_seat: int) -> GameStats:
+def _game_stats(a: str, b: str, rules: Rules, seed: int, a_seat: int, match: bool) -> GameStats:
     seats = (a, b) if a_seat == 0 else (b, a)
-    outcome = play_game(rules, seats, seed)
+    outcome = (play_match if match else play_game)(rules, seats, seed)
     b_seat = 1 - a_seat
     counts = {kind: [0, 0] for kind in ResultKind}
     points = [0, 0]
@@ -226,8 +232,10 @@ def run_arena(
     jobs: int = 1,
     on_pair: Callable[[PairResult], None] | None = None,
     done: Mapping[int, PairResult] | None = None,
+    match: bool = False,
 ) -> ArenaSummary:
-    """Play ``pairs`` mirrored pairs (``2 * pairs`` games) of A against B and summarize them.
+    """Play ``pairs`` mirrored pairs (``2 * pairs`` games; with ``match``, whole matches to
+    ``rules.match_target``) of A against B and summarize them.
 
     ``jobs`` worker processes play the pairs (0: one per CPU core); ``on_pair`` is called in the
     calling process as each pair finishes, in any order. Pairs in ``done`` (by index: those of
@@ -238,9 +246,11 @@ def run_arena(
         raise ValueError(f"the arena needs at least one pair of games, not {pairs}")
     if jobs < 0:
         raise ValueError(f"jobs must be 0 (all cores) or more, not {jobs}")
+    if match and not rules.match_target:
+        raise ValueError("these rules play no match (match_target is 0)")
     get_agent(a), get_agent(b)  # unknown names fail here, before any process starts
     results, todo = resume(done, pairs, seed)
-    tasks = [(a, b, rules.to_dict(), seed, i) for i in todo]
+    tasks = [(a, b, rules.to_dict(), seed, i, match) for i in todo]
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(tasks)))
     if jobs == 1:
         for task in tasks:
@@ -257,7 +267,7 @@ def run_arena(
                 if on_pair is not None:
                     on_pair(result)
     results.sort(key=lambda r: r.index)
-    return summarize(a, b, rules, seed, results)
+    return summarize(a, b, rules, seed, results, match=match)
 
 
 def resume(
@@ -320,6 +330,8 @@ class ArenaSummary:
     hands: int
     dead: int
     ties: int
+    #: Whether each side of a pair was a whole match (``games`` then counts matches).
+    match: bool = False
 
     @property
     def games(self) -> int:
@@ -332,7 +344,7 @@ class ArenaSummary:
             "rules": self.rules,
             "seed": self.seed,
             "pairs": self.pairs,
-            "games": self.games,
+            **({"match": True, "matches": self.games} if self.match else {"games": self.games}),
             "undecided_games": self.undecided,
             "win_rate": round(rate.mean, 4),
             "ci95": [round(rate.low, 4), round(rate.high, 4)],
@@ -348,9 +360,9 @@ class ArenaSummary:
 
 
 def summarize(
-    a: str, b: str, rules: Rules, seed: int, results: Sequence[PairResult]
+    a: str, b: str, rules: Rules, seed: int, results: Sequence[PairResult], *, match: bool = False
 ) -> ArenaSummary:
-    """Add up the pairs of an arena run."""
+    """Add up the pairs of an arena run (of whole matches with ``match``)."""
     games = [game for result in results for game in result.games]
     sides = tuple(_side(name, side, games) for side, name in enumerate((a, b)))
     return ArenaSummary(
@@ -363,6 +375,7 @@ def summarize(
         hands=sum(g.hands for g in games),
         dead=sum(g.dead for g in games),
         ties=sum(g.ties for g in games),
+        match=match,
     )
 
 

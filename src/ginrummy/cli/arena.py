@@ -38,6 +38,7 @@ examples:
   ginrummy arena expert simple --games 1000 --ray auto
   ginrummy arena intermediate --panel --games 20 --rules eaai --seed 1
   ginrummy arena expert:worlds=128 expert --games 50 --rules eaai --jobs 0
+  ginrummy arena expert simple --games 100 --rules standard --match --jobs 0
 
 Each of the N deals is played twice, A in seat 0 and then B in seat 0, so 2N games are played.
 A's win rate comes with a 95% confidence interval that treats each mirrored pair as one
@@ -46,7 +47,9 @@ that a few pairs give a wide interval rather than a point. Every pair's games ar
 a seed however they are run: in one process, in --jobs worker processes or as Ray tasks (--ray).
 A player's settings can be changed after a colon (the expert's: expert:worlds=128,discards=3;
 an unknown one is refused, naming those there are). With --panel, A plays every player of the
-panel in turn (the same deals against each) and one table compares them:
+panel in turn (the same deals against each) and one table compares them. With --match each
+side of a pair is a whole match to the rules' match_target (500 unless the rules say), the
+players told the match points, and the win rate is A's share of the matches. The panel:
 """
     + ", ".join(PANEL)
     + "."
@@ -83,6 +86,11 @@ def add_parser(subparsers: Subparsers) -> None:
     )
     add_rules_option(parser)
     parser.add_argument(
+        "--match",
+        action="store_true",
+        help="play whole matches to the rules' match_target (500 unless changed), not games",
+    )
+    parser.add_argument(
         "--seed", type=int, default=None, metavar="S", help="seed for the deals (default random)"
     )
     add_scale_options(parser, "play the pairs as Ray tasks")
@@ -108,9 +116,11 @@ def run(args: argparse.Namespace) -> int:
     if args.panel and args.log is not None:
         raise CommandError("--log keeps one run of A against B: it cannot go with --panel")
     rules = rules_preset(args.rules)
+    if args.match and not rules.match_target:
+        rules = rules.replace(match_target=500)  # as the web's and the terminal's matches
     log = None
     if args.log is not None:
-        log = open_log(args.log, args.a, args.b, rules, args.seed)
+        log = open_log(args.log, args.a, args.b, rules, args.seed, match=args.match)
         seed = log.seed
     else:
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1 << 32)
@@ -177,6 +187,7 @@ def _run(
             jobs=1 if args.jobs is None else args.jobs,
             on_pair=advance,
             done=done,
+            match=args.match,
         )
     return summary
 
@@ -205,6 +216,7 @@ def _run_on_ray(
             num_cpus=args.jobs or None,
             on_pair=advance,
             done=done,
+            match=args.match,
         )
     except ConnectionError as exc:
         raise ray_unreachable(args.ray, exc) from None
@@ -288,7 +300,8 @@ def format_panel(summaries: list[ArenaSummary]) -> str:
     first = summaries[0]
     a = first.agents[0].name
     lines = [
-        f"{a} against the panel: {first.pairs} mirrored pairs each, rules {first.rules}, "
+        f"{a} against the panel: {first.pairs} mirrored pairs"
+        f"{' of matches' if first.match else ''} each, rules {first.rules}, "
         f"seed {first.seed}",
         "",
         f"{'opponent':<14}{'win rate':>9}  {'95% CI':<16}{'points/hand':>14}"
@@ -321,7 +334,8 @@ def format_summary(summary: ArenaSummary) -> str:
     ci = f"{rate.low:.1%} to {rate.high:.1%}"
     hands = summary.hands or 1
     lines = [
-        f"{a_name} vs {b_name}: {summary.games} games ({summary.pairs} mirrored pairs), "
+        f"{a_name} vs {b_name}: {summary.games} {'matches' if summary.match else 'games'} "
+        f"({summary.pairs} mirrored pairs), "
         f"rules {summary.rules}, seed {summary.seed}",
         f"{a_name} won {a.wins}, {b_name} won {b.wins}"
         + (f", undecided {summary.undecided}" if summary.undecided else ""),

@@ -36,7 +36,13 @@ from . import CommandError
 FORMAT = 2
 _FORMATS = (1, 2)
 #: The header's keys as a refusal names them.
-_NAMES = {"a": "player A", "b": "player B", "rules": "rules", "seed": "seed"}
+_NAMES = {
+    "a": "player A",
+    "b": "player B",
+    "rules": "rules",
+    "seed": "seed",
+    "match": "kind of run (games or --match)",
+}
 
 
 @dataclass
@@ -159,13 +165,18 @@ def _seconds(microseconds: Any) -> float:
     return microseconds / 1_000_000
 
 
-def header(a: str, b: str, rules: Rules, seed: int) -> dict[str, Any]:
-    """What names a run: a log is resumed only by the same players, rules and seed."""
-    return {"arena_log": FORMAT, "a": a, "b": b, "rules": rules.to_dict(), "seed": seed}
+def header(a: str, b: str, rules: Rules, seed: int, match: bool = False) -> dict[str, Any]:
+    """What names a run: a log is resumed only by the same players, rules and seed, and a
+    run of matches (``"match": true``, left out of a run of games) only by one."""
+    head = {"arena_log": FORMAT, "a": a, "b": b, "rules": rules.to_dict(), "seed": seed}
+    return {**head, "match": True} if match else head
 
 
-def open_log(path: str, a: str, b: str, rules: Rules, seed: int | None) -> ArenaLog:
-    """Open (or start) the log at ``path`` for a run of A against B under ``rules``.
+def open_log(
+    path: str, a: str, b: str, rules: Rules, seed: int | None, *, match: bool = False
+) -> ArenaLog:
+    """Open (or start) the log at ``path`` for a run of A against B under ``rules`` (of
+    matches with ``match``).
 
     ``seed`` None takes the seed from an existing log (a fresh log gets a random one). A log
     of another run, or a file that is not a log, is refused with a :class:`CommandError` and
@@ -180,7 +191,7 @@ def open_log(path: str, a: str, b: str, rules: Rules, seed: int | None) -> Arena
     if not text.strip():
         if seed is None:
             seed = random.SystemRandom().randrange(1 << 32)
-        head = _line(header(a, b, rules, seed))
+        head = _line(header(a, b, rules, seed, match))
         log = ArenaLog(file, seed, _head=head)
         if log.compressed:
             try:
@@ -201,9 +212,11 @@ def open_log(path: str, a: str, b: str, rules: Rules, seed: int | None) -> Arena
     logged_seed = first.get("seed")
     if type(logged_seed) is not int:
         raise CommandError(f"--log {path}: line 1 names no seed")
-    want = header(a, b, rules, logged_seed if seed is None else seed)
+    want = header(a, b, rules, logged_seed if seed is None else seed, match)
     if {**first, "arena_log": FORMAT} != want:
-        differs = " and ".join(name for key, name in _NAMES.items() if first.get(key) != want[key])
+        differs = " and ".join(
+            name for key, name in _NAMES.items() if first.get(key) != want.get(key)
+        )
         raise CommandError(
             f"--log {path} holds another run ({first.get('a')} vs {first.get('b')}, seed "
             f"{logged_seed}): this one has another {differs}; name a new file to start a new "

@@ -66,19 +66,22 @@ def run_arena_on_ray(
     num_cpus: int | None = None,
     on_pair: Callable[[PairResult], None] | None = None,
     done: Mapping[int, PairResult] | None = None,
+    match: bool = False,
 ) -> ArenaSummary:
     """:func:`ginrummy.agents.arena.run_arena` with the pairs as Ray tasks (see
     :func:`connected` for ``address`` and ``num_cpus``); ``on_pair`` is called here as each
     pair finishes, in any order; the pairs in ``done`` are not played again."""
     if pairs < 1:
         raise ValueError(f"the arena needs at least one pair of games, not {pairs}")
+    if match and not rules.match_target:
+        raise ValueError("these rules play no match (match_target is 0)")
     get_agent(a), get_agent(b)  # unknown names fail here, before Ray starts
     results, todo = resume(done, pairs, seed)
     if not todo:
-        return summarize(a, b, rules, seed, results)
+        return summarize(a, b, rules, seed, results, match=match)
     with connected(address, num_cpus) as ray:
         task = ray.remote(num_cpus=1)(play_pair)
-        pending = [task.remote(a, b, rules, seed, i) for i in todo]
+        pending = [task.remote(a, b, rules, seed, i, match=match) for i in todo]
         while pending:
             done, pending = ray.wait(pending, num_returns=1)
             for result in ray.get(done):
@@ -86,4 +89,4 @@ def run_arena_on_ray(
                 if on_pair is not None:
                     on_pair(result)
     results.sort(key=lambda r: r.index)
-    return summarize(a, b, rules, seed, results)
+    return summarize(a, b, rules, seed, results, match=match)
