@@ -108,6 +108,16 @@ class Line(Static):
         self.update(screen.text(self.kind))
 
 
+class LogLines(Line):
+    """The move log, which keeps its box on its last line. The box scrolls once the new lines
+    are laid out (when this grows), as well as after the next refresh: under load the layout
+    can come after that refresh, and the box would stop short of the end."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        if isinstance(self.parent, VerticalScroll):
+            self.parent.scroll_end(animate=False)
+
+
 class TableScreen(Screen[None]):
     """The table: the opponent, the stock and the pile, the melds or the showdown, your hand,
     what to do now, and beside it the hints and the move log."""
@@ -170,7 +180,7 @@ class TableScreen(Screen[None]):
             with Vertical(id="side"):
                 yield Line("hints", id="hints")
                 with VerticalScroll(id="logbox"):
-                    yield Line("log", id="log")
+                    yield LogLines("log", id="log")
         yield Input(placeholder="a command: draw, discard Kh, knock, hint, help …", id="command")
         yield Footer()
 
