@@ -83,17 +83,22 @@ class Recorder(BaseAgent):
         self.calls: list[str] = []
         #: The match points of every view it was asked to act on.
         self.match_points: list[tuple[int, int] | None] = []
+        #: The match points of every view it was shown, by hand.
+        self.shown: list[set[tuple[int, int] | None]] = []
 
     def new_hand(self) -> None:
         self.calls.append("new_hand")
+        self.shown.append(set())
 
     def observe(self, view: PlayerView) -> None:
         self.calls.append("observe" if view.result is None else "observe-end")
+        self.shown[-1].add(view.match_points)
 
     def act(self, view: PlayerView, rng: random.Random) -> Action:
         assert view.legal_actions
         self.calls.append("act")
         self.match_points.append(view.match_points)
+        self.shown[-1].add(view.match_points)
         return view.legal_actions[-1]
 
 
@@ -119,6 +124,8 @@ def test_in_a_match_the_opponent_is_told_the_match_points() -> None:
     told = opponent.match_points
     assert told and None not in told and told[0] == (0, 0)
     assert len({points for points in told if points is not None}) > 1  # games were won
+    # Every view of a hand, the end shown after it included, has the points it was dealt at.
+    assert all(len(hand) == 1 and None not in hand for hand in opponent.shown)
     game = Recorder()
     episode(GinRummyEnv(opponent=game, rules=rules, mode="game", seat=0), 3)
     assert game.match_points and set(game.match_points) == {None}

@@ -84,6 +84,7 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
         self._hand: Hand | None = None
         self._scores = (0, 0)
         self._columns: tuple[Column, ...] = ()
+        self._match: tuple[int, int] | None = None
         self._reward = 0.0
         self._results: list[dict[str, Any]] = []
 
@@ -172,14 +173,22 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
         hand = self.session.hand
         if hand is not self._hand:
             if self._hand is not None:
-                self._show(self._hand.view(1 - self.seat, self._scores, columns=self._columns))
+                self._show(self._last_view())
             self._hand, self._scores = hand, self.session.game_scores
-            self._columns = self.session.game_columns
+            self._columns, self._match = self.session.game_columns, self.session.match_points
             new_hand = getattr(self.opponent, "new_hand", None)
             if callable(new_hand):
                 new_hand()
         elif self.session.done:
-            self._show(hand.view(1 - self.seat, self._scores, columns=self._columns))
+            self._show(self._last_view())
+
+    def _last_view(self) -> PlayerView:
+        """The opponent's view of the hand it followed, at its end: with the scores (game,
+        columns and match) as they stood when that hand was dealt, as it saw them in play."""
+        assert self._hand is not None
+        return self._hand.view(
+            1 - self.seat, self._scores, columns=self._columns, match_points=self._match
+        )
 
     def _show(self, view: PlayerView) -> None:
         if self._watches:
