@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import gzip
 import json
+import os
 import subprocess
 import sys
 import time
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 
 from ginrummy.agents.arena import PairResult, play_pair, run_arena
-from ginrummy.cli.arena_log import decode, encode, gunzip
+from ginrummy.cli.arena_log import decode, encode, gunzip, open_log
 from ginrummy.cli.main import main
 from ginrummy.engine import Rules
 
@@ -298,3 +299,29 @@ def test_a_log_of_games_is_not_resumed_as_matches_nor_the_other_way(
     assert again == played
     assert main([*RUN, "--games", "1", "--log", str(matches)]) == 2
     assert "this one has another kind of run (games or --match)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["run.jsonl", "run.jsonl.gz"])
+@pytest.mark.parametrize("how", ["replaced by an older copy", "deleted"])
+def test_a_log_replaced_under_a_run_is_written_afresh_with_every_pair(
+    name: str, how: str, tmp_path: Path
+) -> None:
+    path = tmp_path / name
+    log = open_log(str(path), "simple", "greedy", EAAI, 6)
+    pairs = [play_pair("simple", "greedy", EAAI, 6, i) for i in range(3)]
+    log.write(pairs[0])
+    older = path.read_bytes()
+    log.write(pairs[1])
+    # As a checkout does: a new file takes the name, and the run's open file is no one's.
+    if how == "deleted":
+        path.unlink()
+    else:
+        copy = tmp_path / "copy"
+        copy.write_bytes(older)
+        os.replace(copy, path)
+    log.write(pairs[2])
+    log.close()
+    read = gz_lines(path) if name.endswith(".gz") else lines(path)
+    assert read[0]["a"] == "simple" and read[0]["arena_log"] == 2
+    assert read[1:] == [json.loads(encode(pair)) for pair in pairs]
+    assert not list(tmp_path.glob("*.new"))

@@ -13,7 +13,8 @@ long run can be kept beside its result): each line is flushed into the stream as
 written, so a run cut off keeps every pair it finished; a resumed run writes the file afresh
 (so does a run that finds nothing left to play in a compressed log of the first format, or in
 one cut off). Logs of the first format (times in seconds) are read too; a plain one is
-appended to in its format.
+appended to in its format. A log moved, deleted or replaced while its run goes on (a checkout
+of an older copy) is written afresh at its next pair, with every pair it holds.
 """
 
 from __future__ import annotations
@@ -61,17 +62,29 @@ class ArenaLog:
     #: with a line cut off.
     _stale: bool = False
     _file: _Lines | None = None
+    #: The pairs this run has written, and the file they went to (its device and inode).
+    _added: dict[int, PairResult] = field(default_factory=dict)
+    _identity: tuple[int, int] | None = None
 
     @property
     def compressed(self) -> bool:
         return self.path.suffix == ".gz"
 
     def write(self, result: PairResult) -> None:
-        """Append a finished pair (and flush it, so that a run cut off keeps it)."""
+        """Append a finished pair (and flush it, so that a run cut off keeps it).
+
+        Should the file have been moved, deleted or replaced while the run went on (by a
+        checkout of an older copy, say), the log is first written afresh where it belongs,
+        with every pair it holds: the pairs would otherwise go to a file nobody can read.
+        """
+        if self._file is not None and self._identity != _identity(self.path):
+            self._file.close()
+            self._file = self._rewrite()
         self.start()
         assert self._file is not None
         self._file.write(encode(result, self.format) + "\n")
         self._file.flush()
+        self._added[result.index] = result
 
     def start(self) -> None:
         """Write the file now, before its first pair (a compressed log that is new)."""
@@ -79,18 +92,29 @@ class ArenaLog:
             self._file = self._open()
 
     def _open(self) -> _Lines:
-        if not self.compressed:
-            return self.path.open("a", encoding="utf-8")
-        # A gzip stream cannot be cut back to its last whole line and appended to, so the
-        # file is written afresh: to a new file beside it that then takes its name.
+        if self.compressed:
+            # A gzip stream cannot be cut back to its last whole line and appended to, so
+            # the file is written afresh.
+            return self._rewrite()
+        file = self.path.open("a", encoding="utf-8")
+        self._identity = _identity(self.path)
+        return file
+
+    def _rewrite(self) -> _Lines:
+        """Write the header and every pair afresh, in this format: to a new file beside the
+        log that then takes its name."""
         assert self._head is not None
         temporary = self.path.with_name(self.path.name + ".new")
-        file = _GzipLines(temporary)
+        if self.compressed:
+            file: _Lines = _GzipLines(temporary)
+        else:
+            file, self.format = temporary.open("w", encoding="utf-8"), FORMAT
         file.write(self._head + "\n")
-        for result in self.done.values():
+        for result in {**self.done, **self._added}.values():
             file.write(encode(result, self.format) + "\n")
         file.flush()
         os.replace(temporary, self.path)
+        self._identity = _identity(self.path)
         return file
 
     def close(self) -> None:
@@ -252,6 +276,15 @@ def gunzip(raw: bytes) -> bytes:
             break
         raw = stream.unused_data
     return b"".join(out)
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    """The file at ``path`` (its device and inode), None when there is none."""
+    try:
+        status = path.stat()
+    except OSError:
+        return None
+    return status.st_dev, status.st_ino
 
 
 def _line(data: dict[str, Any]) -> str:
