@@ -380,3 +380,35 @@ def test_in_a_match_the_expert_plays_for_the_games_net() -> None:
     # match_net=false plays a game of a match as a game on its own.
     by_game = ExpertAgent(Settings(worlds=8, min_worlds=8, match_net=False))
     assert by_game.evaluate(view, random.Random(1)).baseline == pytest.approx(alone)
+
+
+def test_without_bonuses_a_stake_or_a_match_is_played_for_the_points() -> None:
+    """Under rules with no bonus (EAAI) a game on its own is only won or lost, whatever
+    ``win_game``; but a stake pays, and a match credits, the game's net, which there is the
+    points alone: a hand is weighed by its points."""
+    from ginrummy.agents.expert import ExpertAgent, Settings
+    from ginrummy.agents.hints import hint
+    from ginrummy.engine import Hand
+
+    staked = Rules.from_changes("eaai", ["stake=0.10"])
+    assert for_the_game(EAAI) and for_the_game(EAAI, win_game=False)
+    assert not for_the_game(EAAI, match=True) and not for_the_game(staked)
+    assert Utility(EAAI, (20, 60), 0).win_only  # by default, as the rules have it
+    net = Utility(EAAI, (20, 60), 0, win_only=False)
+    assert not net.win_only and net(25, 0) == 25.0 and net(0, 12) == -12.0
+    expert = ExpertAgent(Settings(worlds=8, min_worlds=8))
+    for rules, match in ((EAAI, (0, 180)), (staked, None)):
+        hand = Hand.deal(rules, 0, 11)
+        seat = hand.current_player
+        assert seat is not None
+        view = hand.view(seat, (20, 60), match_points=match)
+        assert expert.evaluate(view, random.Random(1)).baseline == 0.0  # nothing scored yet
+        ranked = hint(view, rng=random.Random(1), worlds=8)
+        assert ranked and {h.unit for h in ranked} == {"points"}
+    # The same hand as a game on its own: the chance of winning it, with the measured edge.
+    hand = Hand.deal(EAAI, 0, 11)
+    seat = hand.current_player
+    assert seat is not None
+    mine, theirs = (20, 60) if seat == 0 else (60, 20)
+    alone = expert.evaluate(hand.view(seat, (20, 60)), random.Random(1)).baseline
+    assert alone == pytest.approx(200 * win_chance(100, mine, theirs, *AHEAD))

@@ -63,7 +63,7 @@ from .search import (
     resolve_knock,
 )
 from .style import Evidence, StyleModel, default_styles, evidence, turns_of
-from .winprob import Utility, for_the_game, hand_model, only_game
+from .winprob import Utility, for_the_game, hand_model
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,7 +268,9 @@ class Settings:
     #: then the money is the net, and an ending is worth its points, its box and the game
     #: bonus weighted by the chance of winning (:func:`~.winprob.for_the_game`); so too in a
     #: game of a match (``match_net``). False: that blend whatever the stake (the default
-    #: before 2026-12-05). Paired under ``standard``
+    #: before 2026-12-05); under rules without bonuses (EAAI) a game on its own is only won
+    #: or lost either way, and with a stake or in a match its net is its points. Paired
+    #: under ``standard``
     #: at 128 worlds against simple over 700 pairs: +1.8% of games (about -0.9% to +4.4%),
     #: 6.6 points of net a game fewer (400 of those pairs; benchmarks/strength.md).
     win_game: bool = True
@@ -508,7 +510,7 @@ class ExpertAgent(BaseAgent):
         # The measured hands are the EAAI game's: a blend of points and game (under a stake)
         # keeps even hands (hand_edge).
         game_only = s.for_the_game(view)
-        edge = s.hand_edge if (game_only or only_game(view.rules)) else 0.0
+        edge = s.hand_edge if game_only else 0.0
         utility = Utility(
             view.rules,
             view.scores,

@@ -163,8 +163,8 @@ def win_chance(
 
 
 def only_game(rules: Rules) -> bool:
-    """Whether only winning the game counts under ``rules``: no end-of-game bonus (the EAAI
-    preset)."""
+    """Whether the game has no end-of-game bonus under ``rules`` (the EAAI preset), so that
+    a game on its own is only won or lost."""
     return rules.game_bonus == 0 and rules.box_bonus == 0 and rules.shutout == "none"
 
 
@@ -172,9 +172,12 @@ def for_the_game(rules: Rules, win_game: bool = True, *, match: bool = False) ->
     """Whether a player with the setting ``win_game`` values a hand's ending by the chance of
     winning the game alone under ``rules``: so unless the rules set a stake (then the money
     is the final net, points and bonuses together) or the game is one of a ``match`` (whose
-    match points are the games' nets added up). Rules without bonuses have only the game
-    either way (:func:`only_game`)."""
-    return win_game and rules.stake == 0 and not match
+    match points are the games' nets added up). Otherwise rules without bonuses have only
+    the game whatever ``win_game`` says (:func:`only_game`); with a stake or in a match their
+    net is the points alone."""
+    if rules.stake != 0 or match:
+        return False
+    return win_game or only_game(rules)
 
 
 class Utility:
@@ -209,7 +212,7 @@ class Utility:
         scores: tuple[int, int],
         seat: int,
         *,
-        win_only: bool = False,
+        win_only: bool | None = None,
         hand_only: bool = False,
         model: tuple[Points, Points] = (EVEN, EVEN),
         columns: Sequence[Column] = (),
@@ -224,8 +227,10 @@ class Utility:
         #: Under Hollywood scoring, the open columns as ``(my points, his points, whether my
         #: win would count in it, whether his would)`` (empty without ``columns``).
         self.open_columns = _open_columns(columns, seat) if rules.hollywood else ()
-        #: Whether only winning the game counts: under rules with no end-of-game bonus, or
-        #: when asked (``win_only``) whatever the bonuses.
+        #: Whether only winning the game counts: when asked (``win_only``, as
+        #: :func:`for_the_game` decides), whatever the bonuses; by default (None) under rules
+        #: with no end-of-game bonus (:func:`only_game`), where ``win_only=False`` values an
+        #: ending by its points (the net that a stake or a match counts).
         #: Under Hollywood scoring without its columns, the score a view is given sums three
         #: games, each with its own target, so no one game's chance can be read from it: a
         #: hand's ending is worth its points (and box), which count in every game they are
@@ -234,7 +239,8 @@ class Utility:
         #: Whether the hand is all there is (single-hand play, as in OpenSpiel's or RLCard's
         #: game, asked for with ``hand_only``): its points, and nothing of boxes or games.
         self.hand_only = hand_only
-        self.win_only = not (rules.hollywood or hand_only) and (win_only or only_game(rules))
+        game = only_game(rules) if win_only is None else win_only
+        self.win_only = not (rules.hollywood or hand_only) and game
 
     def __call__(self, mine: int, theirs: int) -> float:
         if self.hand_only:
