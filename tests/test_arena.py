@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import signal
 import statistics
 import subprocess
@@ -25,6 +26,7 @@ from ginrummy.agents.arena import (
 )
 from ginrummy.agents.play import play_game, play_match
 from ginrummy.agents.registry import PANEL
+from ginrummy.cli.arena import duration
 from ginrummy.cli.main import main
 from ginrummy.engine import Rules
 
@@ -285,6 +287,36 @@ def test_a_player_against_itself_has_its_sides_told_apart(
     header = next(line for line in out.splitlines() if line.startswith(" "))
     assert header.split() == ["random", "(A)", "random", "(B)"]
     assert "random (A) vs random (B): 2/2 pairs, random (A) 50.0% so far" in err
+    # The last line says the time spent; none is left.
+    assert re.search(r"2/2 pairs, random \(A\) 50\.0% so far, \d+ (?:s|min) spent\n$", err)
+
+
+def test_the_progress_lines_say_the_time_spent_and_left(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["arena", "random", "simple", "--games", "20", "--seed", "1"]) == 0
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 10 and lines[0].startswith("random vs simple: 2/20 pairs, random ")
+    going = r" so far, \d+ (?:s|min) spent, about \d+ (?:s|min) left$"
+    assert all(re.search(going, line) for line in lines[:-1])
+    assert re.search(r"20/20 pairs, .* so far, \d+ (?:s|min) spent$", lines[-1])
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"),
+    [
+        (0.2, "0 s"),
+        (44.6, "45 s"),
+        (59.4, "59 s"),
+        (61, "1 min"),
+        (725, "12 min"),
+        (3569, "59 min"),
+        (3600, "1 h 00 min"),
+        (7500, "2 h 05 min"),
+    ],
+)
+def test_a_duration_reads_as_a_person_says_it(seconds: float, text: str) -> None:
+    assert duration(seconds) == text
 
 
 def test_arena_panel_meets_every_other_player_of_the_panel_on_the_same_deals(

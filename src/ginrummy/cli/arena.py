@@ -7,6 +7,7 @@ import json
 import random
 import signal
 import sys
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
@@ -256,13 +257,21 @@ def _progress(
     else:
         rich_ok = sys.stderr.isatty()
     if not rich_ok:
-        # Not a terminal (a log file, a pipe): a plain line every tenth of the run.
+        # Not a terminal (a log file, a pipe): a plain line every tenth of the run, with the
+        # time it has taken and, from the pace of the pairs it has played, the time left.
         step = max(1, total // 10)
+        started, resumed = time.monotonic(), tally.pairs
 
         def line(result: PairResult) -> None:
             tally.add(result)
             if tally.pairs % step == 0 or tally.pairs == total:
-                print(f"{label}: {tally.pairs}/{total} pairs, {tally}", file=sys.stderr, flush=True)
+                spent = time.monotonic() - started
+                text = f"{label}: {tally.pairs}/{total} pairs, {tally}, {duration(spent)} spent"
+                played = tally.pairs - resumed
+                if tally.pairs < total and played > 0:
+                    left = spent / played * (total - tally.pairs)
+                    text += f", about {duration(left)} left"
+                print(text, file=sys.stderr, flush=True)
 
         yield line
         return
@@ -280,6 +289,17 @@ def _progress(
             bar.update(task, advance=1, description=f"{label} (pairs), {tally}")
 
         yield advance
+
+
+def duration(seconds: float) -> str:
+    """A length of time as a person reads it: ``"45 s"``, ``"12 min"``, ``"2 h 05 min"``."""
+    whole = round(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    minutes = round(seconds / 60)
+    if minutes < 60:
+        return f"{minutes} min"
+    return f"{minutes // 60} h {minutes % 60:02d} min"
 
 
 def labels(a: str, b: str) -> tuple[str, str]:
