@@ -294,6 +294,8 @@ def _progress(
 def duration(seconds: float) -> str:
     """A length of time as a person reads it: ``"45 s"``, ``"12 min"``, ``"2 h 05 min"``."""
     whole = round(seconds)
+    if whole < 1:
+        return "under 1 s"
     if whole < 60:
         return f"{whole} s"
     minutes = round(seconds / 60)
