@@ -109,9 +109,9 @@ class Line(Static):
 
 
 class LogLines(Line):
-    """The move log, which keeps its box on its last line. The box scrolls once the new lines
-    are laid out (when this grows), as well as after the next refresh: under load the layout
-    can come after that refresh, and the box would stop short of the end."""
+    """The move log, which keeps its box on its last line: the box scrolls when the new lines
+    have been laid out (when this grows), not at the next refresh, which under load can come
+    before the layout and leave the box short of the end."""
 
     def on_resize(self, event: events.Resize) -> None:
         if isinstance(self.parent, VerticalScroll):
@@ -236,8 +236,6 @@ class TableScreen(Screen[None]):
             cards.refresh()
         self.query_one("#hints").set_class(self.hinting or self.hints is not None, "shown")
         self.query_one("#status").set_class(self.problem is not None, "error")
-        logbox = self.query_one("#logbox", VerticalScroll)
-        self.call_after_refresh(logbox.scroll_end, animate=False)  # once the new lines are in
         self.refresh_bindings()
 
     # -- what each part shows ---------------------------------------------------------------
