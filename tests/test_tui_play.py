@@ -124,7 +124,9 @@ def test_laying_off_card_by_card_then_done() -> None:
         await press_action_keys(pilot, app, ["l"])
         state = table(app).state
         assert any(c == card for c, _ in state["view"]["layoffs"])
-        assert f"laid off {pretty(card)}" in screen_text(app)
+        # The table has answered; the screen shows it at its next refresh (so below too).
+        shown = f"laid off {pretty(card)}"
+        await until(pilot, lambda: shown in screen_text(app), "the card laid off on the felt")
         await press_action_keys(pilot, app, ["f"])
         assert table(app).state["view"]["phase"] == "over"
 
@@ -152,17 +154,17 @@ def test_undo_follows_the_webs_fair_play_rules() -> None:
         # The computer only passed since: the pass can be taken back.
         assert [e["action"] for e in table(app).state["view"]["history"]] == ["pass", "pass"]
         assert table(app).state["table"]["can_undo"]
-        assert "u Undo" in screen_text(app)
+        await until(pilot, lambda: "u Undo" in screen_text(app), "the undo key")
         await press_action_keys(pilot, app, ["u"])
         state = table(app).state
         assert state["view"]["history"] == [] and state["view"]["phase"] == "first_upcard"
         assert state["table"]["fair_play"]["undo_used"]
-        assert "undo used" in screen_text(app)
+        await until(pilot, lambda: "undo used" in screen_text(app), "undo used, on screen")
         # A card drawn from the stock is never put back.
         await press_action(pilot, app, "pass")
         await press_action(pilot, app, "draw")
         assert not table(app).state["table"]["can_undo"]
-        assert "u Undo" not in screen_text(app)
+        await until(pilot, lambda: "u Undo" not in screen_text(app), "no undo key")
         await pilot.press("colon", *"undo", "enter")  # asked all the same: refused, saying why
         await until(pilot, lambda: "cannot be put back" in screen_text(app), "the refusal")
         assert table(app).state["view"]["phase"] == "discard"
@@ -199,7 +201,7 @@ def test_hints_are_the_experts_ranked_hints() -> None:
         hints = table(app).hints
         assert isinstance(hints, list)
         assert {h["action"] for h in hints} == set(legal(table(app).state))
-        assert "Hints (best first)" in screen_text(app)
+        await until(pilot, lambda: "Hints (best first)" in screen_text(app), "the hints shown")
         await press_action(pilot, app, "pass")
         assert table(app).hints is None  # stale once the hand moved on
 
