@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Final
+from typing import Any, Final
 
 from .base import Actor, Agent, as_agent
 
@@ -75,13 +75,18 @@ def _agents() -> dict[str, AgentFactory]:
     return {**builtin_agents(), **_added}
 
 
-def get_agent(name: str) -> Agent:
+def get_agent(name: str, *, one_hand: bool = False) -> Agent:
     """A fresh agent by name (``random``, ``simple``, ``greedy``, ``beginner``, ...).
 
     An agent with settings (``expert``) takes changes to them after a colon,
     ``"expert:worlds=256"`` or ``"expert:worlds=64,discards=3"``: whole numbers, decimals and
     ``true``/``false`` as the setting is; the name with its changes works wherever a name does
-    (the arena's worker processes and Ray tasks make their players from it)."""
+    (the arena's worker processes and Ray tasks make their players from it).
+
+    With ``one_hand`` (where a game is a single hand, its points all that count: the
+    environments' ``mode="hand"``, OpenSpiel's games of one hand) a player with a
+    ``hand_points`` setting (the expert) plays for the hand's points unless the name sets it:
+    otherwise it would weigh the hand by what it does to a game that is never played."""
     agents = _agents()
     base, colon, options = name.partition(":")
     if name in agents:
@@ -94,6 +99,9 @@ def get_agent(name: str) -> Agent:
     agent = as_agent(factory())
     if colon and name not in agents:
         _change_settings(agent, base, options)
+    settings: Any = getattr(agent, "settings", None)
+    if one_hand and hasattr(settings, "hand_points") and "hand_points" not in options:
+        setattr(agent, "settings", dataclasses.replace(settings, hand_points=True))  # noqa: B010
     return agent
 
 

@@ -18,7 +18,6 @@ illegal action loses the episode by default (``illegal="lose"``) rather than rai
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from typing import Any
 
@@ -37,18 +36,6 @@ from .names import NAME
 from .options import EnvOptions, make_options
 from .render import render
 from .session import Session
-
-
-def _named_opponent(name: str, mode: str) -> Agent:
-    """The opponent by name. Where an episode is one hand (``mode="hand"``, the reward its
-    points), a player with a ``hand_points`` setting (the expert) plays for the hand's points
-    unless the name sets it: otherwise it would weigh the hand by what it does to a game
-    that is never played."""
-    agent = get_agent(name)
-    settings: Any = getattr(agent, "settings", None)
-    if mode == "hand" and hasattr(settings, "hand_points") and "hand_points" not in name:
-        setattr(agent, "settings", dataclasses.replace(settings, hand_points=True))  # noqa: B010
-    return agent
 
 
 class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
@@ -72,7 +59,9 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
             raise ValueError(f"seat must be 0, 1 or None (drawn each episode), not {seat!r}")
         self.seat_choice = seat
         self.opponent: Agent = (
-            _named_opponent(opponent, self.options.mode) if isinstance(opponent, str) else opponent
+            get_agent(opponent, one_hand=self.options.mode == "hand")
+            if isinstance(opponent, str)
+            else opponent
         )
         self.render_mode = check_render_mode(render_mode)
         self.session = Session(self.options)

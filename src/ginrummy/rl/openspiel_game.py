@@ -39,7 +39,17 @@ import numpy as np
 import numpy.typing as npt
 import pyspiel
 
-from ..engine import DECK, Action, ActionKind, Card, Hand, IllegalActionError, Phase, Rules
+from ..engine import (
+    DECK,
+    Action,
+    ActionKind,
+    Card,
+    Hand,
+    IllegalActionError,
+    Phase,
+    PlayerView,
+    Rules,
+)
 from ..engine.game import next_dealer
 from ..engine.scoring import Tally
 from .actions import ACTIONS, OPENSPIEL_NUM_ACTIONS, from_openspiel, ids_of, to_openspiel
@@ -395,6 +405,18 @@ class GinRummyState(pyspiel.State):
     def hand(self) -> Hand | None:
         """The hand being played (None while it is being dealt)."""
         return self._table.hand
+
+    @property
+    def scores(self) -> tuple[int, int]:
+        """The game's score before this hand (0-0 in ``hand`` mode)."""
+        return self._table.scores
+
+    def view(self, player: int) -> PlayerView:
+        """What ``player`` sees of the hand being played (raises while it is being dealt)."""
+        hand = self._table.hand
+        if hand is None:
+            raise ValueError("the cards are still being dealt: no hand to see yet")
+        return hand.view(player, self._table.scores)
 
     def current_player(self) -> int:
         return self._table.current_player()
