@@ -15,7 +15,8 @@ import pytest
 
 from ginrummy.agents import get_agent
 from ginrummy.agents.expert import ExpertAgent, IntermediateExpert, Settings
-from ginrummy.agents.heuristic import meld_outs, rollout_discard
+from ginrummy.agents.basic import in_some_meld
+from ginrummy.agents.heuristic import meld_outs, rollout_discard, takes_into_meld
 from ginrummy.agents.inference import Beliefs, Observed, beliefs, observe, sample_world
 from ginrummy.agents.search import (
     FIRST_CHANCE,
@@ -460,6 +461,33 @@ def test_rollout_discard_shuns_a_card_he_likely_melds_unless_it_knocks() -> None
 def test_meld_outs() -> None:
     outs = meld_outs(parse_cards("7h 8h Kc Kd").mask)
     assert outs == parse_cards("6h 9h Ks Kh").mask
+
+
+def test_meld_outs_are_the_cards_simple_takes() -> None:
+    """``his_any`` rollouts take his pile cards by ``meld_outs``: exactly simple's rule."""
+    rng = random.Random(5)
+    for _ in range(3000):
+        cards = rng.sample(range(52), 11)
+        hand = sum(1 << c for c in cards[:10])
+        card = cards[10]
+        assert bool(meld_outs(hand) >> card & 1) == in_some_meld(hand, DECK[card])
+
+
+def test_his_any_takes_a_card_his_best_melds_leave_out() -> None:
+    # 7d makes a set with 7s 7h, but his best arrangement keeps them in runs.
+    his = parse_cards("5s 6s 7s 7h 8h 9h Ac 2c Kc Qd").mask
+    seven = Card.parse("7d").index
+    assert in_some_meld(his, DECK[seven]) and not takes_into_meld(his, seven)
+    mine = parse_cards("2h 3h 4h 9c 9d 9s Js Jd Jh 4c").mask
+    stock = [Card.parse(t).index for t in "Kd Qh 3c Ts Th 8c 6d 2d 5c 4d".split()]
+    start = Rollout(mine, [seven], turn=1, phase=TO_DRAW, turns=(1, 0))
+    scoring = Scoring.of(EAAI, 10, 1)
+    plain = play_out(start, his, stock, scoring)
+    taking = play_out(start, his, stock, scoring, his_any=True)
+    # Without the rule he draws the Kd and throws a ten: I draw the Qh and knock with 4
+    # against his 23. Taking the 7d, he throws the Kc: I draw the Kd and knock against 20.
+    assert plain == (19, 0)
+    assert taking == (16, 0)
 
 
 def test_beliefs_follow_what_he_took_passed_and_threw() -> None:

@@ -138,6 +138,11 @@ class Settings:
     #: avoid cards by their danger (the chance he can meld them, as read at the decision)
     #: times this (0: the least deadwood alone; the heuristic's own weight is ``danger``).
     rollout_danger: float = 0.0
+    #: Whether his takes from the pile in the rollouts follow ``simple``'s rule (a card that
+    #: goes into any meld with his cards), which the players of the sparring panel share,
+    #: rather than the rollout policy's (a card that goes into a meld of his best
+    #: arrangement: about one take in fifteen fewer).
+    his_any: bool = False
     #: Whether the search weighs discards (otherwise only take/draw and knocks), and by how
     #: many standard errors (paired over the same worlds) another discard must beat the
     #: heuristic's best to be chosen instead.
@@ -858,7 +863,16 @@ class ExpertAgent(BaseAgent):
                 hand | (1 << stock[0]), start.pile, 0, TO_DISCARD, pos=1, turns=start.turns
             )
         return play_out_plans(
-            start, opp, stock, scoring, outs, plans=plans, his=his, danger=danger, shun=shun
+            start,
+            opp,
+            stock,
+            scoring,
+            outs,
+            plans=plans,
+            his=his,
+            danger=danger,
+            shun=shun,
+            his_any=self.settings.his_any,
         )
 
     @staticmethod

@@ -58,7 +58,7 @@ from ..engine.melds import (
     run_melds,
 )
 from ..engine.rules import Rules
-from .heuristic import least_discard, rollout_discard, takes_into_meld
+from .heuristic import least_discard, meld_outs, rollout_discard, takes_into_meld
 
 #: Rollouts in nearby worlds meet the same hands again (four in ten least-deadwood discards,
 #: nearly half the deadwood counts, more than half the knocking hands): all are pure functions
@@ -293,6 +293,7 @@ def play_out(
     his: KnockRule = FIRST_CHANCE,
     danger: Sequence[float] = (),
     shun: float = 0.0,
+    his_any: bool = False,
 ) -> tuple[int, int]:
     """Play a simulated hand from ``start`` to its end in the world where the opponent holds
     ``opp`` and the stock is ``stock`` (in draw order), with the heuristic for both seats (see
@@ -303,9 +304,13 @@ def play_out(
     deadwood, except that with ``outs`` seat 0 (the searching player) also values live cards
     that would still join a meld, and with ``shun`` it avoids throwing cards by their
     ``danger`` (per card, the chance the opponent can meld it, as read at the search's start).
-    ``mine`` and ``his`` say when seat 0 and seat 1 knock.
+    ``mine`` and ``his`` say when seat 0 and seat 1 knock. With ``his_any`` seat 1 takes a
+    pile card that goes into any meld with his cards (as ``simple`` and the players modelled
+    on it do), not only into one of his best arrangement.
     """
-    points = play_out_plans(start, opp, stock, scoring, outs, max_plies, (mine,), his, danger, shun)
+    points = play_out_plans(
+        start, opp, stock, scoring, outs, max_plies, (mine,), his, danger, shun, his_any
+    )
     return points[0]
 
 
@@ -320,6 +325,7 @@ def play_out_plans(
     his: KnockRule = FIRST_CHANCE,
     danger: Sequence[float] = (),
     shun: float = 0.0,
+    his_any: bool = False,
 ) -> list[tuple[int, int]]:
     """:func:`play_out` once for each of seat 0's knocking ``plans`` (its ``mine``), in one
     pass: the plans play the same hand until one of them knocks, and the others play on from
@@ -347,7 +353,11 @@ def play_out_plans(
         h = hands[turn]
         if phase == TO_TAKE_OR_PASS:
             top = pile[-1]
-            if takes_into_meld(h, top):
+            if his_any and turn == 1:
+                take = meld_outs(h) >> top & 1 == 1
+            else:
+                take = takes_into_meld(h, top)
+            if take:
                 h |= 1 << top
                 pile.pop()
                 taken = top
@@ -363,7 +373,9 @@ def play_out_plans(
             top = pile[-1] if pile and passes != 2 else -1
             passes = 0
             turns[turn] += 1
-            if top >= 0:
+            if top >= 0 and his_any and turn == 1:
+                take = meld_outs(h) >> top & 1 == 1
+            elif top >= 0:
                 before = dws[turn]
                 if before < 0:
                     before = _deadwood(h)
