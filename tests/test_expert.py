@@ -14,8 +14,8 @@ from dataclasses import replace
 import pytest
 
 from ginrummy.agents import get_agent
-from ginrummy.agents.expert import ExpertAgent, IntermediateExpert, Settings
 from ginrummy.agents.basic import in_some_meld
+from ginrummy.agents.expert import ExpertAgent, IntermediateExpert, Settings
 from ginrummy.agents.heuristic import meld_outs, rollout_discard, takes_into_meld
 from ginrummy.agents.inference import Beliefs, Observed, beliefs, observe, sample_world
 from ginrummy.agents.search import (
@@ -479,7 +479,8 @@ def test_his_any_takes_a_card_his_best_melds_leave_out() -> None:
     seven = Card.parse("7d").index
     assert in_some_meld(his, DECK[seven]) and not takes_into_meld(his, seven)
     mine = parse_cards("2h 3h 4h 9c 9d 9s Js Jd Jh 4c").mask
-    stock = [Card.parse(t).index for t in "Kd Qh 3c Ts Th 8c 6d 2d 5c 4d".split()]
+    order = ["Kd", "Qh", "3c", "Ts", "Th", "8c", "6d", "2d", "5c", "4d"]
+    stock = [Card.parse(t).index for t in order]
     start = Rollout(mine, [seven], turn=1, phase=TO_DRAW, turns=(1, 0))
     scoring = Scoring.of(EAAI, 10, 1)
     plain = play_out(start, his, stock, scoring)
