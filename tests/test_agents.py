@@ -561,6 +561,16 @@ def test_an_agents_settings_are_changed_after_a_colon() -> None:
         assert agent.act(view, random.Random(seed)) == direct.act(view, random.Random(seed))
 
 
+def test_the_settings_that_may_be_negative_take_a_minus() -> None:
+    agent = get_agent("expert:knock_bias=-2.5,knock_bias_behind=-3,patient_late=-1")
+    settings = getattr(agent, "settings")  # noqa: B009
+    assert (settings.knock_bias, settings.knock_bias_behind, settings.patient_late) == (
+        -2.5,
+        -3,
+        -1,
+    )
+
+
 @pytest.mark.parametrize(
     ("name", "message"),
     [
@@ -570,6 +580,8 @@ def test_an_agents_settings_are_changed_after_a_colon() -> None:
         ("expert:search=maybe", "expert's search is true or false, not 'maybe'"),
         ("expert:worlds=-1", "expert's worlds cannot be '-1'"),
         ("expert:sharpness=nan", "expert's sharpness cannot be 'nan'"),
+        ("expert:knock_bias=nan", "expert's knock_bias cannot be 'nan'"),
+        ("expert:knock_bias_behind=-inf", "expert's knock_bias_behind cannot be '-inf'"),
         ("expert:prune=64", "expert's prune is 2 whole numbers joined by '/' (now 128/320)"),
         ("expert:keep=3/x", "expert's keep is 2 whole numbers joined by '/' (now 3/2), not '3/x'"),
         ("expert:", "expert: no setting after the colon"),

@@ -276,6 +276,30 @@ def test_each_knock_carries_the_share_of_worlds_that_undercut_it() -> None:
     assert all(0.0 <= r <= 1.0 for r in risk.values())
 
 
+def test_the_knock_bias_when_behind_moves_only_knocks_and_only_when_behind() -> None:
+    hand = "As 2s 3s 4h 5h 6h 8d 8c 8h 9c"
+    settings = Settings(worlds=32, min_worlds=32, budget_ms=10_000)
+
+    def values(scores: tuple[int, int], **changes: float) -> list[tuple[str, float]]:
+        _, view = _knock_view(hand, "Kd", scores=scores)
+        agent = ExpertAgent(replace(settings, **changes))
+        evaluation = agent.evaluate(view, random.Random(6))
+        return list(zip([c.kind for c in evaluation.candidates], evaluation.values, strict=True))
+
+    for scores, moved in (((40, 70), True), ((70, 40), False), ((50, 50), False)):
+        plain = values(scores)
+        biased = values(scores, knock_bias_behind=-3.0)
+        assert [k for k, _ in plain] == [k for k, _ in biased]
+        assert any(k == "knock" for k, _ in plain)
+        for (kind, a), (_, b) in zip(plain, biased, strict=True):
+            if kind == "knock" and moved:
+                assert b < a  # three points less, at the score's worth of a point
+            else:
+                assert b == a
+    # Behind, it is the same as the bias on every knock.
+    assert values((40, 70), knock_bias_behind=-3.0) == values((40, 70), knock_bias=-3.0)
+
+
 def test_a_knock_riskier_than_the_cap_gives_way_to_playing_on() -> None:
     from ginrummy.agents.expert import Candidate, Evaluation
 

@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -119,14 +120,15 @@ def _change_settings(agent: Agent, base: str, options: str) -> None:
                 f"{base} has no setting {key!r}: write {base}:NAME=VALUE with NAME one of "
                 f"{', '.join(names)}"
             )
-        changes[key] = _setting_value(base, key, text, getattr(settings, key))
+        signed = key in getattr(settings, "signed", frozenset())
+        changes[key] = _setting_value(base, key, text, getattr(settings, key), signed=signed)
     if not changes:
         raise ValueError(f"{base}: no setting after the colon (e.g. {base}:worlds=256)")
     setattr(agent, "settings", dataclasses.replace(settings, **changes))  # noqa: B010
 
 
-def _setting_value(base: str, key: str, text: str, now: object) -> object:
-    """``text`` read as the kind of value ``now`` is (a setting is never negative)."""
+def _setting_value(base: str, key: str, text: str, now: object, *, signed: bool = False) -> object:
+    """``text`` read as the kind of value ``now`` is (never negative unless ``signed``)."""
     words = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
     if isinstance(now, tuple):
         # Whole numbers joined by "/", as many as the setting has: prune=64/160.
@@ -146,7 +148,7 @@ def _setting_value(base: str, key: str, text: str, now: object) -> object:
         kinds = {bool: "true or false", int: "a whole number", float: "a number"}
         kind = kinds.get(type(now), type(now).__name__)
         raise ValueError(f"{base}'s {key} is {kind}, not {text!r}") from None
-    if not 0 <= value < float("inf"):
+    if not (math.isfinite(value) and (signed or value >= 0)):
         raise ValueError(f"{base}'s {key} cannot be {text!r}")
     return value
 
