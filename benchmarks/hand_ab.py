@@ -103,7 +103,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--opponent", default="simple")
     parser.add_argument("--rules", default="eaai", choices=Rules.presets())
     parser.add_argument("--deals", type=int, default=200)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=1,
+        help="deal i is dealt from seed SEED+i: screens on other deals need seeds at least "
+        "--deals apart (default 1)",
+    )
     parser.add_argument("--worlds", type=int, default=None, help="worlds for every version")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument(
