@@ -563,7 +563,7 @@ def test_an_agents_settings_are_changed_after_a_colon() -> None:
 
 def test_the_settings_that_may_be_negative_take_a_minus() -> None:
     agent = get_agent("expert:knock_bias=-2.5,knock_bias_behind=-3,patient_late=-1")
-    settings = getattr(agent, "settings")  # noqa: B009
+    settings = agent.settings  # type: ignore[attr-defined]
     assert (settings.knock_bias, settings.knock_bias_behind, settings.patient_late) == (
         -2.5,
         -3,
