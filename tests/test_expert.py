@@ -278,7 +278,8 @@ def test_each_knock_carries_the_share_of_worlds_that_undercut_it() -> None:
 
 def test_the_knock_bias_when_behind_moves_only_knocks_and_only_when_behind() -> None:
     hand = "As 2s 3s 4h 5h 6h 8d 8c 8h 9c"
-    settings = Settings(worlds=32, min_worlds=32, budget_ms=10_000)
+    assert Settings().knock_bias_behind == -3.0  # the default since 2026-12-06
+    settings = Settings(worlds=32, min_worlds=32, budget_ms=10_000, knock_bias_behind=0.0)
 
     def values(scores: tuple[int, int], **changes: float) -> list[tuple[str, float]]:
         _, view = _knock_view(hand, "Kd", scores=scores)
@@ -298,6 +299,54 @@ def test_the_knock_bias_when_behind_moves_only_knocks_and_only_when_behind() -> 
                 assert b == a
     # Behind, it is the same as the bias on every knock.
     assert values((40, 70), knock_bias_behind=-3.0) == values((40, 70), knock_bias=-3.0)
+
+
+def test_the_hints_value_knocks_without_the_bias_when_behind() -> None:
+    from ginrummy.agents.hints import hint
+
+    _, view = _knock_view("As 2s 3s 4h 5h 6h 8d 8c 8h 9c", "Kd", scores=(40, 70))
+
+    def scores(settings: Settings | None) -> list[tuple[str, float]]:
+        hints = hint(view, rng=random.Random(3), worlds=24, settings=settings)
+        return [(str(h.action), h.score) for h in hints]
+
+    plain = scores(None)
+    assert any(a.startswith("knock") for a, _ in plain)
+    assert plain == scores(Settings(knock_bias_behind=0.0))
+    # The bias is the expert's own: a player's hints are not moved by it.
+    assert plain == scores(Settings(knock_bias_behind=-6.0))
+
+
+def test_the_plan_blend_mixes_in_the_best_plan_world_by_world() -> None:
+    from ginrummy.agents.expert import _best_plan
+
+    # Two plans over two worlds: the second is better on average (1.0 against 0.5).
+    lists = [[1.0, 0.0], [0.0, 2.0]]
+    assert _best_plan(lists, 0.0) == [0.0, 2.0]
+    # Half of each world's best (1.0, 2.0) mixed in; a single plan is left as it is.
+    assert _best_plan(lists, 0.5) == [0.5, 2.0]
+    assert _best_plan([[3.0, 1.0]], 0.5) == [3.0, 1.0]
+
+
+def test_the_plan_blend_raises_only_moves_that_play_on() -> None:
+    _, view = _knock_view("As 2s 3s 4h 5h 6h 8d 8c 8h 9c", "Kd")
+    settings = Settings(worlds=32, min_worlds=32, budget_ms=10_000)
+
+    def values(blend: float) -> list[tuple[str, float]]:
+        agent = ExpertAgent(replace(settings, plan_blend=blend))
+        evaluation = agent.evaluate(view, random.Random(6))
+        return list(zip([c.kind for c in evaluation.candidates], evaluation.values, strict=True))
+
+    plain, blended = values(0.0), values(0.3)
+    assert [k for k, _ in plain] == [k for k, _ in blended]
+    kinds = {k for k, _ in plain}
+    assert {"knock", "discard"} <= kinds
+    for (kind, a), (_, b) in zip(plain, blended, strict=True):
+        if kind == "knock":
+            assert b == a
+        else:
+            assert b >= a
+    assert any(b > a for (_, a), (_, b) in zip(plain, blended, strict=True))
 
 
 def test_a_knock_riskier_than_the_cap_gives_way_to_playing_on() -> None:

@@ -322,11 +322,21 @@ class Settings:
     #: knocking against playing on. 0: none.
     knock_bias: float = 0.0
     #: The same, added only while its game score is below his (never in a single hand, where
-    #: the score is 0-0, nor under Hollywood's summed columns): behind at 60-85, single hands
-    #: against simple played -3 at +0.81% and +1.07% of a game a hand on two sets of 1,000
-    #: deals, each interval clear of zero, where from 0-0 and from 80-60 the bias was level
-    #: (benchmarks/strength.md). Not yet measured in whole games, so 0: none.
-    knock_bias_behind: float = 0.0
+    #: the score is 0-0, nor under Hollywood's summed columns): behind, it knocked too
+    #: readily. Single hands against simple, -3 against 0, in % of a game a hand: +0.81,
+    #: +1.07 and +0.83 at 60-85 on three sets of 1,000 deals (each interval clear of zero),
+    #: +0.31 at 30-60 and +0.31 at 10-35 (each just short of clear); from 0-0 and 80-60
+    #: the bias on every knock was level (benchmarks/strength.md). -3 since 2026-12-06;
+    #: ``knock_bias_behind=0`` plays as before. The hints leave it out: it corrects the
+    #: expert's own later play, not the player's they advise.
+    knock_bias_behind: float = -3.0
+    #: How much of a move's value that plays on comes from the best plan world by world
+    #: rather than the best plan over all worlds: ``(1 - plan_blend) * best plan's value +
+    #: plan_blend * best value of any plan``, world by world. The best plan over all worlds
+    #: undervalues playing on (the expert will choose later, knowing more, where every plan
+    #: is fixed now); the best world by world overvalues it (it chooses knowing his cards).
+    #: 0: the best plan's mean alone.
+    plan_blend: float = 0.0
 
     def for_the_game(self, view: PlayerView) -> bool:
         """Whether a hand's ending in ``view`` is valued by the chance of winning the game
@@ -384,6 +394,17 @@ def _exposure(melds: tuple[Meld, ...], b: Beliefs | None) -> float:
 
 def _mean(xs: list[float]) -> float:
     return sum(xs) / len(xs)
+
+
+def _best_plan(lists: list[list[float]], blend: float) -> list[float]:
+    """A move's values world by world from its plans' (``lists``, one per plan, each over
+    the same worlds): the best plan's, and with ``blend`` that much of the best of any plan in
+    each world mixed in (:attr:`Settings.plan_blend`)."""
+    best = max(lists, key=_mean)
+    if blend <= 0.0 or len(lists) == 1:
+        return best
+    worlds = zip(*lists, strict=True)  # every plan met the same worlds
+    return [(1.0 - blend) * b + blend * max(vs) for b, vs in zip(best, worlds, strict=True)]
 
 
 def _gate_discards(
@@ -751,7 +772,7 @@ class ExpertAgent(BaseAgent):
             late = n >= s.min_worlds and perf_counter() > deadline
             if len(plans) > 1 and (n == goal or late or n in s.prune):
                 for i, lists in arms.items():
-                    samples[i] = max(lists, key=_mean)
+                    samples[i] = _best_plan(lists, s.plan_blend)
             if schedule and n >= schedule[0][0]:
                 keep = schedule.pop(0)[1]
                 discards = [i for i in active if cands[i].kind == "discard"]

@@ -81,14 +81,14 @@ def hint(
     base = settings if settings is not None else Settings()
     if worlds is not None and worlds < 1:
         raise ValueError(f"worlds must be at least 1, not {worlds}")
-    # The hints weigh a score by even hands (hand_edge 0): the expert's own edge over a
-    # baseline player is not the edge of the player they advise.
+    # The hints weigh a score by even hands (hand_edge 0) and every knock as the search
+    # values it (no knock_bias_behind): the expert's own edge over a baseline player, and its
+    # own later play, are not those of the player they advise.
+    neutral = replace(base, hand_edge=0.0, knock_bias_behind=0.0)
     agent = ExpertAgent(
-        replace(base, budget_ms=float("inf"), worlds=worlds, min_worlds=worlds, hand_edge=0.0)
+        replace(neutral, budget_ms=float("inf"), worlds=worlds, min_worlds=worlds)
         if worlds is not None
-        else replace(
-            base, budget_ms=budget_ms, worlds=max(base.worlds, 400), min_worlds=4, hand_edge=0.0
-        )
+        else replace(neutral, budget_ms=budget_ms, worlds=max(base.worlds, 400), min_worlds=4)
     )
     if view.phase is Phase.LAYOFF:
         return _layoff_hints(view)
