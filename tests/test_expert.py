@@ -278,8 +278,7 @@ def test_each_knock_carries_the_share_of_worlds_that_undercut_it() -> None:
 
 def test_the_knock_bias_when_behind_moves_only_knocks_and_only_when_behind() -> None:
     hand = "As 2s 3s 4h 5h 6h 8d 8c 8h 9c"
-    assert Settings().knock_bias_behind == -3.0  # the default since 2026-12-06
-    settings = Settings(worlds=32, min_worlds=32, budget_ms=10_000, knock_bias_behind=0.0)
+    settings = Settings(worlds=32, min_worlds=32, budget_ms=10_000)
 
     def values(scores: tuple[int, int], **changes: float) -> list[tuple[str, float]]:
         _, view = _knock_view(hand, "Kd", scores=scores)
