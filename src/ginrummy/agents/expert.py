@@ -329,8 +329,9 @@ class Settings:
     #: the bias on every knock was level (benchmarks/strength.md). But those hands are
     #: valued by the chance of winning worked out from hands played at 0-0, and whole games
     #: did not show the gain: at -3, 83.5% of games over 851 pairs (81.8% to 85.1%), against
-    #: 85.0% over 2,000 pairs of the expert without it. So 0: none. The hints leave it out whatever it is set to:
-    #: it corrects the expert's own later play, not the player's they advise.
+    #: 85.0% over 2,000 pairs of the expert without it. So 0: none. The hints leave it out
+    #: whatever it is set to: it corrects the expert's own later play, not the player's they
+    #: advise.
     knock_bias_behind: float = 0.0
     #: How much of a move's value that plays on comes from the best plan world by world
     #: rather than the best plan over all worlds: ``(1 - plan_blend) * best plan's value +
