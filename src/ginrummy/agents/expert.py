@@ -328,7 +328,7 @@ class Settings:
     #: +0.31 at 30-60 and +0.31 at 10-35 (each just short of clear); from 0-0 and 80-60
     #: the bias on every knock was level (benchmarks/strength.md). But those hands are
     #: valued by the chance of winning worked out from hands played at 0-0, and whole games
-    #: did not show the gain: at -3, 83.5% of games over 851 pairs (81.8% to 85.1%), against
+    #: did not show the gain: at -3, 83.7% of games over 1,000 pairs (82.1% to 85.1%), against
     #: 85.0% over 2,000 pairs of the expert without it. So 0: none. The hints leave it out
     #: whatever it is set to: it corrects the expert's own later play, not the player's they
     #: advise.
