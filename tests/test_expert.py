@@ -276,19 +276,23 @@ def test_each_knock_carries_the_share_of_worlds_that_undercut_it() -> None:
     assert all(0.0 <= r <= 1.0 for r in risk.values())
 
 
+#: A hand that may knock (with 8c or 9c) or play on, for the tests of the knock's value.
+_MAY_KNOCK = "As 2s 3s 4h 5h 6h 8d 8c 8h 9c"
+
+
+def _values(scores: tuple[int, int] = (0, 0), **changes: float) -> list[tuple[str, float]]:
+    """Each candidate's kind and value as a small search with ``changes`` weighs them, holding
+    :data:`_MAY_KNOCK` at ``scores``."""
+    _, view = _knock_view(_MAY_KNOCK, "Kd", scores=scores)
+    agent = ExpertAgent(Settings(worlds=32, min_worlds=32, budget_ms=10_000, **changes))
+    evaluation = agent.evaluate(view, random.Random(6))
+    return list(zip([c.kind for c in evaluation.candidates], evaluation.values, strict=True))
+
+
 def test_the_knock_bias_when_behind_moves_only_knocks_and_only_when_behind() -> None:
-    hand = "As 2s 3s 4h 5h 6h 8d 8c 8h 9c"
-    settings = Settings(worlds=32, min_worlds=32, budget_ms=10_000)
-
-    def values(scores: tuple[int, int], **changes: float) -> list[tuple[str, float]]:
-        _, view = _knock_view(hand, "Kd", scores=scores)
-        agent = ExpertAgent(replace(settings, **changes))
-        evaluation = agent.evaluate(view, random.Random(6))
-        return list(zip([c.kind for c in evaluation.candidates], evaluation.values, strict=True))
-
     for scores, moved in (((40, 70), True), ((70, 40), False), ((50, 50), False)):
-        plain = values(scores)
-        biased = values(scores, knock_bias_behind=-3.0)
+        plain = _values(scores)
+        biased = _values(scores, knock_bias_behind=-3.0)
         assert [k for k, _ in plain] == [k for k, _ in biased]
         assert any(k == "knock" for k, _ in plain)
         for (kind, a), (_, b) in zip(plain, biased, strict=True):
@@ -297,13 +301,13 @@ def test_the_knock_bias_when_behind_moves_only_knocks_and_only_when_behind() -> 
             else:
                 assert b == a
     # Behind, it is the same as the bias on every knock.
-    assert values((40, 70), knock_bias_behind=-3.0) == values((40, 70), knock_bias=-3.0)
+    assert _values((40, 70), knock_bias_behind=-3.0) == _values((40, 70), knock_bias=-3.0)
 
 
 def test_the_hints_value_knocks_without_the_bias_when_behind() -> None:
     from ginrummy.agents.hints import hint
 
-    _, view = _knock_view("As 2s 3s 4h 5h 6h 8d 8c 8h 9c", "Kd", scores=(40, 70))
+    _, view = _knock_view(_MAY_KNOCK, "Kd", scores=(40, 70))
 
     def scores(settings: Settings | None) -> list[tuple[str, float]]:
         hints = hint(view, rng=random.Random(3), worlds=24, settings=settings)
@@ -328,15 +332,7 @@ def test_the_plan_blend_mixes_in_the_best_plan_world_by_world() -> None:
 
 
 def test_the_plan_blend_raises_only_moves_that_play_on() -> None:
-    _, view = _knock_view("As 2s 3s 4h 5h 6h 8d 8c 8h 9c", "Kd")
-    settings = Settings(worlds=32, min_worlds=32, budget_ms=10_000)
-
-    def values(blend: float) -> list[tuple[str, float]]:
-        agent = ExpertAgent(replace(settings, plan_blend=blend))
-        evaluation = agent.evaluate(view, random.Random(6))
-        return list(zip([c.kind for c in evaluation.candidates], evaluation.values, strict=True))
-
-    plain, blended = values(0.0), values(0.3)
+    plain, blended = _values(plan_blend=0.0), _values(plan_blend=0.3)
     assert [k for k, _ in plain] == [k for k, _ in blended]
     kinds = {k for k, _ in plain}
     assert {"knock", "discard"} <= kinds
