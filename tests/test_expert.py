@@ -331,6 +331,31 @@ def test_the_plan_blend_mixes_in_the_best_plan_world_by_world() -> None:
     assert _best_plan([[3.0, 1.0]], 0.5) == [3.0, 1.0]
 
 
+def test_plans_chosen_by_group_take_each_groups_best() -> None:
+    from ginrummy.agents.expert import _best_plan, _plan_key
+
+    # Two plans over four worlds; worlds 0 and 2 are one group, 1 and 3 another.
+    lists = [[1.0, 0.0, 5.0, 1.0], [0.0, 2.0, 0.0, 0.0]]
+    # Over all worlds the first plan is best (7 against 2) ...
+    assert _best_plan(lists, 0.0) == lists[0]
+    # ... in the second group the second (2 against 1).
+    assert _best_plan(lists, 0.0, [3, 7, 3, 7]) == [1.0, 2.0, 5.0, 0.0]
+    # One group is the best plan over all worlds.
+    assert _best_plan(lists, 0.0, [-1] * 4) == lists[0]
+    # The groups: by the deadwood where the plans part, and by the turns' band too.
+    assert _plan_key([], 1) == _plan_key(None, 2) == -1
+    assert _plan_key([(6, 4)], 1) == 6
+    assert _plan_key([(6, 4)], 2) == 6 * 8 + 1 != _plan_key([(6, 7)], 2)
+
+
+def test_plans_chosen_by_group_raise_only_moves_that_play_on() -> None:
+    plain, grouped = _values(), _values(plan_info=2)
+    assert [k for k, _ in plain] == [k for k, _ in grouped]
+    for (kind, a), (_, b) in zip(plain, grouped, strict=True):
+        assert b == a if kind == "knock" else b >= a
+    assert any(b > a for (_, a), (_, b) in zip(plain, grouped, strict=True))
+
+
 def test_the_plan_blend_raises_only_moves_that_play_on() -> None:
     plain, blended = _values(plan_blend=0.0), _values(plan_blend=0.3)
     assert [k for k, _ in plain] == [k for k, _ in blended]
@@ -499,7 +524,17 @@ def test_plans_played_out_together_score_as_each_played_out_alone() -> None:
             play_out_plans(*args, plans=[plan], his=him, danger=danger, shun=shun)[0]
             for plan in plans
         ]
-        assert play_out_plans(*args, plans=plans, his=him, danger=danger, shun=shun) == each
+        parted: list[tuple[int, int]] = []
+        got = play_out_plans(*args, plans=plans, his=him, danger=danger, shun=shun, parted=parted)
+        assert got == each
+        # Where they part is told once, at a deadwood one may knock with; plans that never
+        # part score alike.
+        assert len(parted) <= 1
+        if parted:
+            deadwood, begun = parted[0]
+            assert 0 < deadwood <= 10 and begun >= start.turns[0]
+        else:
+            assert len(set(each)) == 1
         assert each[0] == play_out(*args, mine=plans[0], his=him, danger=danger, shun=shun)
         apart += len(set(each)) > 1
         together += len(set(each)) == 1 and len(plans) > 1

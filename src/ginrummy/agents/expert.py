@@ -340,6 +340,14 @@ class Settings:
     #: is fixed now); the best world by world overvalues it (it chooses knowing his cards).
     #: 0: the best plan's mean alone.
     plan_blend: float = 0.0
+    #: With this above 0, a move that plays on is valued plan by plan within groups of worlds
+    #: alike in what the expert will know when it chooses: each group of worlds takes its own
+    #: best plan. The worlds are grouped by where its plans first part in the rollout (one
+    #: knocks, another plays on): 1, by its deadwood then; 2, by that and the turns it has
+    #: begun (in bands of three). Between the best plan over all worlds (which chooses now,
+    #: knowing less than it will) and the best world by world (which chooses knowing his
+    #: cards). 0: the best plan over all worlds (with ``plan_blend``).
+    plan_info: int = 0
 
     def for_the_game(self, view: PlayerView) -> bool:
         """Whether a hand's ending in ``view`` is valued by the chance of winning the game
@@ -399,15 +407,36 @@ def _mean(xs: list[float]) -> float:
     return sum(xs) / len(xs)
 
 
-def _best_plan(lists: list[list[float]], blend: float) -> list[float]:
+def _best_plan(
+    lists: list[list[float]], blend: float, keys: Sequence[int] | None = None
+) -> list[float]:
     """A move's values world by world from its plans' (``lists``, one per plan, each over
     the same worlds): the best plan's, and with ``blend`` that much of the best of any plan in
-    each world mixed in (:attr:`Settings.plan_blend`)."""
+    each world mixed in (:attr:`Settings.plan_blend`). With ``keys`` (one a world), each group
+    of worlds with the same key takes the plan best over that group (:attr:`Settings.plan_info`).
+    """
+    if keys is not None and len(lists) > 1:
+        totals: dict[int, list[float]] = {}
+        for w, key in enumerate(keys):
+            sums = totals.setdefault(key, [0.0] * len(lists))
+            for k, values in enumerate(lists):
+                sums[k] += values[w]
+        choice = {key: max(range(len(sums)), key=sums.__getitem__) for key, sums in totals.items()}
+        return [lists[choice[key]][w] for w, key in enumerate(keys)]
     best = max(lists, key=_mean)
     if blend <= 0.0 or len(lists) == 1:
         return best
     worlds = zip(*lists, strict=True)  # every plan met the same worlds
     return [(1.0 - blend) * b + blend * max(vs) for b, vs in zip(best, worlds, strict=True)]
+
+
+def _plan_key(parted: list[tuple[int, int]] | None, info: int) -> int:
+    """The group of a world by where its plans first parted (``parted``: its deadwood and the
+    turns it had begun), as :attr:`Settings.plan_info` says; -1 where they never parted."""
+    if not parted:
+        return -1
+    deadwood, turns = parted[0]
+    return deadwood if info == 1 else deadwood * 8 + min(turns // 3, 7)
 
 
 def _gate_discards(
@@ -750,6 +779,13 @@ class ExpertAgent(BaseAgent):
         if style is not None and s.style_turns:
             odds = style.within(begun[1] - (1 if s.bar_knocks else 0), view.knock_limit)
         danger = b.danger() if s.rollout_danger else []
+        # Per candidate tried with several plans in one pass, the key of each world's group
+        # (``plan_info``; -1 where the plans never part).
+        keyed: dict[int, list[int]] = (
+            {i: [] for i, lists in arms.items() if len(lists) > 1}
+            if s.plan_info > 0 and len(groups) == 1
+            else {}
+        )
         n = 0
         goal = s.worlds
         guesser = s.guesser(b, rng)
@@ -763,10 +799,24 @@ class ExpertAgent(BaseAgent):
                 # weigh outs alike are played out together.
                 lists = arms[i]
                 points: list[tuple[int, int]] = []
+                keys = keyed.get(i)
+                parted: list[tuple[int, int]] | None = [] if keys is not None else None
                 for outs, group in groups if len(lists) > 1 else first:
                     points += self._simulate(
-                        view, cands[i], starts[i], opp, stock, scoring, group, his, outs, danger
+                        view,
+                        cands[i],
+                        starts[i],
+                        opp,
+                        stock,
+                        scoring,
+                        group,
+                        his,
+                        outs,
+                        danger,
+                        parted,
                     )
+                if keys is not None:
+                    keys.append(_plan_key(parted, s.plan_info))
                 for pts, values in zip(points, lists, strict=False):
                     v = cache.get(pts)
                     if v is None:
@@ -775,7 +825,7 @@ class ExpertAgent(BaseAgent):
             late = n >= s.min_worlds and perf_counter() > deadline
             if len(plans) > 1 and (n == goal or late or n in s.prune):
                 for i, lists in arms.items():
-                    samples[i] = _best_plan(lists, s.plan_blend)
+                    samples[i] = _best_plan(lists, s.plan_blend, keyed.get(i))
             if schedule and n >= schedule[0][0]:
                 keep = schedule.pop(0)[1]
                 discards = [i for i in active if cands[i].kind == "discard"]
@@ -885,12 +935,13 @@ class ExpertAgent(BaseAgent):
         his: KnockRule = FIRST_CHANCE,
         outs: float = 0.0,
         danger: Sequence[float] = (),
+        parted: list[tuple[int, int]] | None = None,
     ) -> list[tuple[int, int]]:
         """Points ``(mine, his)`` when candidate ``c`` is played in the world ``(opp, stock)``
         and the hand is played out from ``start`` (:meth:`_start`), once for each of this
-        seat's knocking ``plans`` (:func:`~.search.play_out_plans`, in one pass), his knocking
-        by ``his``, this seat's discards weighing live outs by ``outs`` and, with
-        ``rollout_danger``, the ``danger`` of each card."""
+        seat's knocking ``plans`` (:func:`~.search.play_out_plans`, in one pass, which tells
+        ``parted`` where they part), his knocking by ``his``, this seat's discards weighing
+        live outs by ``outs`` and, with ``rollout_danger``, the ``danger`` of each card."""
         hand = view.hand.mask
         kind = c.kind
         shun = self.settings.rollout_danger if danger else 0.0
@@ -920,6 +971,7 @@ class ExpertAgent(BaseAgent):
             danger=danger,
             shun=shun,
             his_any=self.settings.his_any,
+            parted=parted,
         )
 
     @staticmethod

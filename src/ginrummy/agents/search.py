@@ -326,11 +326,16 @@ def play_out_plans(
     danger: Sequence[float] = (),
     shun: float = 0.0,
     his_any: bool = False,
+    parted: list[tuple[int, int]] | None = None,
 ) -> list[tuple[int, int]]:
     """:func:`play_out` once for each of seat 0's knocking ``plans`` (its ``mine``), in one
     pass: the plans play the same hand until one of them knocks, and the others play on from
     there, so the points of each plan are exactly what :func:`play_out` gives it, at the cost
-    of the longest of them rather than their sum."""
+    of the longest of them rather than their sum.
+
+    With ``parted``, where the plans first part (some knock, the others play on) seat 0's
+    deadwood then and the turns it has begun are appended to it: what seat 0 knows of its own
+    hand when it chooses between them. Nothing is appended when they never part."""
     results = [(0, 0)] * len(plans)
     # The plans still playing (by index): the hand is the same for all of them.
     playing = list(range(len(plans)))
@@ -417,6 +422,8 @@ def play_out_plans(
                         results[k] = (pts[0], pts[1])
                     if len(knocking) == len(playing):
                         return results
+                    if parted is not None and len(playing) == len(plans):
+                        parted.append((dw, turns[0]))
                     playing = [k for k in playing if k not in knocking]
         hands[turn] = h
         dws[turn] = dw
