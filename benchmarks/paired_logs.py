@@ -50,6 +50,24 @@ def _moves(pair: PairResult) -> tuple[object, ...]:
     return tuple(dataclasses.replace(game, times=((), ())) for game in pair.games)
 
 
+def _tally(log: dict[int, PairResult], pairs: list[int]) -> str:
+    """A's hands over ``pairs`` against B's: points a hand, gins, knocks won, undercuts."""
+    games = [game for i in pairs for game in log[i].games]
+    hands = sum(game.hands for game in games)
+
+    def both(field: str) -> tuple[int, int]:
+        return (
+            sum(getattr(game, field)[0] for game in games),
+            sum(getattr(game, field)[1] for game in games),
+        )
+
+    (pa, pb), (ga, gb), (ka, kb), (ua, ub) = map(both, ("points", "gins", "knocks", "undercuts"))
+    return (
+        f"{hands} hands, points a hand {pa / hands:.2f} / {pb / hands:.2f}, gins {ga} / {gb}, "
+        f"knocks won {ka} / {kb}, undercuts {ua} / {ub}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("first", help="the arena log of the first version (the baseline)")
@@ -69,9 +87,11 @@ def main(argv: list[str] | None = None) -> int:
     diff = [y - x for x, y in zip(a, b, strict=True)]
     same = sum(_moves(first[i]) == _moves(second[i]) for i in common)
     print(f"{len(common)} pairs in both logs (seed {head1['seed']}, against {head1['b']})")
-    for name, values in ((head1["a"], a), (head2["a"], b)):
+    for name, values, log in ((head1["a"], a, first), (head2["a"], b, second)):
         ci = paired_interval(values)
-        print(f"  {name}: {ci.mean:.1%} (95% CI {ci.low:.1%} to {ci.high:.1%})")
+        print(
+            f"  {name}: {ci.mean:.1%} (95% CI {ci.low:.1%} to {ci.high:.1%}); {_tally(log, common)}"
+        )
     mean = statistics.fmean(diff)
     half = t_quantile_975(len(diff) - 1) * statistics.stdev(diff) / math.sqrt(len(diff))
     corr = statistics.correlation(a, b) if statistics.pstdev(a) and statistics.pstdev(b) else 1.0

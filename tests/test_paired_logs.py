@@ -29,6 +29,10 @@ def test_the_same_player_twice_plays_every_pair_alike(
     out = capsys.readouterr().out
     assert "6 pairs in both logs (seed 5, against simple)" in out
     assert "second minus first: +0.0%" in out and "played exactly alike 6 (100%)" in out
+    # Each version's hands, the same twice over.
+    _, pairs = paired_logs.read(first)
+    hands = sum(game.hands for pair in pairs.values() for game in pair.games)
+    assert out.count(f"; {hands} hands, points a hand ") == 2
 
 
 def test_two_players_are_compared_on_the_pairs_both_hold(
