@@ -2,8 +2,8 @@
 
 The arena deals pair ``i`` of a run from its seed alone, and each hand of a game from the
 game's seed, so two runs of different versions of A against the same B, under the same rules
-and from the same ``--seed``, meet the same cards; where the versions make the same moves
-they play the same games. Their difference is then judged pair by pair, which is far tighter
+and from the same ``--seed``, meet the same cards; while the versions make the same moves
+they play the same game. Their difference is then judged pair by pair, which is tighter
 than two runs on different deals:
 
     ginrummy arena expert simple --games 1000 --rules standard --seed 9030 --log old.jsonl.gz
