@@ -15,7 +15,7 @@ import pytest
 
 from ginrummy.agents import get_agent
 from ginrummy.agents.basic import in_some_meld
-from ginrummy.agents.expert import ExpertAgent, IntermediateExpert, Settings
+from ginrummy.agents.expert import Candidate, ExpertAgent, IntermediateExpert, Settings
 from ginrummy.agents.heuristic import meld_outs, rollout_discard, takes_into_meld
 from ginrummy.agents.inference import Beliefs, Observed, beliefs, observe, sample_world
 from ginrummy.agents.search import (
@@ -367,6 +367,84 @@ def test_the_plan_blend_raises_only_moves_that_play_on() -> None:
         else:
             assert b >= a
     assert any(b > a for (_, a), (_, b) in zip(plain, blended, strict=True))
+
+
+def _take_view() -> tuple[Hand, PlayerView]:
+    # The first upcard (9d) makes a run with 7d 8d: a take the search weighs against a pass.
+    d = deck("As 2s 3s 4h 5h 7d 8d Kc Qh 9c", "Kd Qc 2c 4c 6c 8c Js 9h Jh 3d", "9d")
+    hand = Hand.from_deck(EAAI, 1, d)
+    return hand, hand.view(0)
+
+
+def test_a_take_is_valued_by_the_best_discard_after_it() -> None:
+    _, view = _take_view()
+    base = Settings(worlds=24, min_worlds=24, prune=(), keep=(), gate_z=0.0)
+
+    def values(**changes: object) -> dict[str, float]:
+        ev = ExpertAgent(replace(base, **changes)).evaluate(view, random.Random(9))
+        return {c.kind: v for c, v in zip(ev.candidates, ev.values, strict=True)}
+
+    plain, then = values(), values(take_then=3)
+    assert set(plain) == {"take", "pass"}
+    # The same worlds: the pass is valued as before, the take by the best of more ways on.
+    assert then["pass"] == plain["pass"]
+    assert then["take"] > plain["take"]
+    assert values(take_then=1)["take"] >= plain["take"]
+
+
+def test_the_discards_tried_after_a_take_are_the_ones_the_expert_weighs_then() -> None:
+    hand, view = _take_view()
+    expert = ExpertAgent(replace(FAST, take_then=2))
+    take = Candidate(TAKE, "take", Card.parse("9d").index)
+    starts = expert._take_then(view, beliefs(view), take, (0, 0))
+    hand.apply(TAKE)
+    after = hand.view(0)
+    weighed = [c.card for c in expert._discard_candidates(after, beliefs(after), False)]
+    assert [after.hand.mask & ~s.mine for s in starts] == [1 << card for card in weighed[:2]]
+    for s, card in zip(starts, weighed, strict=False):
+        assert s.pile == (card,) and s.turn == 1 and s.phase == TO_DRAW
+        assert s.turns == (1, 0)
+
+
+def _draw_hand(mine: str, stock: str, upcard: str = "9d") -> Hand:
+    """Both passed on the upcard: the non-dealer (seat 0) draws ``stock``'s card."""
+    d = deck(mine, "Kd Qc 2c 4c 6c 8c Js 9h Jh 3d", upcard, stock)
+    hand = Hand.from_deck(EAAI, 1, d)
+    hand.apply(PASS)
+    hand.apply(PASS)
+    return hand
+
+
+def test_a_draw_can_be_played_on_with_the_heuristics_discard() -> None:
+    base = Settings(worlds=24, min_worlds=24, prune=(), keep=(), gate_z=0.0)
+    expert = ExpertAgent(replace(base, draw_then=True))
+    td = Card.parse("Td").index
+    # Far from a knock: the discard the expert weighs first once it holds the card drawn.
+    hand = _draw_hand("As 2s 3s 4h 5h 7d 8d Kc Qh 9c", "Td 6d")
+    view = hand.view(0)
+    assert view.phase is Phase.DRAW
+    then = expert._then(view, beliefs(view), td)
+    hand.apply(DRAW)
+    drawn = hand.view(0)
+    assert then == expert._discard_candidates(drawn, beliefs(drawn), False)[0].card >= 0
+    # Where a discard lets it knock (here gin), the rollout's own plans decide (-1).
+    near = _draw_hand("As 2s 3s 4h 5h 6h 7d 8d 9d Kc", "Td", "Ks").view(0)
+    assert expert._then(near, beliefs(near), td) == -1
+
+    # It throws the Kc; he draws the 6d and throws it, which joins its 7d 8d: take or draw.
+    hand.apply(DISCARDS[Card.parse("Kc").index])
+    hand.apply(DRAW)
+    hand.apply(DISCARDS[Card.parse("6d").index])
+    view = hand.view(0)
+
+    def values(**changes: object) -> dict[str, float]:
+        ev = ExpertAgent(replace(base, **changes)).evaluate(view, random.Random(9))
+        return {c.kind: v for c, v in zip(ev.candidates, ev.values, strict=True)}
+
+    # The same worlds: the take is valued as before, the draw played on otherwise.
+    plain, changed = values(), values(draw_then=True)
+    assert set(plain) == {"take", "draw"}
+    assert changed["take"] == plain["take"] and changed["draw"] != plain["draw"]
 
 
 def test_a_knock_riskier_than_the_cap_gives_way_to_playing_on() -> None:

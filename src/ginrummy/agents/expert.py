@@ -274,6 +274,15 @@ class Settings:
     #: holds at most this many cards above the floor (-1: they never do, and a hand they
     #: wait in to the end dies).
     patient_late: int = -1
+    #: With this above 0, a take from the pile is valued as the best of several ways to go on
+    #: (each on the same worlds, each with every plan): the rollout's own discard after the
+    #: take (the least deadwood), and the heuristic's best ``take_then`` discards, as the
+    #: expert will choose its discard knowing the card it took. 0: the rollout's discard only.
+    take_then: int = 0
+    #: Whether a draw from the stock is played on with the heuristic's best discard for the
+    #: card drawn (as the expert's own discard would be chosen), not the rollout's least
+    #: deadwood, unless that discard would let it knock (then the rollout's plans decide).
+    draw_then: bool = False
     #: Value a hand's ending only by the chance of winning the game, also under rules whose
     #: bonuses (box, game, shutout) make the final net count, unless the rules set a stake:
     #: then the money is the net, and an ending is worth its points, its box and the game
@@ -670,11 +679,8 @@ class ExpertAgent(BaseAgent):
             return enders[:1]
         taken = view.taken_card.index if view.taken_card is not None else -1
         table = discard_deadwoods_mask(hand)
-        drawable = [0.0 if not b.unseen >> i & 1 else 1.0 - b.prob[i] for i in range(52)]
-        danger = b.danger()
+        scored = self._scored(hand, taken, b, table)
         st = self.settings
-        weights = Weights(st.outs, st.danger, st.lookahead)
-        scored = discard_scores(hand, taken, drawable, danger, weights, table)
         cands: list[Candidate] = []
         limit = st.discards if st.search_discards else 1
         least = min(dw for _, _, dw in scored) if scored else 99
@@ -689,6 +695,38 @@ class ExpertAgent(BaseAgent):
                 cands.append(Candidate(discard, "discard", card, prior=score, searched=searched))
         cands.extend(self._knock_candidates(view, b, table, taken, legal, every))
         return enders + cands
+
+    def _scored(
+        self, hand: int, taken: int, b: Beliefs, table: dict[int, int]
+    ) -> list[tuple[float, int, int]]:
+        """The heuristic's ``(score, card, deadwood left)`` for each discard, best first."""
+        drawable = [0.0 if not b.unseen >> i & 1 else 1.0 - b.prob[i] for i in range(52)]
+        st = self.settings
+        weights = Weights(st.outs, st.danger, st.lookahead)
+        return discard_scores(hand, taken, drawable, b.danger(), weights, table)
+
+    def _take_then(
+        self, view: PlayerView, b: Beliefs, c: Candidate, turns: tuple[int, int]
+    ) -> list[Rollout]:
+        """Where a take followed by each of the heuristic's best ``take_then`` discards leaves
+        the hand (his turn next), for :attr:`Settings.take_then`."""
+        hand = view.hand.mask | (1 << c.card)
+        pile = tuple(card.index for card in view.discard_pile)[:-1]
+        scored = self._scored(hand, c.card, b, discard_deadwoods_mask(hand))
+        begun = (turns[0] + 1, turns[1])
+        return [
+            Rollout(hand & ~(1 << card), (*pile, card), 1, TO_DRAW, turns=begun)
+            for _, card, _ in scored[: self.settings.take_then]
+        ]
+
+    def _then(self, view: PlayerView, b: Beliefs, drawn: int) -> int:
+        """The heuristic's discard after drawing ``drawn`` from the stock (``draw_then``), or
+        -1 where some discard would let the expert knock."""
+        hand = view.hand.mask | (1 << drawn)
+        table = discard_deadwoods_mask(hand)
+        if min(table.values()) <= view.knock_limit:
+            return -1
+        return self._scored(hand, -1, b, table)[0][1]
 
     def _knock_candidates(
         self,
@@ -775,12 +813,18 @@ class ExpertAgent(BaseAgent):
         # Per candidate, one list of values per plan it is tried with: one (``samples[i]``
         # itself) for a move that ends the hand or with a single plan; otherwise one a plan,
         # and ``samples[i]`` is set to its best plan's when the values are read.
-        arms: dict[int, list[list[float]]] = {
-            i: [[] for _ in plans]
-            if len(plans) > 1 and cands[i].kind not in ("knock", "dead")
-            else [samples[i]]
+        # Per candidate, where it leaves the hand: one start, and for a take with
+        # ``take_then`` also the take followed by each of the heuristic's best discards.
+        thens = {
+            i: [starts[i], *self._take_then(view, b, cands[i], begun)]
             for i in active
+            if cands[i].kind == "take" and s.take_then > 0 and view.phase is not Phase.WALL
         }
+        arms: dict[int, list[list[float]]] = {}
+        for i in active:
+            count = len(plans) if len(plans) > 1 and cands[i].kind not in ("knock", "dead") else 1
+            count *= len(thens.get(i, ()) or [None])
+            arms[i] = [[] for _ in range(count)] if count > 1 else [samples[i]]
         style = self.style if s.read_style else None
         odds = None
         if style is not None and s.style_turns:
@@ -789,10 +833,14 @@ class ExpertAgent(BaseAgent):
         # Per candidate tried with several plans in one pass, the key of each world's group
         # (``plan_info``; -1 where the plans never part).
         keyed: dict[int, list[int]] = (
-            {i: [] for i, lists in arms.items() if len(lists) > 1}
+            {i: [] for i, lists in arms.items() if len(lists) > 1 and i not in thens}
             if s.plan_info > 0 and len(groups) == 1
             else {}
         )
+        # With ``draw_then``, per card drawn, the heuristic's discard after it (-1: the
+        # rollout's own, where a discard lets it knock).
+        draw_then = s.draw_then and view.phase is not Phase.WALL
+        after: dict[int, int] = {}
         n = 0
         goal = s.worlds
         guesser = s.guesser(b, rng)
@@ -808,20 +856,28 @@ class ExpertAgent(BaseAgent):
                 points: list[tuple[int, int]] = []
                 keys = keyed.get(i)
                 parted: list[tuple[int, int]] | None = [] if keys is not None else None
-                for outs, group in groups if len(lists) > 1 else first:
-                    points += self._simulate(
-                        view,
-                        cands[i],
-                        starts[i],
-                        opp,
-                        stock,
-                        scoring,
-                        group,
-                        his,
-                        outs,
-                        danger,
-                        parted,
-                    )
+                where = thens.get(i) or [starts[i]]
+                then = -1
+                if draw_then and cands[i].kind == "draw":
+                    then = after.get(stock[0], -2)
+                    if then == -2:
+                        then = after[stock[0]] = self._then(view, b, stock[0])
+                for start in where:
+                    for outs, group in groups if len(lists) > len(where) else first:
+                        points += self._simulate(
+                            view,
+                            cands[i],
+                            start,
+                            opp,
+                            stock,
+                            scoring,
+                            group,
+                            his,
+                            outs,
+                            danger,
+                            parted,
+                            then,
+                        )
                 if keys is not None:
                     keys.append(_plan_key(parted, s.plan_info))
                 for pts, values in zip(points, lists, strict=False):
@@ -830,7 +886,7 @@ class ExpertAgent(BaseAgent):
                         v = cache[pts] = utility(pts[0], pts[1])
                     values.append(v)
             late = n >= s.min_worlds and perf_counter() > deadline
-            if len(plans) > 1 and (n == goal or late or n in s.prune):
+            if (len(plans) > 1 or thens) and (n == goal or late or n in s.prune):
                 for i, lists in arms.items():
                     samples[i] = _best_plan(lists, s.plan_blend, keyed.get(i))
             if schedule and n >= schedule[0][0]:
@@ -943,12 +999,14 @@ class ExpertAgent(BaseAgent):
         outs: float = 0.0,
         danger: Sequence[float] = (),
         parted: list[tuple[int, int]] | None = None,
+        then: int = -1,
     ) -> list[tuple[int, int]]:
         """Points ``(mine, his)`` when candidate ``c`` is played in the world ``(opp, stock)``
         and the hand is played out from ``start`` (:meth:`_start`), once for each of this
         seat's knocking ``plans`` (:func:`~.search.play_out_plans`, in one pass, which tells
         ``parted`` where they part), his knocking by ``his``, this seat's discards weighing
-        live outs by ``outs`` and, with ``rollout_danger``, the ``danger`` of each card."""
+        live outs by ``outs`` and, with ``rollout_danger``, the ``danger`` of each card; a draw
+        discards ``then`` after it (-1: the rollout's own discard)."""
         hand = view.hand.mask
         kind = c.kind
         shun = self.settings.rollout_danger if danger else 0.0
@@ -964,9 +1022,12 @@ class ExpertAgent(BaseAgent):
             return [self._wall_knock(hand | (1 << c.card), c.card, opp, scoring)] * len(plans)
         if kind == "draw":
             # The card drawn is this world's first stock card.
-            start = Rollout(
-                hand | (1 << stock[0]), start.pile, 0, TO_DISCARD, pos=1, turns=start.turns
-            )
+            full = hand | (1 << stock[0])
+            if then >= 0:
+                pile = (*start.pile, then)
+                start = Rollout(full & ~(1 << then), pile, 1, TO_DRAW, pos=1, turns=start.turns)
+            else:
+                start = Rollout(full, start.pile, 0, TO_DISCARD, pos=1, turns=start.turns)
         return play_out_plans(
             start,
             opp,
