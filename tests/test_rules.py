@@ -488,3 +488,17 @@ def test_oklahoma_needs_an_upcard() -> None:
         Rules.preset("oklahoma").hand_multiplier(None)
     with pytest.raises(GinRummyError, match="upcard"):
         Rules.preset("oklahoma").knock_limit_for("As")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", Rules.presets())
+def test_rules_in_words_read_back_as_the_same_rules(name: str) -> None:
+    assert Rules.preset(name).to_words() == name
+    for changes in (
+        {"next_dealer": "alternate"},
+        {"big_gin": True, "gin_bonus": 20},
+        {"stake": "0.10", "shutout": "double", "knock_limit": 7},
+    ):
+        rules = Rules.preset(name, **changes)
+        words = rules.to_words()
+        assert Rules.from_words(words) == rules
+        assert len(words.split()) <= 1 + len(changes)

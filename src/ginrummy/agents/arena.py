@@ -366,7 +366,7 @@ def summarize(
     games = [game for result in results for game in result.games]
     sides = tuple(_side(name, side, games) for side, name in enumerate((a, b)))
     return ArenaSummary(
-        rules=rules.preset_name() or "custom",
+        rules=rules.to_words(),
         seed=seed,
         pairs=len(results),
         agents=(sides[0], sides[1]),

@@ -53,25 +53,36 @@ def check_scale_options(args: argparse.Namespace) -> None:
 
 
 def add_rules_option(parser: argparse.ArgumentParser) -> None:
-    """``--rules PRESET``, the preset the games are played under (default standard)."""
+    """``--rules PRESET``, the preset the games are played under (default standard), with any
+    ``OPTION=VALUE`` changes after it in the same argument."""
     from ..engine.rules import Rules
 
     parser.add_argument(
         "--rules",
         default="standard",
         metavar="PRESET",
-        help=f"rules preset: {', '.join(Rules.presets())} (default standard)",
+        help=(
+            f"rules preset: {', '.join(Rules.presets())} (default standard); changes may"
+            " follow in the same argument: --rules 'standard next_dealer=alternate'"
+        ),
     )
 
 
-def rules_preset(name: str) -> Rules:
-    """The rules of preset ``name``, refused in one line when there is none of that name."""
+def rules_preset(text: str) -> Rules:
+    """The rules of preset ``text``, or of the preset and ``OPTION=VALUE`` changes it names
+    (:meth:`~ginrummy.engine.rules.Rules.from_words`), refused in one line when there is no
+    such preset or a change is wrong."""
+    from ..engine.errors import RulesWordError
     from ..engine.rules import Rules
 
+    name = text.split()[0] if text.split() else text
     if name not in Rules.presets():
         presets = ", ".join(Rules.presets())
         raise CommandError(f"unknown rules preset {name!r}; presets are: {presets}")
-    return Rules.preset(name)
+    try:
+        return Rules.from_words(text)
+    except RulesWordError as exc:
+        raise CommandError(f"--rules: {exc}") from None
 
 
 def check_folder(path: str | Path, what: str) -> None:

@@ -165,6 +165,30 @@ class Rules:
                 )
         return cls.from_changes(preset, words)
 
+    def to_words(self) -> str:
+        """These rules as :meth:`from_words` reads them: the nearest preset (fewest options
+        changed, the first among equals) and each option it changes.
+
+        >>> Rules.preset("standard", next_dealer="alternate", big_gin=True).to_words()
+        'standard big_gin=true next_dealer=alternate'
+        >>> r = Rules.preset("oklahoma", stake="0.25")
+        >>> Rules.from_words(r.to_words()) == r and Rules.preset("eaai").to_words() == "eaai"
+        True
+        """
+        mine = self.to_dict()
+        best: tuple[str, list[str]] | None = None
+        for name, rules in _preset_rules().items():
+            theirs = rules.to_dict()
+            changes = [
+                f"{key}={str(value).lower() if isinstance(value, bool) else value}"
+                for key, value in mine.items()
+                if value != theirs[key]
+            ]
+            if best is None or len(changes) < len(best[1]):
+                best = (name, changes)
+        assert best is not None
+        return " ".join([best[0], *best[1]])
+
     @classmethod
     def from_changes(cls, preset: str, changes: Iterable[str]) -> Rules:
         """A preset by name (any case) with ``OPTION=VALUE`` changes given as text, the way a
