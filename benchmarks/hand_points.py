@@ -27,14 +27,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
 from ginrummy.agents import get_agent
 from ginrummy.agents.play import play_hand
-from ginrummy.agents.winprob import HAND_POINTS, bucket_points, win_chance
+from ginrummy.agents.winprob import HAND_POINTS, Points, bucket_points, win_chance
 from ginrummy.engine import Rules
 
 Job = tuple[str, str, str, int]
 
 
-def play_deal(job: Job) -> list[tuple[int, int]]:
-    """The deal's two hands: (the agent's points, the opponent's points) in each."""
+def play_deal(job: Job) -> list[tuple[int, int, bool]]:
+    """The deal's two hands: (the agent's points, the opponent's points, whether the agent
+    dealt) in each."""
     agent_name, opponent_name, preset, seed = job
     rules = Rules.preset(preset)
     out = []
@@ -46,8 +47,45 @@ def play_deal(job: Job) -> list[tuple[int, int]]:
         assert result is not None
         mine = result.points if result.winner == seat else 0
         his = result.points if result.winner == 1 - seat else 0
-        out.append((mine, his))
+        out.append((mine, his, seat == seed % 2))
     return out
+
+
+def dealer_table(
+    target: int, dealing: tuple[Points, Points], receiving: tuple[Points, Points], rule: str
+) -> float:
+    """The agent's chance of winning a game from 0-0 (the first dealer drawn at random) when
+    its hands and the other's are scored by ``dealing`` (both sides' :data:`Points`) in the
+    hands it deals and by ``receiving`` in the others, and the next dealer is the hand's
+    winner, its loser or the other seat (``rule``: the rules' ``next_dealer``); a dead hand
+    is dealt again by the same dealer."""
+
+    def norm(model: tuple[Points, Points]) -> tuple[Points, Points]:
+        total = sum(p for side in model for _, p in side)
+        return tuple(tuple((x, p / total) for x, p in side) for side in model)  # type: ignore[return-value]
+
+    models = {True: norm(dealing), False: norm(receiving)}
+
+    def after(deals: bool, won: bool) -> bool:
+        if rule == "winner":
+            return won
+        if rule == "loser":
+            return not won
+        return not deals
+
+    rows = [[[0.0, 0.0] for _ in range(target)] for _ in range(target)]
+    for a in range(target - 1, -1, -1):
+        for b in range(target - 1, -1, -1):
+            for deals in (False, True):
+                ours, his = models[deals]
+                v = 0.0
+                for x, p in ours:
+                    v += p * (1.0 if a + x >= target else rows[a + x][b][after(deals, True)])
+                for x, p in his:
+                    if b + x < target:
+                        v += p * rows[a][b + x][after(deals, False)]
+                rows[a][b][deals] = v
+    return (rows[0][0][0] + rows[0][0][1]) / 2
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,16 +105,16 @@ def main(argv: list[str] | None = None) -> int:
         rows = [h for deal in pool.map(play_deal, jobs, chunksize=1) for h in deal]
     elapsed = time.perf_counter() - start
     n = len(rows)
-    mine = bucket_points([m for m, _ in rows if m > 0], n)
-    theirs = bucket_points([h for _, h in rows if h > 0], n)
-    won = sum(1 for m, _ in rows if m > 0)
-    lost = sum(1 for _, h in rows if h > 0)
+    mine = bucket_points([m for m, _, _ in rows if m > 0], n)
+    theirs = bucket_points([h for _, h, _ in rows if h > 0], n)
+    won = sum(1 for m, _, _ in rows if m > 0)
+    lost = sum(1 for _, h, _ in rows if h > 0)
     print(
         f"{args.agent} vs {args.opponent}, {args.rules} rules, {args.deals} deals from seed "
         f"{args.seed}, each from both seats ({elapsed / 60:.1f} min): {n} hands, "
         f"{won / n:.1%} won, {lost / n:.1%} lost, {(n - won - lost) / n:.1%} dead; points a "
-        f"hand won {sum(m for m, _ in rows) / max(1, won):.2f} / "
-        f"{sum(h for _, h in rows) / max(1, lost):.2f}"
+        f"hand won {sum(m for m, _, _ in rows) / max(1, won):.2f} / "
+        f"{sum(h for _, h, _ in rows) / max(1, lost):.2f}"
     )
     print("bucket | agent's share of hands | opponent's")
     for (x, _), (_, p), (_, q) in zip(HAND_POINTS, mine, theirs, strict=True):
@@ -89,6 +127,26 @@ def main(argv: list[str] | None = None) -> int:
         even = win_chance(target, a, b)
         fitted = win_chance(target, a, b, mine, theirs)
         print(f"{a}-{b} | {even:.3f} | {fitted:.3f}")
+    # The same by who deals: the hands it dealt and those it did not, and the chance of a
+    # game from 0-0 under each rule for who deals next.
+    sides = {}
+    for deals in (True, False):
+        part = [r for r in rows if r[2] == deals]
+        k = len(part)
+        w = sum(1 for m, _, _ in part if m > 0)
+        lo = sum(1 for _, h, _ in part if h > 0)
+        net = sum(m - h for m, h, _ in part) / max(1, k)
+        print(
+            f"{'dealing' if deals else 'not dealing'}: {k} hands, {w / k:.1%} won, "
+            f"{lo / k:.1%} lost, net {net:+.2f} points a hand"
+        )
+        sides[deals] = (
+            bucket_points([m for m, _, _ in part if m > 0], k),
+            bucket_points([h for _, h, _ in part if h > 0], k),
+        )
+    print("next dealer | win chance from 0-0, hands by who deals")
+    for rule in ("alternate", "winner", "loser"):
+        print(f"{rule} | {dealer_table(target, sides[True], sides[False], rule):.3f}")
     return 0
 
 
