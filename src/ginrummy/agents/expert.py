@@ -810,16 +810,17 @@ class ExpertAgent(BaseAgent):
             else:
                 groups.append((outs, [rule]))
         first = [(plans[0][1], [plans[0][0]])]
-        # Per candidate, one list of values per plan it is tried with: one (``samples[i]``
-        # itself) for a move that ends the hand or with a single plan; otherwise one a plan,
-        # and ``samples[i]`` is set to its best plan's when the values are read.
-        # Per candidate, where it leaves the hand: one start, and for a take with
-        # ``take_then`` also the take followed by each of the heuristic's best discards.
+        # Per take with ``take_then``, where it leaves the hand: its own start, then the take
+        # followed by each of the heuristic's best discards.
         thens = {
             i: [starts[i], *self._take_then(view, b, cands[i], begun)]
             for i in active
             if cands[i].kind == "take" and s.take_then > 0 and view.phase is not Phase.WALL
         }
+        # Per candidate, one list of values per plan (and start) it is tried with: one
+        # (``samples[i]`` itself) for a move that ends the hand or with a single plan and
+        # start; otherwise one each, and ``samples[i]`` is set to the best one's when the
+        # values are read.
         arms: dict[int, list[list[float]]] = {}
         for i in active:
             count = len(plans) if len(plans) > 1 and cands[i].kind not in ("knock", "dead") else 1
