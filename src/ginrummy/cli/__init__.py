@@ -75,8 +75,9 @@ def rules_preset(text: str) -> Rules:
     from ..engine.errors import RulesWordError
     from ..engine.rules import Rules
 
-    name = text.split()[0] if text.split() else text
-    if name not in Rules.presets():
+    words = text.split()
+    name = words[0] if words else text
+    if name.lower() not in Rules.presets():
         presets = ", ".join(Rules.presets())
         raise CommandError(f"unknown rules preset {name!r}; presets are: {presets}")
     try:
