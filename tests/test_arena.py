@@ -268,10 +268,10 @@ def test_a_killed_arena_takes_its_workers_with_it() -> None:
         (["simple", "random", "--rules", "nope"], "unknown rules preset 'nope'"),
         (["simple", "random", "--jobs", "-1"], "--jobs must be 0"),
         (
-            ["simple", "random", "--rules", "standard next_dealer=alt"],
-            "--rules: next_dealer must be one of winner, alternate, loser; not 'alt'",
+            ["simple", "random", "--set", "next_dealer=alt"],
+            "--set: next_dealer must be one of winner, alternate, loser; not 'alt'",
         ),
-        (["simple", "random", "--rules", "eaai gin"], "give changes as OPTION=VALUE"),
+        (["simple", "random", "--set", "gin"], "a rule change is OPTION=VALUE"),
     ],
 )
 def test_arena_command_errors(
@@ -362,7 +362,8 @@ def test_arena_wants_one_opponent_or_the_panel(
 
 def test_the_rules_can_change_a_presets_options(capsys: pytest.CaptureFixture[str]) -> None:
     argv = ["arena", "simple", "greedy", "--games", "2", "--seed", "3", "--json"]
-    assert main([*argv, "--rules", "standard next_dealer=alternate gin_bonus=20"]) == 0
+    changes = ["--set", "next_dealer=alternate", "--set", "gin_bonus=20"]
+    assert main([*argv, "--rules", "Standard", *changes]) == 0
     changed = json.loads(capsys.readouterr().out)
     assert changed["rules"] == "standard gin_bonus=20 next_dealer=alternate"
     assert main([*argv, "--rules", "standard"]) == 0

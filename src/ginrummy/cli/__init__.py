@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -53,37 +54,41 @@ def check_scale_options(args: argparse.Namespace) -> None:
 
 
 def add_rules_option(parser: argparse.ArgumentParser) -> None:
-    """``--rules PRESET``, the preset the games are played under (default standard), with any
-    ``OPTION=VALUE`` changes after it in the same argument."""
+    """``--rules PRESET``, the preset the games are played under (default standard), and
+    ``--set OPTION=VALUE`` changes to it, as ``ginrummy play`` takes them."""
     from ..engine.rules import Rules
 
     parser.add_argument(
         "--rules",
         default="standard",
         metavar="PRESET",
-        help=(
-            f"rules preset: {', '.join(Rules.presets())} (default standard); changes may"
-            " follow in the same argument: --rules 'standard next_dealer=alternate'"
-        ),
+        help=f"rules preset: {', '.join(Rules.presets())} (default standard)",
+    )
+    parser.add_argument(
+        "--set",
+        "--option",
+        dest="set",
+        action="append",
+        default=[],
+        metavar="OPTION=VALUE",
+        help="change one rule option of the preset, e.g. next_dealer=alternate (repeatable)",
     )
 
 
-def rules_preset(text: str) -> Rules:
-    """The rules of preset ``text``, or of the preset and ``OPTION=VALUE`` changes it names
-    (:meth:`~ginrummy.engine.rules.Rules.from_words`), refused in one line when there is no
-    such preset or a change is wrong."""
+def rules_preset(name: str, changes: Sequence[str] = ()) -> Rules:
+    """The rules of preset ``name`` with ``OPTION=VALUE`` ``changes``
+    (:meth:`~ginrummy.engine.rules.Rules.from_changes`), refused in one line when there is
+    no such preset or a change is wrong."""
     from ..engine.errors import RulesWordError
     from ..engine.rules import Rules
 
-    words = text.split()
-    name = words[0] if words else text
-    if name.lower() not in Rules.presets():
+    if name.strip().lower() not in Rules.presets():
         presets = ", ".join(Rules.presets())
         raise CommandError(f"unknown rules preset {name!r}; presets are: {presets}")
     try:
-        return Rules.from_words(text)
+        return Rules.from_changes(name, changes)
     except RulesWordError as exc:
-        raise CommandError(f"--rules: {exc}") from None
+        raise CommandError(f"--set: {exc}") from None
 
 
 def check_folder(path: str | Path, what: str) -> None:

@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
     check_scale_options(args)
     if args.panel and args.log is not None:
         raise CommandError("--log keeps one run of A against B: it cannot go with --panel")
-    rules = rules_preset(args.rules)
+    rules = rules_preset(args.rules, args.set)
     if args.match and not rules.match_target:
         rules = rules.replace(match_target=500)  # as the web's and the terminal's matches
     log = None

@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
     check_players(*args.agents)
     if args.episodes < 1:
         raise CommandError(f"--episodes must be at least 1, not {args.episodes}")
-    rules = rules_preset(args.rules)
+    rules = rules_preset(args.rules, args.set)
     from ..rl.encoding_registry import encoding_names
 
     if args.encoding not in encoding_names():
