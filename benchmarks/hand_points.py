@@ -61,7 +61,7 @@ def dealer_table(
     is dealt again by the same dealer."""
 
     def norm(model: tuple[Points, Points]) -> tuple[Points, Points]:
-        total = sum(p for side in model for _, p in side)
+        total = sum(p for side in model for _, p in side) or 1.0  # all dead: no chance
         return tuple(tuple((x, p / total) for x, p in side) for side in model)  # type: ignore[return-value]
 
     models = {True: norm(dealing), False: norm(receiving)}

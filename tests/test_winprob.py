@@ -119,11 +119,12 @@ def test_the_utility_weighs_endings_by_its_model() -> None:
 def test_the_benchmark_measures_both_sides(capsys: pytest.CaptureFixture[str]) -> None:
     hand_points = load("hand_points")
     hands = hand_points.play_deal(("expert:worlds=4,min_worlds=4", "simple", "eaai", 5))
-    assert len(hands) == 2 and all(m == 0 or h == 0 for m, h in hands)
+    assert len(hands) == 2 and all(m == 0 or h == 0 for m, h, _ in hands)
     args = ["--agent", "expert:worlds=4,min_worlds=4", "--deals", "2", "--workers", "1"]
     assert hand_points.main(args) == 0
     out = capsys.readouterr().out
     assert "4 hands" in out and "MINE = ((2, " in out and "0-0 | 0.500 |" in out
+    assert "dealing: 2 hands" in out and "not dealing: 2 hands" in out and "winner | 0." in out
 
 
 def test_under_hollywood_an_ending_is_worth_its_points() -> None:
