@@ -64,6 +64,11 @@ def add_rules_option(parser: argparse.ArgumentParser) -> None:
         metavar="PRESET",
         help=f"rules preset: {', '.join(Rules.presets())} (default standard)",
     )
+    add_set_option(parser)
+
+
+def add_set_option(parser: argparse.ArgumentParser) -> None:
+    """``--set OPTION=VALUE`` (repeatable): a change to the preset's rules."""
     parser.add_argument(
         "--set",
         "--option",
@@ -71,7 +76,7 @@ def add_rules_option(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="OPTION=VALUE",
-        help="change one rule option of the preset, e.g. next_dealer=alternate (repeatable)",
+        help="change one rule option of the preset, e.g. gin_bonus=20 (repeatable)",
     )
 
 

@@ -9,7 +9,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from . import CommandError, database_url
+from . import CommandError, add_set_option, database_url
 
 if TYPE_CHECKING:
     from ..tui.session import Session
@@ -56,15 +56,7 @@ def add_parser(subparsers: Subparsers) -> None:
         help="a rules preset: standard (the default), modern, classic, eaai, oklahoma, "
         "straight, hollywood",
     )
-    parser.add_argument(
-        "--set",
-        "--option",
-        dest="set",
-        action="append",
-        default=[],
-        metavar="OPTION=VALUE",
-        help="change one rule option, e.g. gin_bonus=20 (repeatable)",
-    )
+    add_set_option(parser)
     parser.add_argument(
         "--match", action="store_true", help="play a match (to the rules' match target, 500)"
     )
