@@ -841,6 +841,9 @@ class ExpertAgent(BaseAgent):
         # With ``draw_then``, per card drawn, the heuristic's discard after it (-1: the
         # rollout's own, where a discard lets it knock).
         draw_then = s.draw_then and view.phase is not Phase.WALL
+        # Per candidate, where it is played from: its start, or a take's starts with
+        # ``take_then``.
+        wheres = {i: thens.get(i) or [starts[i]] for i in active}
         after: dict[int, int] = {}
         n = 0
         goal = s.worlds
@@ -857,7 +860,7 @@ class ExpertAgent(BaseAgent):
                 points: list[tuple[int, int]] = []
                 keys = keyed.get(i)
                 parted: list[tuple[int, int]] | None = [] if keys is not None else None
-                where = thens.get(i) or [starts[i]]
+                where = wheres[i]
                 then = -1
                 if draw_then and cands[i].kind == "draw":
                     then = after.get(stock[0], -2)
