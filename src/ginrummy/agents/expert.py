@@ -820,6 +820,9 @@ class ExpertAgent(BaseAgent):
             for i in active
             if cands[i].kind == "take" and s.take_then > 0 and view.phase is not Phase.WALL
         }
+        # Per candidate, where it is played from: its start, or a take's starts with
+        # ``take_then``.
+        wheres = {i: thens.get(i) or [starts[i]] for i in active}
         # Per candidate, one list of values per plan (and start) it is tried with: one
         # (``samples[i]`` itself) for a move that ends the hand or with a single plan and
         # start; otherwise one each, and ``samples[i]`` is set to the best one's when the
@@ -827,7 +830,7 @@ class ExpertAgent(BaseAgent):
         arms: dict[int, list[list[float]]] = {}
         for i in active:
             count = len(plans) if len(plans) > 1 and cands[i].kind not in ("knock", "dead") else 1
-            count *= len(thens.get(i, ()) or [None])
+            count *= len(wheres[i])
             arms[i] = [[] for _ in range(count)] if count > 1 else [samples[i]]
         style = self.style if s.read_style else None
         odds = None
@@ -844,9 +847,6 @@ class ExpertAgent(BaseAgent):
         # With ``draw_then``, per card drawn, the heuristic's discard after it (-1: the
         # rollout's own, where a discard lets it knock).
         draw_then = s.draw_then and view.phase is not Phase.WALL
-        # Per candidate, where it is played from: its start, or a take's starts with
-        # ``take_then``.
-        wheres = {i: thens.get(i) or [starts[i]] for i in active}
         after: dict[int, int] = {}
         n = 0
         goal = s.worlds
