@@ -12,7 +12,8 @@ not 50%. This script measures both sides' distributions, prints them as the tabl
     .venv/bin/python benchmarks/hand_points.py --agent expert:worlds=128 --opponent simple \\
         --deals 1000 --seed 1
 
-Every deal is played from both seats at 0-0 (the same cards), under the rules named.
+Every deal is played from both seats at 0-0 (the same cards), under the rules named, or from
+the score ``--scores`` gives (the agent's first).
 """
 
 from __future__ import annotations
@@ -30,20 +31,21 @@ from ginrummy.agents.play import play_hand
 from ginrummy.agents.winprob import HAND_POINTS, Points, bucket_points, win_chance
 from ginrummy.engine import Rules
 
-Job = tuple[str, str, str, int]
+Job = tuple[str, str, str, int, tuple[int, int]]
 
 
 def play_deal(job: Job) -> list[tuple[int, int, bool]]:
     """The deal's two hands: (the agent's points, the opponent's points, whether the agent
     dealt) in each."""
-    agent_name, opponent_name, preset, seed = job
+    agent_name, opponent_name, preset, seed, (ours, theirs) = job
     rules = Rules.preset(preset)
     out = []
     for seat in (0, 1):
         agent = get_agent(agent_name)
         opponent = get_agent(opponent_name)
         agents = [agent, opponent] if seat == 0 else [opponent, agent]
-        result = play_hand(rules, seed % 2, seed, agents).result
+        scores = (ours, theirs) if seat == 0 else (theirs, ours)
+        result = play_hand(rules, seed % 2, seed, agents, scores).result
         assert result is not None
         mine = result.points if result.winner == seat else 0
         his = result.points if result.winner == 1 - seat else 0
@@ -96,9 +98,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=500)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument(
+        "--scores",
+        default="0,0",
+        metavar="OURS,THEIRS",
+        help="the game's score when each hand is dealt, the agent's first (default 0,0): "
+        "how its hands change with the score (the tables model them as the same at every one)",
+    )
     args = parser.parse_args(argv)
+    at = tuple(int(x) for x in args.scores.split(","))
+    if len(at) != 2:
+        parser.error(f"--scores takes OURS,THEIRS, not {args.scores!r}")
     jobs: list[Job] = [
-        (args.agent, args.opponent, args.rules, args.seed + i) for i in range(args.deals)
+        (args.agent, args.opponent, args.rules, args.seed + i, (at[0], at[1]))
+        for i in range(args.deals)
     ]
     start = time.perf_counter()
     with mp.get_context("fork").Pool(args.workers) as pool:
@@ -111,9 +124,9 @@ def main(argv: list[str] | None = None) -> int:
     lost = sum(1 for _, h, _ in rows if h > 0)
     print(
         f"{args.agent} vs {args.opponent}, {args.rules} rules, {args.deals} deals from seed "
-        f"{args.seed}, each from both seats ({elapsed / 60:.1f} min): {n} hands, "
-        f"{won / n:.1%} won, {lost / n:.1%} lost, {(n - won - lost) / n:.1%} dead; points a "
-        f"hand won {sum(m for m, _, _ in rows) / max(1, won):.2f} / "
+        f"{args.seed} at {at[0]}-{at[1]}, each from both seats ({elapsed / 60:.1f} min): "
+        f"{n} hands, {won / n:.1%} won, {lost / n:.1%} lost, {(n - won - lost) / n:.1%} "
+        f"dead; points a hand won {sum(m for m, _, _ in rows) / max(1, won):.2f} / "
         f"{sum(h for _, h, _ in rows) / max(1, lost):.2f}"
     )
     print("bucket | agent's share of hands | opponent's")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from benchutil import load
@@ -67,7 +69,22 @@ def test_who_deals_next_changes_the_chance_where_dealing_matters() -> None:
 
 
 def test_each_deal_is_played_once_from_each_seat() -> None:
-    rows = hand_points.play_deal(("simple", "simple", "eaai", 7))
+    rows = hand_points.play_deal(("simple", "simple", "eaai", 7, (0, 0)))
     assert sorted(dealt for _, _, dealt in rows) == [False, True]
     for mine, his, _ in rows:
         assert mine == 0 or his == 0
+
+
+def test_a_deal_from_a_score_gives_the_agent_its_score_from_either_seat(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    seen: list[tuple[int, int]] = []
+    real = hand_points.play_hand
+
+    def spy(rules: Any, dealer: int, seed: int, agents: Any, scores: tuple[int, int]) -> Any:
+        seen.append(scores)
+        return real(rules, dealer, seed, agents, scores)
+
+    monkeypatch.setattr(hand_points, "play_hand", spy)
+    hand_points.play_deal(("simple", "simple", "eaai", 7, (60, 85)))
+    assert seen == [(60, 85), (85, 60)]  # the agent in seat 0, then in seat 1
