@@ -138,13 +138,13 @@ class RandomAgent(BaseAgent):
 
 
 # ---------------------------------------------------------------------------------------------
-# simple
+# the shape of a turn the rule-based players share
 
 
-class SimpleAgent(BaseAgent):
-    """The research baseline described in the module docstring."""
-
-    name = "simple"
+class TurnAgent(BaseAgent):
+    """A player whose turn is two choices: whether to take the upcard (:meth:`wants_upcard`)
+    and how to end the turn after a draw (:meth:`end_turn`); it takes at the wall whenever it
+    may and lays off automatically."""
 
     def act(self, view: PlayerView, rng: random.Random) -> Action:
         legal = require_turn(view)
@@ -156,6 +156,22 @@ class SimpleAgent(BaseAgent):
         if phase == Phase.LAYOFF:
             return AUTO
         return self.end_turn(view, rng)
+
+    def wants_upcard(self, view: PlayerView) -> bool:
+        raise NotImplementedError
+
+    def end_turn(self, view: PlayerView, rng: random.Random) -> Action:
+        raise NotImplementedError
+
+
+# ---------------------------------------------------------------------------------------------
+# simple
+
+
+class SimpleAgent(TurnAgent):
+    """The research baseline described in the module docstring."""
+
+    name = "simple"
 
     def wants_upcard(self, view: PlayerView) -> bool:
         top = view.top_discard
@@ -197,21 +213,10 @@ def _no_take(legal: Iterable[Action]) -> Action:
 # greedy
 
 
-class GreedyAgent(BaseAgent):
+class GreedyAgent(TurnAgent):
     """Takes useful upcards, ends the hand as soon as it may, sheds its highest deadwood."""
 
     name = "greedy"
-
-    def act(self, view: PlayerView, rng: random.Random) -> Action:
-        legal = require_turn(view)
-        phase = view.phase
-        if phase in (Phase.FIRST_UPCARD, Phase.DRAW):
-            return TAKE if TAKE in legal and self.wants_upcard(view) else _no_take(legal)
-        if phase == Phase.WALL:
-            return TAKE if TAKE in legal else PASS
-        if phase == Phase.LAYOFF:
-            return AUTO
-        return self.end_turn(view, rng)
 
     def wants_upcard(self, view: PlayerView) -> bool:
         card = view.top_discard
@@ -277,7 +282,7 @@ class BeginnerAgent(SimpleAgent):
 # intermediate (provisional)
 
 
-class IntermediateAgent(BaseAgent):
+class IntermediateAgent(TurnAgent):
     """One draw of lookahead and a little card reading on top of ``simple``:
 
     * A discard is scored by the expected deadwood after the next stock draw (over the unseen
@@ -300,17 +305,6 @@ class IntermediateAgent(BaseAgent):
     safety: float = 1.5
     #: How much lower than an average stock draw the deadwood after taking the upcard must be.
     take_margin: float = 2.0
-
-    def act(self, view: PlayerView, rng: random.Random) -> Action:
-        legal = require_turn(view)
-        phase = view.phase
-        if phase in (Phase.FIRST_UPCARD, Phase.DRAW):
-            return TAKE if TAKE in legal and self.wants_upcard(view) else _no_take(legal)
-        if phase == Phase.WALL:
-            return TAKE if TAKE in legal else PASS
-        if phase == Phase.LAYOFF:
-            return AUTO
-        return self.end_turn(view, rng)
 
     def wants_upcard(self, view: PlayerView) -> bool:
         card = view.top_discard
