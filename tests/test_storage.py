@@ -405,6 +405,26 @@ def test_hand_conflicts_and_missing_hands(store: Store) -> None:
         store.add_action(game_id, 1, 5, 0, "draw")
 
 
+def test_no_action_is_stored_in_a_game_that_is_no_longer_open(store: Store) -> None:
+    """A move that reaches the store after its game was closed (as abandoned, say, while the
+    move was on its way) is refused, saying why; the game stays as it was closed."""
+    abandoned, finished = online_game(store), online_game(store)
+    for game_id in (abandoned, finished):
+        store.start_hand(game_id, 1, 0, DECK, "s", "c")
+        store.add_action(game_id, 1, 0, 1, "take")
+    store.abandon_game(abandoned)
+    store.finish_game(finished, {"winner": 0})
+    before = {g: store.get_game(g) for g in (abandoned, finished)}
+    for game_id, status in ((abandoned, "abandoned"), (finished, "finished")):
+        with pytest.raises(ConflictError, match=f"game {game_id} is {status}"):
+            store.add_action(game_id, 1, 1, 1, "discard Kd")
+        saved = store.load_game(game_id)
+        assert saved is not None and [a.text for a in saved.hands[0].actions] == ["take"]
+        assert store.get_game(game_id) == before[game_id]  # not even its time changed
+    with pytest.raises(NotFoundError):
+        store.add_action("nosuchgm", 1, 0, 0, "draw")
+
+
 def test_remove_actions_takes_back_the_last_ones(store: Store) -> None:
     game_id = online_game(store)
     store.start_hand(game_id, 1, 0, DECK, "s", "c")
@@ -556,6 +576,37 @@ def test_the_store_has_every_write_as_a_transaction_of_its_own(store: Store) -> 
     saved = store.load_game(game_id)
     assert saved is not None and saved.game.names == ("Ann", "Bob")
     assert [g.id for g in store.owned_games("a" * 64)] == [game_id]
+
+
+def test_an_invite_is_exchanged_for_its_opener_s_own_token_once(store: Store) -> None:
+    """A seat sent out as an invite: the first to open it swaps the invite's token for one of
+    their own (the invite then holds no seat); a second opener of the invite is refused; a
+    seat with no invite open keeps its token whatever is asked."""
+    invite, bob, eve, ann = "1" * 64, "2" * 64, "3" * 64, "4" * 64
+    game_id = online_game(store, seats=[(0, ann), (1, invite)], options={"invites": [1]})
+    assert store.take_invite(game_id, 0, ann, eve) is None  # seat 0 was never an invite
+    assert store.take_invite(game_id, 1, invite, bob) is True
+    assert store.seat_for_token(game_id, bob) == 1
+    assert store.seat_for_token(game_id, invite) is None
+    assert store.take_invite(game_id, 1, invite, eve) is None  # no invite open any more
+    assert store.seat_for_token(game_id, eve) is None
+    saved = store.get_game(game_id)
+    assert saved is not None and saved.options["invites"] == []
+    # Two openers at once: the one whose exchange comes second finds the token changed.
+    other = online_game(store, seats=[(0, ann), (1, invite)], options={"invites": [1]})
+    with store.transaction() as tx:
+        assert tx.take_invite(other, 1, invite, bob) is True
+    with store.transaction() as tx:
+        assert tx.take_invite(other, 1, invite, eve) is None
+    third = online_game(store, seats=[(0, ann), (1, bob)], options={"invites": [1]})
+    assert store.take_invite(third, 1, invite, eve) is False  # not the seat's token now
+    assert store.seat_for_token(third, bob) == 1
+    with pytest.raises(ValueError):
+        store.take_invite(third, 1, "not-a-hash", eve)
+    with pytest.raises(ValueError):
+        store.take_invite(third, 2, invite, eve)
+    with pytest.raises(NotFoundError):
+        store.take_invite("no-such-game", 1, invite, eve)
 
 
 def test_game_with_a_bad_seat_is_not_half_created(store: Store) -> None:

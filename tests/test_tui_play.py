@@ -150,9 +150,9 @@ def test_undo_follows_the_webs_fair_play_rules() -> None:
 
     async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
         await until(pilot, lambda: waiting_for_me(app), "the first state")
-        await press_action(pilot, app, "pass")
-        # The computer only passed since: the pass can be taken back.
-        assert [e["action"] for e in table(app).state["view"]["history"]] == ["pass", "pass"]
+        await press_action(pilot, app, "take")
+        # Still my turn, the computer has not moved since: the take can be taken back.
+        assert [e["action"] for e in table(app).state["view"]["history"]] == ["take"]
         assert table(app).state["table"]["can_undo"]
         await until(pilot, lambda: "u Undo" in screen_text(app), "the undo key")
         await press_action_keys(pilot, app, ["u"])
@@ -160,8 +160,14 @@ def test_undo_follows_the_webs_fair_play_rules() -> None:
         assert state["view"]["history"] == [] and state["view"]["phase"] == "first_upcard"
         assert state["table"]["fair_play"]["undo_used"]
         await until(pilot, lambda: "undo used" in screen_text(app), "undo used, on screen")
-        # A card drawn from the stock is never put back.
+        # Once the computer has moved, even by passing the upcard too, my pass stays.
         await press_action(pilot, app, "pass")
+        assert [e["action"] for e in table(app).state["view"]["history"]] == ["pass", "pass"]
+        assert not table(app).state["table"]["can_undo"]
+        await until(pilot, lambda: "u Undo" not in screen_text(app), "no undo key")
+        await pilot.press("colon", *"undo", "enter")  # asked all the same: refused, saying why
+        await until(pilot, lambda: "computer has moved since" in screen_text(app), "the refusal")
+        # A card drawn from the stock is never put back.
         await press_action(pilot, app, "draw")
         assert not table(app).state["table"]["can_undo"]
         await until(pilot, lambda: "u Undo" not in screen_text(app), "no undo key")
@@ -185,7 +191,7 @@ def test_no_undo_once_the_computer_showed_a_card() -> None:
         assert history[:2] == ["pass", "take"]
         assert not table(app).state["table"]["can_undo"]
         await pilot.press("colon", *"undo", "enter")
-        await until(pilot, lambda: "answered your move" in screen_text(app), "the refusal")
+        await until(pilot, lambda: "computer has moved since" in screen_text(app), "the refusal")
         assert not table(app).state["table"]["fair_play"]["undo_used"]
 
     drive(game, scenario)

@@ -296,6 +296,24 @@ def test_two_browsers_play_through_an_invite_link(server: LiveServer, browser: A
             assert "s=" not in p.page.url and "#" not in p.page.url, p.page.url
             assert p.sockets and all("token" not in url for url in p.sockets), p.sockets
 
+        # Bob's page keeps the seat's own token the invite gave it: a reload finds his seat.
+        bob_held = sorted(bob.hand())
+        bob.page.reload()
+        bob.page.locator("#hand .card[data-card]").first.wait_for()
+        assert sorted(bob.hand()) == bob_held
+        # The invite is spent: opened in any other browser, it only watches, with no hand.
+        elsewhere = browser.new_context(viewport={"width": 1000, "height": 850})
+        try:
+            eve = elsewhere.new_page()
+            eve.goto(link)
+            eve.wait_for_function(
+                "() => document.querySelector('#toast').textContent.includes('not valid')"
+            )
+            eve.locator("#names").wait_for()
+            assert eve.locator("#hand .card[data-card]").count() == 0
+        finally:
+            elsewhere.close()
+
         # Ann opens Bob's link in her own browser: she keeps her seat and is told so.
         held = sorted(ann.hand())
         other = host.new_page()

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from webutil import Joined, app_client, invite_token, new_table, pick, recv, sync, unlimited_rate
+from webutil import Joined, app_client, friend_token, new_table, pick, recv, sync, unlimited_rate
 
 pytestmark = pytest.mark.usefixtures("on_each_database")
 
@@ -50,7 +50,7 @@ def test_parts_join_up_to_the_whole_history_through_a_friend_game(
     with app_client(seed=5) as client:
         created = new_table(client, mode="friend")
         tid = created["id"]
-        tokens = [created["token"], invite_token(created)]
+        tokens = [created["token"], friend_token(client, created)]
         urls = [f"/ws/{tid}?token={t}" for t in tokens]
         with (
             client.websocket_connect(urls[0]) as whole0,
@@ -114,7 +114,7 @@ def test_a_spectator_and_a_new_socket_get_whole_states() -> None:
     with app_client(seed=3) as client:
         created = new_table(client, mode="friend")
         tid = created["id"]
-        tokens = [created["token"], invite_token(created)]
+        tokens = [created["token"], friend_token(client, created)]
         with client.websocket_connect(f"/ws/{tid}?token={tokens[0]}") as ws:
             mover = recv(ws)["view"]["current_player"]
         url = f"/ws/{tid}?token={tokens[mover]}&history=delta"

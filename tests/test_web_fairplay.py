@@ -26,7 +26,7 @@ from ginrummy.web.dealing import Deal, commitment, deck_text
 from ginrummy.web.manager import UNLIMITED, Client, Manager
 from ginrummy.web.protocol import ProtocolError
 from ginrummy.web.tables import Options, Table
-from webutil import app_client, leaks, new_table, recv
+from webutil import app_client, friend_token, leaks, new_table, recv
 
 TOP = parse_cards("As Qh 2s Qd 3s Qc 4s 9s 7h Ts 7d Js 7c 6d Kd 6h 4c 9c 3h Kc Jd Ad")
 DECK_ORDER = [*TOP, *(card for card in DECK if card not in TOP)]
@@ -125,21 +125,29 @@ def test_a_stock_draw_cannot_be_undone(fixed_deck: None) -> None:
     asyncio.run(run())
 
 
-def test_no_undo_past_a_card_the_computer_showed(fixed_deck: None) -> None:
+def test_no_undo_past_any_move_of_the_computer(fixed_deck: None) -> None:
+    """Even the computer's pass or stock draw tells me something: that it did not want the
+    upcard, or my discard. A move of mine may be taken back while the computer has not moved
+    since, never once it has: I would try again knowing what it turned down."""
+
     async def run() -> None:
         manager, store, table, me = await computer_table(dealer=1)
         await me.act("pass")
-        table.act(store, 1, "pass")
+        assert table.can_undo(0)  # the computer has not moved yet
+        table.act(store, 1, "pass")  # it passes the upcard Jd too: it did not want it
+        assert table.state_for(0)["table"]["can_undo"] is False
+        with pytest.raises(IllegalActionError, match="the computer has moved since"):
+            await me.do({"type": "undo"})
         await me.act("draw")
         await me.act("discard Kd")
-        table.act(store, 1, "draw")  # its stock draw shows me nothing: undo still allowed
         assert table.can_undo(0)
-        table.act(store, 1, f"discard {table.hand.cards(1)[0]}")  # type: ignore[union-attr]
+        table.act(store, 1, "draw")  # it draws from the stock: it did not want my Kd
         version = table.version
         assert table.state_for(0)["table"]["can_undo"] is False
-        with pytest.raises(IllegalActionError, match="computer has answered"):
+        with pytest.raises(IllegalActionError, match="the computer has moved since"):
             await me.do({"type": "undo"})
         assert table.version == version and table.options.undo_used is False
+        assert stored_actions(store, table) == ["pass", "pass", "draw", "discard Kd", "draw"]
         manager.close()
         store.close()
 
@@ -154,7 +162,7 @@ def test_no_undo_after_the_computer_knocked(fixed_deck: None) -> None:
         await computer_knocks(store, table, me)
         hand = table.hand
         assert hand is not None and hand.phase is Phase.LAYOFF and hand.current_player == 0
-        with pytest.raises(IllegalActionError, match="computer has answered"):
+        with pytest.raises(IllegalActionError, match="the computer has moved since"):
             await me.do({"type": "undo"})
         await me.act("done")
         assert table.hand is not None and table.hand.is_over
@@ -214,7 +222,7 @@ def test_no_hints_between_people_unless_both_have_them() -> None:
     with app_client(seed=2) as client:
         for hints, stake, allowed in ((False, "", False), (True, "", True)):
             created = new_table(client, mode="friend", hints=hints, stake=stake)
-            tokens = [created["token"], str(created["invite"]).split("#s=")[1]]
+            tokens = [created["token"], friend_token(client, created)]
             states = []
             for token in tokens:
                 with client.websocket_connect(f"/ws/{created['id']}?token={token}") as ws:

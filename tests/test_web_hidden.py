@@ -32,8 +32,8 @@ from ginrummy.web.tables import Options, Table
 from webutil import (
     app_client,
     card_tokens,
+    friend_token,
     hidden_cards,
-    invite_token,
     leaks,
     new_table,
     pick,
@@ -275,7 +275,7 @@ def test_sockets_tell_no_seat_a_hidden_card(monkeypatch: pytest.MonkeyPatch) -> 
         tid = created["id"]
         client.cookies.clear()
         table = client.app.state.manager.tables[tid]  # type: ignore[attr-defined]
-        tokens = [created["token"], invite_token(created)]
+        tokens = [created["token"], friend_token(client, created)]
         with (
             client.websocket_connect(f"/ws/{tid}?token={tokens[0]}") as ws0,
             client.websocket_connect(f"/ws/{tid}?token={tokens[1]}") as ws1,

@@ -11,14 +11,17 @@ import pytest
 
 from ginrummy.engine import Rules
 from ginrummy.web.dealing import verify
-from webutil import app_client, invite_token, new_table, pick, recv, unlimited_rate
+from webutil import app_client, friend_token, invite_token, new_table, pick, recv, unlimited_rate
 
 pytestmark = pytest.mark.usefixtures("on_each_database")
 
 
-def _play_friend_game(client: Any, created: dict[str, Any], rng: random.Random) -> None:
-    """Both seats play random sensible moves until the game is over."""
-    tokens = [created["token"], invite_token(created)]
+def _play_friend_game(
+    client: Any, created: dict[str, Any], rng: random.Random, friend: str | None = None
+) -> list[str]:
+    """Both seats play random sensible moves until the game is over; the seats' tokens (the
+    friend's: ``friend``, or the one the invite gives when it is opened here)."""
+    tokens = [created["token"], friend or friend_token(client, created)]
     with (
         client.websocket_connect(f"/ws/{created['id']}?token={tokens[0]}") as ws0,
         client.websocket_connect(f"/ws/{created['id']}?token={tokens[1]}") as ws1,
@@ -40,7 +43,7 @@ def _play_friend_game(client: Any, created: dict[str, Any], rng: random.Random) 
         for _ in range(3000):
             table = states[0]["table"]
             if table["over"]:
-                return
+                return tokens
             view = states[0]["view"]
             if view["phase"] == "over":
                 moved(0, {"type": "next"})
@@ -58,7 +61,7 @@ def test_a_finished_game_is_listed_replayed_and_counted(monkeypatch: pytest.Monk
         )
         unfinished = client.get(f"/api/replay/{created['id']}")
         assert unfinished.status_code == 403  # nothing is replayed while the game is on
-        _play_friend_game(client, created, random.Random(3))
+        tokens = _play_friend_game(client, created, random.Random(3))
 
         # History is per player: the games this browser holds seats at, a page at a time.
         seat0 = [{"id": created["id"], "token": created["token"]}]
@@ -90,9 +93,7 @@ def test_a_finished_game_is_listed_replayed_and_counted(monkeypatch: pytest.Monk
             assert steps[-1]["phase"] == "over"
 
         winner = listed[0]["final"]["winner"]
-        winner_seat = [
-            {"id": created["id"], "token": [created["token"], invite_token(created)][winner]}
-        ]
+        winner_seat = [{"id": created["id"], "token": tokens[winner]}]
         stats = client.post("/api/stats", json={"tables": winner_seat}).json()
         assert stats["games"] == 1 and stats["wins"] == 1 and stats["not_counted"] == 0
         assert stats["hands_won"] >= 1
@@ -201,9 +202,10 @@ def test_history_and_statistics_follow_the_player_not_the_name(
         with client.websocket_connect(f"/ws/{created['id']}") as ws:
             recv(ws)
             ws.send_json({"type": "hello", "token": invite_token(created)})
+            bobs = recv(ws, seat=True)["token"]
             assert recv(ws)["table"]["seat"] == 1
         as_player(None)
-        _play_friend_game(client, created, random.Random(8))
+        _play_friend_game(client, created, random.Random(8), bobs)
         as_player(ann)  # a later visit with another seat's link does not take it over
         with client.websocket_connect(f"/ws/{created['id']}?token={invite_token(created)}") as ws:
             recv(ws)

@@ -29,6 +29,7 @@ from webutil import (
     going_on,
     invite_token,
     leaks,
+    live_friend_token,
     pick,
     post_table,
     running_instances,
@@ -132,7 +133,7 @@ def test_the_holder_killed_mid_hand_the_game_goes_on_at_the_others(
     a, b, c = instances
     friend = post_table(a, mode="friend", name="Ann", opponent="Bob")  # a holds the table
     table_id = friend["id"]
-    tokens = [friend["token"], invite_token(friend)]
+    tokens = [friend["token"], live_friend_token(a, friend)]
     where = [b, c]  # neither seat is on the holder
     seats = [SeatSocket(where[i], table_id, tokens[i]) for i in (0, 1)]
     rng = random.Random(5)
@@ -184,7 +185,7 @@ def test_workers_share_one_port_and_a_dead_one_is_replaced(
         first = {c.pid for c in parent.children()}
         assert len(first) == 2
         friend = post_table(server, mode="friend", name="Ann", opponent="Bob")
-        tokens = [friend["token"], invite_token(friend)]
+        tokens = [friend["token"], live_friend_token(server, friend)]
         seats = [SeatSocket(server, friend["id"], t) for t in tokens]
         rng = random.Random(3)
         last = states(seats)
@@ -234,7 +235,7 @@ def test_a_holder_whose_lease_was_taken_over_writes_nothing_more(
     a, b, _ = instances
     friend = post_table(a, mode="friend", name="Ann", opponent="Bob")
     table_id = friend["id"]
-    tokens = [friend["token"], invite_token(friend)]
+    tokens = [friend["token"], live_friend_token(a, friend)]
     seats = [SeatSocket(a, table_id, t) for t in tokens]
     last = states(seats)
     with Store(postgres_schema_url) as store:

@@ -21,7 +21,7 @@ from ginrummy.web.context import Context
 from webutil import (
     LiveServer,
     app_client,
-    invite_token,
+    friend_token,
     new_table,
     pick,
     post_table,
@@ -120,7 +120,7 @@ def test_metrics_count_what_happens_and_name_no_table_or_player(
     rng = random.Random(5)
     with app_client(metrics_from="*") as client:
         created = new_table(client, mode="friend", name="Ann", opponent="Bob")
-        tokens = [created["token"], invite_token(created)]
+        tokens = [created["token"], friend_token(client, created)]
         with (
             client.websocket_connect(f"/ws/{created['id']}?token={tokens[0]}") as ws0,
             client.websocket_connect(f"/ws/{created['id']}?token={tokens[1]}") as ws1,

@@ -28,7 +28,14 @@ from ginrummy.web.protocol import ProtocolError
 from ginrummy.web.tables import Options, Table
 from pgutil import Outage, postgres_url
 from test_web_instances import LEASE, states, stored_hand
-from webutil import LiveServer, SeatSocket, invite_token, post_table, running_instances
+from webutil import (
+    LiveServer,
+    SeatSocket,
+    invite_token,
+    live_friend_token,
+    post_table,
+    running_instances,
+)
 
 ENDS = ("knock", "gin", "biggin")
 
@@ -91,7 +98,7 @@ def test_the_broker_restarted_mid_game_loses_and_doubles_nothing(
     a, b, c = on_own_broker
     friend = post_table(a, mode="friend", name="Ann", opponent="Bob")  # a holds the table
     table_id = friend["id"]
-    tokens = [friend["token"], invite_token(friend)]
+    tokens = [friend["token"], live_friend_token(a, friend)]
     seat0 = SeatSocket(a, table_id, tokens[0])  # on the holder
     seat1 = SeatSocket(b, table_id, tokens[1])  # relayed through the broker
     watcher = SeatSocket(c, table_id)  # relayed too

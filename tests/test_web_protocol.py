@@ -24,6 +24,7 @@ from ginrummy.web.protocol import MAX_MESSAGE_BYTES, ProtocolError, parse_messag
 from ginrummy.web.tables import Options
 from webutil import (
     app_client,
+    friend_token,
     invite_token,
     leaks,
     new_store,
@@ -64,7 +65,7 @@ def friend_table(client: Any) -> tuple[str, list[str]]:
     """A new friend table: its id and both seats' tokens (no seat cookie kept)."""
     created = new_table(client, mode="friend", name="Ann", opponent="Bob")
     client.cookies.clear()
-    return created["id"], [created["token"], invite_token(created)]
+    return created["id"], [created["token"], friend_token(client, created)]
 
 
 def play_until_my_turn(ws: Any, msg: dict[str, Any]) -> dict[str, Any]:
@@ -273,7 +274,7 @@ def test_bad_messages_get_an_error_and_change_nothing() -> None:
         created = new_table(client, mode="friend")
         tid = created["id"]
         client.cookies.clear()
-        tokens = [created["token"], invite_token(created)]
+        tokens = [created["token"], friend_token(client, created)]
         with (
             client.websocket_connect(f"/ws/{tid}?token={tokens[0]}") as ws0,
             client.websocket_connect(f"/ws/{tid}?token={tokens[1]}") as ws1,
@@ -523,7 +524,7 @@ def test_rate_limit() -> None:
         created = new_table(client, mode="friend")
         hand = manager_of(client).tables[created["id"]].hand
         assert hand is not None
-        token = [created["token"], invite_token(created)][hand.current_player or 0]
+        token = [created["token"], friend_token(client, created)][hand.current_player or 0]
         with client.websocket_connect(f"/ws/{created['id']}?token={token}") as ws:
             before = recv(ws)
             for _ in range(45):
@@ -680,7 +681,7 @@ def test_hints_on_your_turn() -> None:
         tid = created["id"]
         with (
             client.websocket_connect(f"/ws/{tid}?token={created['token']}") as ws,
-            client.websocket_connect(f"/ws/{tid}?token={invite_token(created)}") as other,
+            client.websocket_connect(f"/ws/{tid}?token={friend_token(client, created)}") as other,
         ):
             msg = recv(ws)
             assert msg["table"]["fair_play"]["hints"] is True

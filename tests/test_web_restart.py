@@ -12,7 +12,7 @@ from typing import Any
 import httpx
 
 from ginrummy.web.dealing import verify
-from webutil import LiveServer, SeatSocket, going_on, invite_token, pick, post_table
+from webutil import LiveServer, SeatSocket, going_on, live_friend_token, pick, post_table
 
 
 def comparable(state: dict[str, Any]) -> dict[str, Any]:
@@ -69,7 +69,7 @@ def test_a_killed_server_gives_every_seat_its_table_back(tmp_path: Path, db_url:
             stake="0.5",
             options={"game_target": 500},
         )
-        tokens = [friend["token"], invite_token(friend)]
+        tokens = [friend["token"], live_friend_token(server, friend)]
 
         # against the computer: a few moves in, the person to move
         you = SeatSocket(server, vs["id"], vs["token"])

@@ -21,7 +21,7 @@ from ginrummy.web.manager import UNLIMITED, Manager
 from ginrummy.web.protocol import ProtocolError
 from ginrummy.web.tables import Options
 from test_web_fairplay import Seat, computer_table, fixed_deck
-from webutil import app_client, invite_token, new_table, recv
+from webutil import app_client, friend_token, new_table, recv
 
 __all__ = ["fixed_deck"]  # a fixture, used by name
 
@@ -64,7 +64,7 @@ def presence(ws: Any, expected: list[bool]) -> bool:
 def test_each_seat_sees_whether_the_other_is_connected() -> None:
     with app_client() as client:
         created = new_table(client, mode="friend", name="Ann")
-        tid, tokens = created["id"], [created["token"], invite_token(created)]
+        tid, tokens = created["id"], [created["token"], friend_token(client, created)]
         with client.websocket_connect(f"/ws/{tid}?token={tokens[0]}") as ws0:
             assert recv(ws0)["table"]["connected"] == [True, False]
             with client.websocket_connect(f"/ws/{tid}?token={tokens[1]}") as ws1:
@@ -82,7 +82,7 @@ def test_each_seat_sees_whether_the_other_is_connected() -> None:
 def test_the_invited_player_gives_a_name() -> None:
     with app_client() as client:
         created = new_table(client, mode="friend", name="Ann")
-        tid, tokens = created["id"], [created["token"], invite_token(created)]
+        tid, tokens = created["id"], [created["token"], friend_token(client, created)]
         with (
             client.websocket_connect(f"/ws/{tid}?token={tokens[0]}") as ws0,
             client.websocket_connect(f"/ws/{tid}?token={tokens[1]}") as ws1,
@@ -251,3 +251,53 @@ def test_a_match_tables_players_are_told_the_match_points() -> None:
     alone.start(alone.next_deal(rng))
     assert alone.hand is not None and alone.player_view(alone.hand, 0).match_points is None
     assert alone.match_before is None
+
+
+def test_the_views_for_the_computer_and_hints_keep_a_knock_face_down() -> None:
+    """The knocker's discard lies face down until the hand is over: the views the table gives
+    the computer, the hints and the clock's move (sent to worker processes as JSON) say
+    ``knock`` alone to the defender, and the card once the hand is over."""
+    from ginrummy.engine import ActionKind
+    from ginrummy.engine.game import Game
+    from ginrummy.engine.hand import Phase
+    from ginrummy.engine.views import PlayerView
+    from ginrummy.web.tables import Table
+
+    rules = Rules()
+    simple, rng = get_agent("simple"), random.Random(5)
+    knocks = 0
+    for _ in range(12):
+        table = Table("t", rules, ("Ann", "Bob"), Options("friend"), Game(rules, seed=4))
+        table.start(table.next_deal(rng))
+        hand = table.hand
+        assert hand is not None
+        while not hand.is_over and hand.phase is not Phase.LAYOFF:
+            seat = hand.current_player
+            assert seat is not None
+            table.commit(table.plan(seat, str(simple.act(table.player_view(hand, seat), rng))))
+            hand = table.hand
+            assert hand is not None
+        if hand.is_over:
+            continue  # a gin or a dead hand: no discard lies face down
+        knocks += 1
+        knocker = hand.knocker
+        assert knocker is not None and hand.knock_card is not None
+        defender = table.player_view(hand, 1 - knocker)
+        (knock,) = [e for e in defender.history if e.action.kind is ActionKind.KNOCK]
+        assert knock.action.card is None and knock.card is None
+        assert str(hand.knock_card) not in defender.to_dict().__repr__()
+        assert PlayerView.from_dict(defender.to_dict()) == defender  # as a worker gets it
+        assert simple.act(defender, rng) in defender.legal_actions
+        own = table.player_view(hand, knocker)
+        assert [e.action.card for e in own.history if e.action.kind is ActionKind.KNOCK] == [
+            hand.knock_card
+        ]
+        while not hand.is_over:
+            seat = hand.current_player
+            assert seat is not None
+            table.commit(table.plan(seat, str(simple.act(table.player_view(hand, seat), rng))))
+            hand = table.hand
+            assert hand is not None
+        after = table.player_view(hand, 1 - knocker)
+        assert hand.knock_card in [e.action.card for e in after.history]
+    assert knocks >= 3

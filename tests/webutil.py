@@ -230,12 +230,16 @@ def app_client(
             store.close()
 
 
-def recv(ws: Any, timeout: float = 20.0, *, presence: bool = False) -> dict[str, Any]:
+def recv(
+    ws: Any, timeout: float = 20.0, *, presence: bool = False, seat: bool = False
+) -> dict[str, Any]:
     """The next message on a TestClient socket, failing (not hanging) after ``timeout``;
-    messages that a seat came or went are read past unless ``presence``."""
+    messages that a seat came or went are read past unless ``presence``, and the one that
+    gives the opener of an invite the seat's own token unless ``seat``."""
     while True:
         data = _recv(ws, timeout)
-        if presence or data.get("type") != "presence":
+        kind = data.get("type")
+        if (presence or kind != "presence") and (seat or kind != "seat"):
             return data
 
 
@@ -279,7 +283,20 @@ def new_table(client: TestClient, **body: Any) -> dict[str, Any]:
 
 
 def invite_token(created: dict[str, Any]) -> str:
+    """The invite's token, as its link has it: it takes the friend's seat once."""
     return str(created["invite"]).split("#s=", 1)[1]
+
+
+def friend_token(client: TestClient, created: dict[str, Any]) -> str:
+    """Open the invite of ``created`` (a friend table) as the friend would, and return the
+    seat's own token the server gives in its place (the invite opens nothing more)."""
+    with client.websocket_connect(f"/ws/{created['id']}") as ws:
+        ws.send_json({"type": "hello", "token": invite_token(created)})
+        while True:
+            message = recv(ws, seat=True)
+            if message["type"] == "seat":
+                assert message["url"] == f"/t/{created['id']}#s={message['token']}"
+                return str(message["token"])
 
 
 # -- a live server in a subprocess -----------------------------------------------------------
@@ -463,11 +480,16 @@ class SeatSocket:
         self.ws.send(json.dumps(msg))
         self.sent = time.monotonic()
 
-    def recv(self, timeout: float = 30.0, *, presence: bool = False) -> dict[str, Any]:
-        """The next message (read past those that a seat came or went, unless ``presence``)."""
+    def recv(
+        self, timeout: float = 30.0, *, presence: bool = False, seat: bool = False
+    ) -> dict[str, Any]:
+        """The next message (read past those that a seat came or went, unless ``presence``,
+        and the one that gives the opener of an invite the seat's token, unless ``seat``)."""
         data = json.loads(self.ws.recv(timeout=timeout))
         assert isinstance(data, dict)
         if data.get("type") == "presence" and not presence:
+            return self.recv(timeout)
+        if data.get("type") == "seat" and not seat:
             return self.recv(timeout)
         if data.get("type") == "state":
             history = self.joined.take(data)
@@ -512,3 +534,16 @@ def post_table(server: LiveServer, **body: Any) -> dict[str, Any]:
     data = response.json()
     assert isinstance(data, dict)
     return data
+
+
+def live_friend_token(server: LiveServer, created: dict[str, Any]) -> str:
+    """:func:`friend_token` on a live server: open the invite of ``created`` and return the
+    seat's own token the server gives in its place."""
+    opener = SeatSocket(server, created["id"])
+    try:
+        opener.send({"type": "hello", "token": invite_token(created)})
+        while (message := opener.recv(seat=True))["type"] != "seat":
+            pass
+        return str(message["token"])
+    finally:
+        opener.close()

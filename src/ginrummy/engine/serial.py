@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .actions import Action, Event
+from .actions import FACE_DOWN_KNOCK, Action, Event
 from .cards import Card, parse_cards
 from .errors import InvalidArgumentError, InvalidNotationError, check_seat
 from .melds import Arrangement, Meld, arrange
@@ -99,12 +99,15 @@ def event_to_dict(event: Event) -> dict[str, Any]:
 
 
 def event_from_dict(data: dict[str, Any]) -> Event:
+    """The event :func:`event_to_dict` wrote: a knock as those who may not yet see its
+    discard are told of it (``"knock"`` alone, :data:`~.actions.FACE_DOWN_KNOCK`) too."""
     try:
         card = data.get("card")
+        text = data["action"]
         return Event(
             int(data["n"]),
             int(data["seat"]),
-            Action.parse(data["action"]),
+            FACE_DOWN_KNOCK if text == str(FACE_DOWN_KNOCK) else Action.parse(text),
             None if card is None else Card.parse(card),
             tuple(Card.parse(c) for c in data.get("laid_off", ())),
         )

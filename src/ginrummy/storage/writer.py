@@ -50,10 +50,11 @@ _INT64 = 1 << 63
 
 
 # add_action's two statements, made once (bound parameters, not literals): building and
-# keying them afresh cost more than running them.
+# keying them afresh cost more than running them. The update changes an open game only: its
+# row count says whether the game takes moves still.
 _TOUCH_GAME: Final = (
     update(GameRow)
-    .where(GameRow.id == bindparam("game"))
+    .where(GameRow.id == bindparam("game"), GameRow.status == "open")
     .values(updated_at=bindparam("now", type_=UTCDateTime()))
 )
 _ADD_ACTION: Final = insert(ActionRow).from_select(
@@ -330,6 +331,34 @@ class Writer:
             self._flush("could not claim the seat")
         return row.owner == owner
 
+    def take_invite(
+        self, game_id: str, seat: int, invite_hash: str, token_hash: str
+    ) -> bool | None:
+        """The seat's invite (the token its link was sent out with, whose hash is
+        ``invite_hash``) exchanged for the token of the player who opens it (``token_hash``),
+        once, so that whoever sent the link cannot use it again. True: exchanged now; False:
+        ``invite_hash`` is not the seat's token any more (another player took the invite
+        first); None: the seat has no invite open (its token stays as it is). The game's
+        options list the seats whose invite is open (``invites``)."""
+        _seat(seat)
+        for value in (invite_hash, token_hash):
+            if not isinstance(value, str) or not _HEX64.fullmatch(value):
+                raise ValueError("a token hash is the 64 lowercase hex digits of a SHA-256")
+        game = self._game(game_id)  # the game's row first, as every writer locks them
+        row = self._session.get(SeatRow, (game_id, seat), with_for_update=self._for_update())
+        if row is None:
+            raise NotFoundError(f"game {game_id} has no seat {seat}")
+        invites = [s for s in game.options.get("invites", ()) if s != seat]
+        if len(invites) == len(game.options.get("invites", ())):
+            return None
+        if row.token_hash != invite_hash:
+            return False
+        row.token_hash = token_hash
+        game.options = {**game.options, "invites": invites}
+        game.updated_at = utcnow()
+        self._flush(f"seat {seat} of game {game_id} could not be taken")
+        return True
+
     # -- online hands --------------------------------------------------------------------
 
     def start_hand(
@@ -378,7 +407,9 @@ class Writer:
     def add_action(
         self, game_id: str, hand_number: int, seq: int, seat: int | None, text: str
     ) -> None:
-        """Store one action of a hand. ``seq`` orders them; a seq already stored is refused."""
+        """Store one action of a hand. ``seq`` orders them; a seq already stored is refused,
+        and so is an action of a game that is no longer open (finished, or closed as
+        abandoned, perhaps while the move was on its way): :class:`ConflictError`."""
         if isinstance(seq, bool) or not isinstance(seq, int) or seq < 0:
             raise ValueError(f"seq must be a whole number of at least 0, not {seq!r}")
         if seat is not None:
@@ -388,13 +419,18 @@ class Writer:
         # Two plain statements instead of loading the game and the hand: this is the web app's
         # hottest write. The update comes first: it locks the game's row (see the class
         # docstring), so the insert, which happens only while the hand is still being played,
-        # sees a finish_hand that committed while it waited.
+        # sees a finish_hand that committed while it waited; and it changes the row only
+        # while the game is open, seen after any close that committed while it waited.
         # Both on the session's connection, as Core statements: the ORM's bulk-update path
         # would cost more than the statement (nothing of the game is loaded to keep in step).
         now = utcnow()
         connection = self._session.connection()
-        connection.execute(_TOUCH_GAME, {"game": game_id, "now": now})
-        self._locked.add(game_id)
+        if connection.execute(_TOUCH_GAME, {"game": game_id, "now": now}).rowcount:
+            self._locked.add(game_id)
+        else:
+            status = self._game(game_id).status  # raises NotFoundError for a missing game
+            if status != "open":
+                raise ConflictError(f"game {game_id} is {status}: it takes no more moves")
         params = {
             "game": game_id,
             "hand": hand_number,

@@ -223,6 +223,11 @@ class TableScreen(Screen[None]):
             self.hinting = False
         elif kind == "presence" and self.state is not None:
             self.state["table"]["connected"] = message.get("connected")
+        elif kind == "seat":  # an invite opened: the seat's own link, for coming back
+            self.app.notify(
+                f"Your seat's own link (the invite opens nothing more): {message.get('url')}",
+                timeout=60,
+            )
         elif kind == "connection":
             self.online = bool(message.get("connected"))
         elif kind == "closed":

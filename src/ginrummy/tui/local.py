@@ -2,7 +2,7 @@
 
 The game is a :class:`ginrummy.web.tables.Table`, the web app's own: the same deals with their
 commitments, the same state messages, the same fair-play policy for undo (a stock draw is never
-taken back, nor anything past the end of a hand or past a computer move that showed a card) and
+taken back, nor anything past the end of a hand or past any move of the computer) and
 the same rows in the database (an ``online`` game whose options say ``"interface":
 "terminal"``), each move written before the screen is told. What the web's manager does with
 sockets and threads is done here for one seat: this module plays the computer's turns, works

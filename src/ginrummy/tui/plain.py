@@ -282,6 +282,8 @@ class PlainPlayer:
             for seat, here in enumerate(message.get("connected") or []):
                 if not n.you(seat):
                     self.say(f"{n.who(seat)} {'is here' if here else 'left the table'}.")
+        elif kind == "seat":
+            self.say(f"Your seat's own link (the invite opens nothing more): {message.get('url')}")
         elif kind == "connection":
             self.say("Connected again." if message.get("connected") else "Connection lost.")
         elif kind == "closed":

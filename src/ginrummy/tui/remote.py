@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -43,6 +43,11 @@ class SeatLink:
 
     def at(self, table: str) -> SeatLink:
         return SeatLink(self.base, table, self.token)
+
+    @property
+    def page_url(self) -> str:
+        """The link as a browser opens it (``http(s)://host/t/<table>#s=<token>``)."""
+        return f"http{self.base[2:]}/t/{self.table}#s={self.token}"
 
 
 def parse_link(url: str) -> SeatLink:
@@ -129,6 +134,9 @@ class RemoteSession:
                 message = await self._read(ws)
                 if message["type"] == "error":
                     raise JoinError(str(message.get("message", "the server refused the seat")))
+                if message["type"] == "seat":  # the invite opened: the seat's own token
+                    self.link = replace(self.link, token=str(message["token"]))
+                    message = {"type": "seat", "url": self.link.page_url}
                 read.append(message)
                 if message["type"] == "state" and message["table"].get("seat") is not None:
                     self._ws = ws

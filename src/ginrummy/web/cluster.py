@@ -60,7 +60,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import orjson
 
 from ..engine import GinRummyError
-from ..storage import DatabaseUnavailable, LeaseLost, NotFoundError, Writer
+from ..storage import DatabaseUnavailable, LeaseLost, NotFoundError, StorageError, Writer
 from ..storage.models import utcnow
 from .protocol import ProtocolError, encode
 
@@ -460,6 +460,9 @@ class Cluster:
                 except LeaseLost:
                     await self.drop(client.table_id)
                     break
+                except StorageError as exc:  # the store refused it (the game closed meanwhile)
+                    log.warning("table %s: %s", client.table_id, exc)
+                    await client.send({"type": "error", "message": str(exc)})
         finally:
             self.forget_remote(remote.conn)
 

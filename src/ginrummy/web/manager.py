@@ -28,7 +28,7 @@ from ..engine import GinRummyError, IllegalActionError, Rules
 from ..engine.game import Game
 from ..engine.match import Match
 from ..engine.views import PlayerView
-from ..storage import DatabaseUnavailable, Store, Writer
+from ..storage import DatabaseUnavailable, StorageError, Store, Writer
 from ..storage.models import utcnow
 from .batching import GroupCommit
 from .limits import Buckets
@@ -214,6 +214,11 @@ class Manager:
             raise ProtocolError(f"level must be one of {', '.join(LEVELS)}")
         if options.mode == "computer":
             options.hints = True
+            # No move clock against the computer: the clock's move is the simple player's,
+            # which must play no seat of a game that counts as one against the computer's
+            # level. Set here, where every new table (the lobby's, a rematch) is made,
+            # whatever the page sent.
+            options.clock = 0
         elif options.hints and rules.stake:
             raise ProtocolError("a game for stakes has no hints")
         if options.match and not rules.match_target:
@@ -221,16 +226,21 @@ class Manager:
         seed = random.SystemRandom().randrange(1 << 63)
         scoring: Game | Match = Match(rules, seed) if options.match else Game(rules, seed)
         tokens: list[str | None] = [None, None]
+        stored = options.to_dict()
         if seats is None:
             tokens = [new_token(), None if options.mode == "computer" else new_token()]
             seats = [(seat, token_hash(t)) for seat, t in enumerate(tokens) if t is not None]
+            if tokens[1] is not None:
+                # The invite is sent through its opener, who must not keep a way in: the
+                # first to open it gets a token of their own for the seat (take_invite).
+                stored["invites"] = [1]
         table = Table("", rules, names, options, scoring)
         deal = table.next_deal(self._rng)
 
         def write() -> str:
             with self.store.transaction() as tx:
                 game_id: str = tx.create_game(
-                    "online", rules, names, seed=seed, options=options.to_dict(), seats=seats
+                    "online", rules, names, seed=seed, options=stored, seats=seats
                 )
                 table.id = game_id
                 if self.cluster is not None:
@@ -313,10 +323,17 @@ class Manager:
         closed: list[str] = await self.db(self.store.abandon_stale, "online", before, **fence)
         for game_id in closed:
             table = self.tables.get(game_id)
-            if table is not None:
+            if table is None:
+                continue
+            # Under the table's lock, as every change of it: a move being stored meanwhile
+            # is refused by the store (the game is closed) or done before this, never made
+            # on a table that changed under it.
+            async with table.lock:
+                if self.tables.get(game_id) is not table or table.abandoned:
+                    continue  # let go of (read again as stored: closed), or closed already
                 table.finished = table.abandoned = True
-                table.touch()
-                await self.broadcast(table)
+                table.touch(clock=False)
+            await self.broadcast(table)
         return len(closed)
 
     async def seat_for(self, table_id: str, token: str | None) -> int | None:
@@ -324,6 +341,20 @@ class Manager:
             return None
         seat: int | None = await self.db(self.store.seat_for_token, table_id, token_hash(token))
         return seat
+
+    async def take_invite(self, table_id: str, seat: int, token: str) -> str | bool:
+        """Whether ``token`` (which :meth:`seat_for` found to be ``seat``'s) still holds the
+        seat: True when it is the seat's own token; a new token for the seat when it was the
+        seat's invite, opened now for the first time (the invite holds no more: whoever sent
+        it cannot take the seat back or look at its cards); False when it was the invite and
+        another player has just taken it."""
+        fresh = new_token()
+        taken: bool | None = await self.db(
+            self.store.take_invite, table_id, seat, token_hash(token), token_hash(fresh)
+        )
+        if taken is None:
+            return True
+        return fresh if taken else False
 
     # -- connections ------------------------------------------------------------------------
 
@@ -625,7 +656,7 @@ class Manager:
         name = clean_name(name)
         await self._store(table, lambda tx: tx.rename_seat(table.id, seat, name))
         table.rename(seat, name)
-        table.touch()
+        table.touch(clock=False)  # a name is no move: the seat to move gains no time by it
 
     async def _rematch(self, table: Table) -> None:
         """Once the game is over: a new table with the same rules, names and seats (their
@@ -765,9 +796,11 @@ class Manager:
                 task.add_done_callback(functools.partial(_discard, self._timeouts, table.id))
 
     async def _time_out(self, table: Table) -> None:
-        """Move for the seat whose time ran out, unless it moved meanwhile."""
+        """Move for the seat whose time ran out, unless it moved meanwhile. Never at a table
+        against the computer (it has no clock, :meth:`Table.touch`): the clock's move is the
+        simple player's, and the computer's seat must be played by the computer."""
         hand = table.hand
-        if hand is None or hand.is_over or hand.current_player is None:
+        if table.vs_computer or hand is None or hand.is_over or hand.current_player is None:
             return
         version, seat = table.version, hand.current_player
         view = table.player_view(hand, seat)
@@ -775,7 +808,11 @@ class Manager:
         async with table.lock:
             if table.version != version:
                 return  # the seat moved in time after all, or someone else changed the table
-            await self._store_and_commit(table, table.plan(seat, str(action)))
+            try:
+                await self._store_and_commit(table, table.plan(seat, str(action)))
+            except StorageError as exc:  # the database is away, or the game was just closed
+                log.warning("the clock's move at table %s: %s", table.id, exc)
+                return  # nothing changed: the next tick tries again if the time is still out
         await self.after_change(table)
 
 

@@ -14,7 +14,7 @@ import random
 import secrets
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import islice
 from typing import Any
 
@@ -166,10 +166,19 @@ class Table:
 
     def player_view(self, hand: Hand, seat: int) -> PlayerView:
         """``seat``'s view of ``hand`` (this table's hand, or a snapshot of it) for a player
-        that weighs it: with the game's score, its columns and, in a match, the match points."""
-        return hand.view(
-            seat, self.game.totals, columns=self.game.columns, match_points=self.match_points
+        that weighs it (the computer, a hint, the clock's move): with the game's score, its
+        columns and, in a match, the match points. As at the table, the other seat's knock
+        lies face down until the hand is over: the engine's view names its discard."""
+        view = hand.view(
+            seat,
+            self.game.totals,
+            history=False,
+            columns=self.game.columns,
+            match_points=self.match_points,
         )
+        face_down = not hand.is_over
+        history = tuple(e.public(seat, face_down_knock=face_down) for e in hand.events)
+        return replace(view, history=history)
 
     @property
     def vs_computer(self) -> bool:
@@ -288,8 +297,10 @@ class Table:
         """How many of the hand's events to keep to take back ``seat``'s last action; raises
         IllegalActionError saying why when the fair-play policy forbids it: only against the
         computer, only within the hand being played, never a stock draw (its card was seen),
-        and never past a move of the computer that showed a card (anything but a stock draw
-        or a pass)."""
+        and never past any move of the computer. Even the computer's stock draw or pass tells
+        something (that it did not want the upcard or your discard), and no player may take
+        back a choice once it has learnt something from it: only your own last action is
+        taken back, and only while the computer has not moved since."""
         hand = self.hand
         if not self.vs_computer:
             raise IllegalActionError("there is no undo in a game between two people")
@@ -302,9 +313,9 @@ class Table:
         keep = mine[-1]
         if events[keep].action.kind is ActionKind.DRAW:
             raise IllegalActionError("a card drawn from the stock cannot be put back")
-        if any(e.action.kind not in (ActionKind.DRAW, ActionKind.PASS) for e in events[keep + 1 :]):
+        if keep + 1 < len(events):  # everything after your last action is the computer's
             raise IllegalActionError(
-                "the computer has answered your move: it cannot be taken back now"
+                "the computer has moved since: your move cannot be taken back now"
             )
         return keep
 
@@ -315,18 +326,27 @@ class Table:
             return False
         return True
 
-    def touch(self) -> None:
+    def touch(self, *, clock: bool = True) -> None:
+        """Mark the table changed: a new version for the states sent, and the move clock.
+
+        Only a move, a deal or an undo (``clock``) gives the seat to move its full time
+        again; any other change (a name, the link to a rematch) keeps the deadline as it
+        was, or a seat could stall for ever by sending such changes. A table against the
+        computer never has a clock, even one stored with a clock before that was enforced:
+        the clock's move for a seat out of time is the simple player's, which must play no
+        seat of a game that counts as one against the computer's level."""
         self.version += 1
         self.updated = time.monotonic()
         if (
-            self.options.clock
-            and not self.abandoned
-            and self.hand is not None
-            and not self.hand.is_over
+            not self.options.clock
+            or self.vs_computer
+            or self.abandoned
+            or self.hand is None
+            or self.hand.is_over
         ):
-            self.deadline = time.time() + self.options.clock
-        else:
             self.deadline = None
+        elif clock or self.deadline is None:
+            self.deadline = time.time() + self.options.clock
 
     # -- what a seat sees -----------------------------------------------------------------
 
@@ -454,7 +474,7 @@ class Table:
         """The players moved on to a rematch at ``table_id``: every state says so."""
         self.options.rematch = table_id
         self._fixed = None
-        self.touch()
+        self.touch(clock=False)
 
     def rename(self, seat: int, name: str) -> None:
         """Give a seat another name (the score sheet is worked out again)."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import logging
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -18,7 +19,7 @@ from starlette.routing import BaseRoute, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ...engine import GinRummyError
-from ...storage import DatabaseUnavailable, LeaseLost
+from ...storage import DatabaseUnavailable, LeaseLost, StorageError
 from ..cluster import MOVED, Cluster
 from ..context import Context, context_of
 from ..manager import Client, Manager
@@ -72,11 +73,11 @@ async def _serve(ws: WebSocket, context: Context) -> None:
         await send(ws, {"type": "error", "message": "no such table (it may be over)"})
         await ws.close(code=4404)
         return
-    seat = await manager.seat_for(table_id, token)
+    seat, fresh = await _seat_of(manager, table_id, token)
+    if fresh is not None:
+        await send(ws, seat_message(table_id, fresh))
     if token and seat is None:
-        await send(
-            ws, {"type": "error", "message": "that seat link is not valid; watching as a spectator"}
-        )
+        await send(ws, {"type": "error", "message": NOT_VALID})
     refusal = manager.may_join(table_id, seat, where)
     if refusal is not None:
         await send(ws, {"type": "error", "message": refusal})
@@ -113,6 +114,9 @@ async def _serve(ws: WebSocket, context: Context) -> None:
                 assert cluster is not None
                 await cluster.drop(table_id)
                 break
+            except StorageError as exc:  # the store refused it (say, the game closed meanwhile)
+                logging.getLogger("ginrummy.web").warning("table %s: %s", table_id, exc)
+                await send(ws, {"type": "error", "message": str(exc)})
     except WebSocketDisconnect:
         pass
     finally:
@@ -169,6 +173,10 @@ async def _relay(
             except (ProtocolError, GinRummyError, DatabaseUnavailable) as exc:
                 await send(ws, {"type": "error", "message": str(exc)})
                 continue
+            except StorageError as exc:  # the store refused it: say so, keep the socket
+                logging.getLogger("ginrummy.web").warning("table %s: %s", client.table_id, exc)
+                await send(ws, {"type": "error", "message": str(exc)})
+                continue
             return {"op": "seat", "seat": seat}
         return None
 
@@ -195,9 +203,11 @@ async def _hello(
 async def _check_hello(context: Context, client: Client, token: str, owner: str | None) -> int:
     """The seat a hello's token is for, claimed for ``owner``, the socket moved to it."""
     manager = context.manager
-    seat = await manager.seat_for(client.table_id, token)
+    seat, fresh = await _seat_of(manager, client.table_id, token)
+    if fresh is not None:
+        await client.send(seat_message(client.table_id, fresh))
     if seat is None:
-        raise ProtocolError("that seat link is not valid; watching as a spectator")
+        raise ProtocolError(NOT_VALID)
     if owner is not None:
         await context.claim(client.table_id, seat, owner)
     if seat != client.seat:
@@ -206,6 +216,30 @@ async def _check_hello(context: Context, client: Client, token: str, owner: str 
             raise ProtocolError(refusal)
         manager.reseat(client, seat)
     return seat
+
+
+NOT_VALID = "that seat link is not valid; watching as a spectator"
+
+
+async def _seat_of(
+    manager: Manager, table_id: str, token: str | None
+) -> tuple[int | None, str | None]:
+    """The seat ``token`` holds at the table (None: none) and, where it was the seat's invite
+    opened now for the first time, the seat's new token (:meth:`Manager.take_invite`), which
+    only this socket is told. An invite another player has just taken holds no seat."""
+    seat = await manager.seat_for(table_id, token)
+    if seat != 1 or not token:  # only the friend's seat is sent out as an invite
+        return seat, None
+    held = await manager.take_invite(table_id, seat, token)
+    if held is False:
+        return None, None
+    return seat, held if isinstance(held, str) else None
+
+
+def seat_message(table_id: str, token: str) -> dict[str, Any]:
+    """The message that gives a socket the token of the seat whose invite it opened: its
+    page keeps it (and its link) in place of the invite, which holds no more."""
+    return {"type": "seat", "token": token, "url": f"/t/{table_id}#s={token}"}
 
 
 ROUTES: list[BaseRoute] = [WebSocketRoute("/ws/{table}", socket)]

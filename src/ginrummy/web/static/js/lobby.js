@@ -45,9 +45,13 @@ form.addEventListener("submit", async (e) => {
     options,
     match: f.match.checked,
     stake: f.stake.value,
-    clock: Number(f.clock.value || 0),
   };
-  if (f.mode.value === "friend") body.hints = f.hints.checked;
+  // Hints and the move clock are chosen for a game between friends only (their fields are
+  // hidden otherwise): against the computer, hints are always on and there is no clock.
+  if (f.mode.value === "friend") {
+    body.hints = f.hints.checked;
+    body.clock = Number(f.clock.value || 0);
+  }
   if (f.name.value.trim()) saveSettings({ ...settings(), name: f.name.value.trim() });
   const res = await fetch("/api/tables", {
     method: "POST",

@@ -106,6 +106,10 @@ function connect() {
     } else if (msg.type === "hints") {
       app.hints = msg.hints;
       renderHints();
+    } else if (msg.type === "seat") {
+      // The invite we opened holds no more: the seat's own token, told to us alone, does.
+      app.token = msg.token;
+      saveTable(tableId, msg.token);
     }
   };
 }
@@ -240,7 +244,7 @@ function fairPlayText(t) {
   const vsComputer = t.options.mode === "computer";
   bits.push(fair.hints ? (vsComputer ? "Hints are on." : "Hints are on for both players.") : "No hints at this table.");
   if (fair.undo)
-    bits.push("Undo takes back your last move until the computer shows a card; never a card drawn from the stock.");
+    bits.push("Undo takes back your last move until the computer moves; never a card drawn from the stock.");
   else bits.push("No undo: every move is final.");
   if (fair.undo_used) bits.push("Undo was used in this game, so it does not count in statistics.");
   if (t.abandoned) bits.push("This game was closed as abandoned.");

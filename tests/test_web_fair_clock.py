@@ -1,0 +1,208 @@
+"""The move clock is fair, and closing abandoned games breaks no move on its way.
+
+Only a move, a deal or an undo gives the seat to move its full time again: a new name does
+not. A table against the computer never has a clock (the clock's move is the simple player's,
+which must play no seat of a game that counts as one against the computer's level). A game
+closed as abandoned while a move of it is being stored refuses the move, and the socket that
+sent it is told so and stays open.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+import time
+from collections.abc import Iterator
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import update
+
+from ginrummy.engine import Rules
+from ginrummy.storage import Store, Writer
+from ginrummy.storage.models import GameRow, utcnow
+from ginrummy.web.manager import UNLIMITED, Manager
+from ginrummy.web.tables import Options
+from webutil import app_client, invite_token, new_store, new_table, recv, sync, unlimited_rate
+
+pytestmark = pytest.mark.usefixtures("on_each_database")
+
+
+@pytest.fixture(autouse=True)
+def _fast(monkeypatch: pytest.MonkeyPatch) -> None:
+    unlimited_rate(monkeypatch)
+
+
+def manager_of(client: Any) -> Manager:
+    manager: Manager = client.app.state.manager
+    return manager
+
+
+def store_of(client: Any) -> Store:
+    store: Store = client.app.state.store
+    return store
+
+
+def next_state(ws: Any) -> dict[str, Any]:
+    """The next state the socket is sent (past anything else, such as a seat's new token)."""
+    while (msg := recv(ws))["type"] != "state":
+        pass
+    return msg
+
+
+# -- a new name is no move -----------------------------------------------------------------------
+
+
+def test_a_new_name_gives_the_seat_to_move_no_more_time() -> None:
+    """The seat to move renames itself with 2 seconds left: its deadline stays, the clock
+    moves for it when the time runs out, and that move gives the other seat its full time."""
+    with app_client(seed=5) as client:
+        created = new_table(client, mode="friend", clock=30, name="Ann", opponent="Bob")
+        client.cookies.clear()
+        table = manager_of(client).tables[created["id"]]
+        assert table.hand is not None and table.hand.current_player is not None
+        mover = table.hand.current_player
+        token = created["token"] if mover == 0 else invite_token(created)
+        with client.websocket_connect(f"/ws/{created['id']}?token={token}") as ws:
+            first = next_state(ws)
+            assert first["view"]["current_player"] == mover and first["table"]["deadline"]
+            left = time.time() + 2.0
+            table.deadline = left  # as if the seat had thought for 28 seconds
+            ws.send_json({"type": "name", "name": "Ann Again"})
+            renamed = next_state(ws)
+            assert renamed["table"]["names"][mover] == "Ann Again"
+            assert renamed["table"]["deadline"] == left
+            assert renamed["view"]["history"] == []
+            # ... and the time runs out all the same: the clock moves for the seat
+            timed_out = next_state(ws)
+            history = timed_out["view"]["history"]
+            assert [e["seat"] for e in history] == [mover], history
+            assert timed_out["table"]["deadline"] > time.time() + 25
+
+
+# -- no clock against the computer -----------------------------------------------------------------
+
+
+def test_a_table_against_the_computer_has_no_clock_whatever_the_page_sends() -> None:
+    with app_client(seed=3) as client:
+        created = new_table(client, mode="computer", level="beginner", clock=30)
+        with client.websocket_connect(f"/ws/{created['id']}?token={created['token']}") as ws:
+            state = next_state(ws)
+        assert state["table"]["options"]["clock"] == 0 and state["table"]["deadline"] is None
+        stored = store_of(client).get_game(created["id"])
+        assert stored is not None and stored.options["clock"] == 0
+
+
+def test_a_computer_game_stored_with_a_clock_runs_none_and_never_moves_for_the_computer() -> None:
+    """A game against the computer stored with a clock (as servers once allowed) is read with
+    no deadline on anyone's turn, and a deadline left over never makes the clock's move for
+    the computer's seat."""
+
+    async def run() -> None:
+        store = new_store()
+        manager = Manager(store, computer_delay=3600, seed=1, limits=UNLIMITED)
+        rules = Rules(first_dealer="fixed", first_dealer_seat=0)  # the computer moves first
+        created = await manager.create(rules, Options("computer", "beginner"), ("Ann", "C"))
+        store.update_options(created.table.id, {"clock": 30})
+        manager.tables.clear()
+        table = await manager.get(created.table.id)  # read again, as after a restart
+        assert table.options.clock == 30 and table.computer_to_move()
+        assert table.deadline is None
+        table.deadline = time.time() - 1  # as an older server would have left it: run out
+        await manager.tick()
+        await asyncio.gather(*manager._tasks)
+        assert table.hand is not None and len(table.hand.events) == 0
+        table.act(store, 1, "pass")  # the computer's own move; now it is the person's turn
+        assert not table.computer_to_move() and table.deadline is None
+        manager.close()
+        store.close()
+
+    asyncio.run(run())
+
+
+# -- closing abandoned games -----------------------------------------------------------------------
+
+
+def test_the_clocks_move_in_a_game_closed_meanwhile_is_refused_and_said_in_the_log(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The store has closed the game (as abandoned) just as the clock runs out: the clock's
+    move is refused, nothing is stored or changed, and the log says why."""
+
+    async def run() -> None:
+        store = new_store()
+        manager = Manager(store, computer_delay=0, seed=2, limits=UNLIMITED)
+        table = (await manager.create(Rules(), Options("friend", clock=30), ("Ann", "Bob"))).table
+        store.abandon_game(table.id)
+        version = table.version
+        assert table.deadline is not None
+        table.deadline -= 60  # the time has run out
+        await manager.tick()
+        assert manager._tasks
+        await asyncio.gather(*manager._tasks)  # the clock's task ends without an error
+        assert table.version == version and table.hand is not None
+        assert len(table.hand.events) == 0
+        saved = store.load_game(table.id)
+        assert saved is not None and saved.hands[0].actions == ()
+        manager.close()
+        store.close()
+
+    asyncio.run(run())
+    assert "is abandoned: it takes no more moves" in caplog.text
+
+
+def test_a_move_stored_as_its_game_is_closed_as_abandoned_is_refused_and_the_socket_stays(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The database is slow to start storing my move; meanwhile the game is closed as
+    abandoned. My move is refused, saying why; the table is closed at once after it; the
+    socket stays open."""
+    with app_client(seed=4) as client:
+        manager = manager_of(client)
+        fixed = {"first_dealer": "fixed", "first_dealer_seat": 1}  # I move first
+        created = new_table(client, mode="computer", level="beginner", options=fixed)
+        tid = created["id"]
+        store = store_of(client)
+        entered, release = threading.Event(), threading.Event()
+        real = manager.writes._transaction
+
+        @contextlib.contextmanager
+        def slow_transaction() -> Iterator[Writer]:
+            entered.set()
+            assert release.wait(20)
+            with real() as tx:
+                yield tx
+
+        with client.websocket_connect(f"/ws/{tid}?token={created['token']}") as ws:
+            start = next_state(ws)
+            assert start["view"]["current_player"] == 0
+            with store.transaction() as tx:  # nobody has moved in it for 31 days
+                tx._session.execute(
+                    update(GameRow)
+                    .where(GameRow.id == tid)
+                    .values(updated_at=utcnow() - timedelta(days=31))
+                )
+            manager.writes._transaction = slow_transaction
+            ws.send_json({"type": "action", "action": "pass"})
+            assert entered.wait(20)  # my move waits for the database, the table's lock held
+            assert client.portal is not None
+            closing = client.portal.start_task_soon(manager.abandon_stale)
+            deadline = time.monotonic() + 20
+            while (game := store.get_game(tid)) is None or game.status != "abandoned":
+                assert time.monotonic() < deadline, "the game was not closed"
+                time.sleep(0.01)
+            # Closed in the store; the table waits for its lock, held by my move in flight.
+            time.sleep(0.3)
+            assert not closing.done() and not manager.tables[tid].abandoned
+            release.set()
+            assert closing.result(20) == 1
+            told = [recv(ws), *sync(ws)]  # the socket still answers a ping
+        errors = [m["message"] for m in told if m["type"] == "error"]
+        assert errors == [f"game {tid} is abandoned: it takes no more moves"], told
+        last = [m for m in told if m["type"] == "state"][-1]
+        assert last["table"]["abandoned"] is True and last["view"]["history"] == []
+        saved = store.load_game(tid)
+        assert saved is not None and saved.hands[0].actions == ()
+        assert f"table {tid}: game {tid} is abandoned" in caplog.text

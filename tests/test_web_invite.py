@@ -1,0 +1,96 @@
+"""An invite link takes the friend's seat once: whoever sent it cannot use it again.
+
+The creator of a friend table is given the invite (seat 1's link) to send on. Were the invite
+the seat's token for good, its sender could open it later in another browser, or with no
+cookie at all, and hold the friend's seat: see the friend's cards and move for them. So the
+first to open it is given a token of the seat's own (told to that socket alone), and the
+invite opens nothing more.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ginrummy.web.security import PLAYER_COOKIE
+from webutil import app_client, invite_token, leaks, new_table, recv, sync
+
+pytestmark = pytest.mark.usefixtures("on_each_database")
+
+
+def _messages_until_state(ws: Any) -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    while not out or out[-1]["type"] != "state":
+        out.append(recv(ws, seat=True))
+    return out
+
+
+def test_the_invite_takes_the_seat_once_and_its_sender_cannot_use_it_again() -> None:
+    with app_client() as client:
+        client.cookies.set(PLAYER_COOKIE, "ann-player-id")
+        created = new_table(client, mode="friend", name="Ann")
+        tid, invite = created["id"], invite_token(created)
+        hand = client.app.state.manager.tables[tid].hand  # type: ignore[attr-defined]
+        with client.websocket_connect(f"/ws/{tid}?token={created['token']}") as ann:
+            assert recv(ann)["table"]["seat"] == 0
+            client.cookies.set(PLAYER_COOKIE, "bob-player-id")
+            with client.websocket_connect(f"/ws/{tid}") as bob:
+                recv(bob)  # a spectator's state until he says which seat is his
+                bob.send_json({"type": "hello", "token": invite})
+                seat, state = _messages_until_state(bob)
+                assert seat["type"] == "seat" and seat["token"] != invite
+                assert seat["url"] == f"/t/{tid}#s={seat['token']}"
+                assert state["table"]["seat"] == 1 and len(state["view"]["hand"].split()) == 10
+                bobs = seat["token"]
+                # Only the opener is told the seat's token.
+                assert all(m["type"] != "seat" for m in sync(ann))
+
+                # The invite's sender opens it again, in another browser or with no cookie:
+                # a spectator, told nothing of the friend's cards.
+                for cookie in ("eve-player-id", None):
+                    client.cookies.clear()
+                    if cookie is not None:
+                        client.cookies.set(PLAYER_COOKIE, cookie)
+                    for url, hello in ((f"/ws/{tid}", True), (f"/ws/{tid}?token={invite}", False)):
+                        with client.websocket_connect(url) as eve:
+                            if hello:  # watching at first, then the invite in a hello
+                                seen = [recv(eve)]
+                                eve.send_json({"type": "hello", "token": invite})
+                                seen.insert(0, recv(eve, seat=True))
+                            else:  # the invite in the socket's address
+                                seen = _messages_until_state(eve)
+                            assert seen[0] == {
+                                "type": "error",
+                                "message": "that seat link is not valid; watching as a spectator",
+                            }
+                            assert seen[-1]["table"]["seat"] is None
+                            assert "hand" not in seen[-1]["view"]
+                            assert hand is not None
+                            assert all(not leaks(m, hand, None) for m in seen)
+                            eve.send_json({"type": "action", "action": "draw"})
+                            assert recv(eve)["type"] == "error"
+                # The friend's own token holds, however he comes back, and is not changed again.
+                for url, hello in ((f"/ws/{tid}?token={bobs}", False), (f"/ws/{tid}", True)):
+                    with client.websocket_connect(url) as again:
+                        if hello:
+                            recv(again)
+                            again.send_json({"type": "hello", "token": bobs})
+                        seen = _messages_until_state(again)
+                        assert [m["type"] for m in seen] == ["state"]
+                        assert seen[-1]["table"]["seat"] == 1
+        mine = client.post("/api/mine", json=[{"id": tid, "token": invite}])
+        assert mine.status_code == 200 and mine.json() == []
+        mine = client.post("/api/mine", json=[{"id": tid, "token": bobs}])
+        assert [g["id"] for g in mine.json()] == [tid]
+
+
+def test_a_table_against_the_computer_has_no_invite() -> None:
+    with app_client() as client:
+        created = new_table(client, mode="computer", level="beginner")
+        assert "invite" not in created
+        saved = client.app.state.store.get_game(created["id"])  # type: ignore[attr-defined]
+        assert saved is not None and "invites" not in saved.options
+        with client.websocket_connect(f"/ws/{created['id']}?token={created['token']}") as ws:
+            seen = _messages_until_state(ws)
+            assert [m["type"] for m in seen] == ["state"] and seen[-1]["table"]["seat"] == 0
