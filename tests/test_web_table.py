@@ -301,3 +301,23 @@ def test_the_views_for_the_computer_and_hints_keep_a_knock_face_down() -> None:
         after = table.player_view(hand, 1 - knocker)
         assert hand.knock_card in [e.action.card for e in after.history]
     assert knocks >= 3
+
+
+def test_an_address_busy_with_the_expert_waits_for_its_review(fixed_deck: None) -> None:
+    """Reviews count against the requests an address may have with the expert at once, as
+    hints do: many finished tables must not fill the expert's workers."""
+
+    async def run() -> None:
+        manager, store, _, me, _ = await _finished_game()
+        busy = manager.limits.hints_at_once_per_address
+        manager._address_hints[me.client.address] = busy  # as many hints in flight as allowed
+        with pytest.raises(ProtocolError, match="busy with requests from your address"):
+            await me.do({"type": "review"})
+        manager._address_hints[me.client.address] = busy - 1
+        await me.do({"type": "review"})
+        assert me.sent[-1]["type"] == "review"
+        assert manager._address_hints[me.client.address] == busy - 1  # its own count given back
+        manager.close()
+        store.close()
+
+    asyncio.run(run())

@@ -678,7 +678,9 @@ class Manager:
 
     async def _review(self, table: Table, client: Client) -> dict[str, Any]:
         """The expert's review of this seat's play of the hand just over (in a thread, one at
-        a time per seat, counted with the seat's hints)."""
+        a time per seat, counted with the seat's hints and its address's: an address with
+        many finished tables could otherwise fill the expert's workers with reviews, and the
+        computer's moves waiting behind them would fall back to the simple player)."""
         seat = client.seat
         hand, deal = table.hand, table.deal
         if seat is None or hand is None or deal is None:
@@ -689,10 +691,13 @@ class Manager:
         key = (table.id, seat)
         if key in self._hinting:
             raise ProtocolError("the expert is busy with your last request: wait for it")
+        if self._address_hints.get(client.address, 0) >= self.limits.hints_at_once_per_address:
+            raise ProtocolError("the expert is busy with requests from your address: wait")
         if not self._seat_hints.take(key):
             raise ProtocolError("too many requests for the expert: wait a little")
         actions = [str(e.action) for e in hand.events]
         self._hinting.add(key)
+        _count(self._address_hints, client.address, +1)
         try:
             if self.thinking is None:
                 found = await asyncio.to_thread(
@@ -725,6 +730,7 @@ class Manager:
                 mistakes = await self._expert("review", payload, "the review")
         finally:
             self._hinting.discard(key)
+            _count(self._address_hints, client.address, -1)
         # the hand step by step with both hands, for the review's replay (the deck is
         # revealed once a hand is over)
         played = replay_hand(table.rules, hand.dealer, list(deal.deck), actions)
