@@ -118,7 +118,7 @@ def test_the_utility_weighs_endings_by_its_model() -> None:
 
 def test_the_benchmark_measures_both_sides(capsys: pytest.CaptureFixture[str]) -> None:
     hand_points = load("hand_points")
-    hands = hand_points.play_deal(("expert:worlds=4,min_worlds=4", "simple", "eaai", 5))
+    hands = hand_points.play_deal(("expert:worlds=4,min_worlds=4", "simple", "eaai", 5, (0, 0)))
     assert len(hands) == 2 and all(m == 0 or h == 0 for m, h, _ in hands)
     args = ["--agent", "expert:worlds=4,min_worlds=4", "--deals", "2", "--workers", "1"]
     assert hand_points.main(args) == 0
