@@ -592,6 +592,7 @@ def test_an_invite_is_exchanged_for_its_opener_s_own_token_once(store: Store) ->
     assert store.seat_for_token(game_id, eve) is None
     saved = store.get_game(game_id)
     assert saved is not None and saved.options["invites"] == []
+    assert store.spent_invite(game_id, invite) and not store.spent_invite(game_id, bob)
     # Two openers at once: the one whose exchange comes second finds the token changed.
     other = online_game(store, seats=[(0, ann), (1, invite)], options={"invites": [1]})
     with store.transaction() as tx:

@@ -307,7 +307,7 @@ def test_two_browsers_play_through_an_invite_link(server: LiveServer, browser: A
             eve = elsewhere.new_page()
             eve.goto(link)
             eve.wait_for_function(
-                "() => document.querySelector('#toast').textContent.includes('not valid')"
+                "() => document.querySelector('#toast').textContent.includes('opened already')"
             )
             eve.locator("#names").wait_for()
             assert eve.locator("#hand .card[data-card]").count() == 0

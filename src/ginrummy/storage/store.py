@@ -223,6 +223,13 @@ class Store:
             )
             return seat
 
+    def spent_invite(self, game_id: str, token_hash: str) -> bool:
+        """Whether ``token_hash`` is that of an invite of the game someone has already taken
+        (:meth:`Writer.take_invite`)."""
+        with self._reading() as session:
+            options = session.scalar(select(GameRow.options).where(GameRow.id == game_id))
+            return isinstance(options, dict) and token_hash in options.get("spent_invites", ())
+
     def seat_hashes(self, game_id: str) -> list[tuple[int, str]]:
         """The game's seats and their token hashes, seat 0 first."""
         with self._reading() as session:

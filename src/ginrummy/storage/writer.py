@@ -339,7 +339,8 @@ class Writer:
         once, so that whoever sent the link cannot use it again. True: exchanged now; False:
         ``invite_hash`` is not the seat's token any more (another player took the invite
         first); None: the seat has no invite open (its token stays as it is). The game's
-        options list the seats whose invite is open (``invites``)."""
+        options list the seats whose invite is open (``invites``), and keep the hashes of the
+        invites taken (``spent_invites``: a later opener is told why the link holds no seat)."""
         _seat(seat)
         for value in (invite_hash, token_hash):
             if not isinstance(value, str) or not _HEX64.fullmatch(value):
@@ -354,7 +355,8 @@ class Writer:
         if row.token_hash != invite_hash:
             return False
         row.token_hash = token_hash
-        game.options = {**game.options, "invites": invites}
+        spent = [*game.options.get("spent_invites", ()), invite_hash]
+        game.options = {**game.options, "invites": invites, "spent_invites": spent}
         game.updated_at = utcnow()
         self._flush(f"seat {seat} of game {game_id} could not be taken")
         return True

@@ -342,6 +342,13 @@ class Manager:
         seat: int | None = await self.db(self.store.seat_for_token, table_id, token_hash(token))
         return seat
 
+    async def spent_invite(self, table_id: str, token: str) -> bool:
+        """Whether ``token`` was an invite of the table that someone has already taken."""
+        if len(token) > 200:
+            return False
+        spent: bool = await self.db(self.store.spent_invite, table_id, token_hash(token))
+        return spent
+
     async def take_invite(self, table_id: str, seat: int, token: str) -> str | bool:
         """Whether ``token`` (which :meth:`seat_for` found to be ``seat``'s) still holds the
         seat: True when it is the seat's own token; a new token for the seat when it was the

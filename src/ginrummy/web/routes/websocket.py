@@ -77,7 +77,7 @@ async def _serve(ws: WebSocket, context: Context) -> None:
     if fresh is not None:
         await send(ws, seat_message(table_id, fresh))
     if token and seat is None:
-        await send(ws, {"type": "error", "message": NOT_VALID})
+        await send(ws, {"type": "error", "message": await _not_valid(manager, table_id, token)})
     refusal = manager.may_join(table_id, seat, where)
     if refusal is not None:
         await send(ws, {"type": "error", "message": refusal})
@@ -207,7 +207,7 @@ async def _check_hello(context: Context, client: Client, token: str, owner: str 
     if fresh is not None:
         await client.send(seat_message(client.table_id, fresh))
     if seat is None:
-        raise ProtocolError(NOT_VALID)
+        raise ProtocolError(await _not_valid(manager, client.table_id, token))
     if owner is not None:
         await context.claim(client.table_id, seat, owner)
     if seat != client.seat:
@@ -219,6 +219,15 @@ async def _check_hello(context: Context, client: Client, token: str, owner: str 
 
 
 NOT_VALID = "that seat link is not valid; watching as a spectator"
+SPENT = (
+    "that invite has been opened already: it takes a seat once (ask who sent it for a new "
+    "game if it was meant for you); watching as a spectator"
+)
+
+
+async def _not_valid(manager: Manager, table_id: str, token: str) -> str:
+    """Why ``token`` holds no seat at the table, as the socket is told."""
+    return SPENT if await manager.spent_invite(table_id, token) else NOT_VALID
 
 
 async def _seat_of(
@@ -231,7 +240,7 @@ async def _seat_of(
     if seat != 1 or not token:  # only the friend's seat is sent out as an invite
         return seat, None
     held = await manager.take_invite(table_id, seat, token)
-    if held is False:
+    if held is False:  # another opener was first: the invite is spent
         return None, None
     return seat, held if isinstance(held, str) else None
 
