@@ -311,6 +311,13 @@ def test_two_browsers_play_through_an_invite_link(server: LiveServer, browser: A
             )
             eve.locator("#names").wait_for()
             assert eve.locator("#hand .card[data-card]").count() == 0
+            # An error's toast is readable: white on red (the form errors' red text, which
+            # once applied to it too, made it red on red).
+            colours = eve.evaluate(
+                "() => { const s = getComputedStyle(document.querySelector('#toast'));"
+                " return [s.color, s.backgroundColor]; }"
+            )
+            assert colours == ["rgb(255, 255, 255)", "rgb(185, 28, 28)"], colours
         finally:
             elsewhere.close()
 
