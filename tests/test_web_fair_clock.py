@@ -21,11 +21,21 @@ import pytest
 from sqlalchemy import update
 
 from ginrummy.engine import Rules
-from ginrummy.storage import Store, Writer
+from ginrummy.storage import Writer
 from ginrummy.storage.models import GameRow, utcnow
 from ginrummy.web.manager import UNLIMITED, Manager
 from ginrummy.web.tables import Options
-from webutil import app_client, invite_token, new_store, new_table, recv, sync, unlimited_rate
+from webutil import (
+    app_client,
+    invite_token,
+    manager_of,
+    new_store,
+    new_table,
+    recv,
+    store_of,
+    sync,
+    unlimited_rate,
+)
 
 pytestmark = pytest.mark.usefixtures("on_each_database")
 
@@ -33,16 +43,6 @@ pytestmark = pytest.mark.usefixtures("on_each_database")
 @pytest.fixture(autouse=True)
 def _fast(monkeypatch: pytest.MonkeyPatch) -> None:
     unlimited_rate(monkeypatch)
-
-
-def manager_of(client: Any) -> Manager:
-    manager: Manager = client.app.state.manager
-    return manager
-
-
-def store_of(client: Any) -> Store:
-    store: Store = client.app.state.store
-    return store
 
 
 def next_state(ws: Any) -> dict[str, Any]:

@@ -16,7 +16,6 @@ from typing import Any
 import pytest
 
 from ginrummy.engine import Rules
-from ginrummy.storage import Store
 from ginrummy.web import manager as manager_module
 from ginrummy.web.dealing import verify
 from ginrummy.web.manager import UNLIMITED, Client, Manager
@@ -27,10 +26,12 @@ from webutil import (
     friend_token,
     invite_token,
     leaks,
+    manager_of,
     new_store,
     new_table,
     pick,
     recv,
+    store_of,
     sync,
     unlimited_rate,
 )
@@ -45,16 +46,6 @@ def _fast(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> No
 
 
 JSON = {"Content-Type": "application/json"}
-
-
-def manager_of(client: Any) -> Manager:
-    manager: Manager = client.app.state.manager
-    return manager
-
-
-def store_of(client: Any) -> Store:
-    store: Store = client.app.state.store
-    return store
 
 
 def online_games(client: Any) -> int:

@@ -274,6 +274,18 @@ def sync(ws: Any) -> list[dict[str, Any]]:
         out.append(msg)
 
 
+def manager_of(client: Any) -> web_manager.Manager:
+    """The table manager of a TestClient's app."""
+    manager: web_manager.Manager = client.app.state.manager
+    return manager
+
+
+def store_of(client: Any) -> Store:
+    """The store of a TestClient's app."""
+    store: Store = client.app.state.store
+    return store
+
+
 def new_table(client: TestClient, **body: Any) -> dict[str, Any]:
     response = client.post("/api/tables", json=body)
     assert response.status_code == 200, response.text
