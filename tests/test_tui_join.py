@@ -72,6 +72,8 @@ def test_the_app_plays_a_hand_against_a_websocket_seat(server: LiveServer) -> No
         async with app.run_test(size=(120, 40)) as pilot:
             await until(pilot, lambda: waiting_for_me(app), "the first state", limit=120)
             assert "Ann" in screen_text(app)
+            # the invite was exchanged for the seat's own token, which reconnects use
+            assert session.link.token != parse_link(invite).token
             while table(app).state["view"]["phase"] != "over":
                 state = table(app).state
                 # the history, sent in parts and put together, holds every move once, in order
@@ -99,6 +101,8 @@ def test_the_app_plays_a_hand_against_a_websocket_seat(server: LiveServer) -> No
     assert script.error is None, script.error
     assert script.final is not None
     assert script.final["view"]["result"]["kind"] in ("knock", "gin", "big_gin", "undercut", "dead")
+    with pytest.raises(JoinError, match="invite has been opened already"):  # it is spent
+        asyncio.run(RemoteSession.join(invite, open_timeout=20))
 
 
 def test_the_plain_mode_joins_and_plays_to_the_end_of_a_hand(
