@@ -18,8 +18,10 @@ from gymnasium.utils.env_checker import check_env
 
 from ginrummy import Action, Phase, PlayerView, Rules
 from ginrummy.agents import BaseAgent
+from ginrummy.agents.expert import ExpertAgent, Settings
+from ginrummy.engine.melds import discard_deadwoods_mask
 from ginrummy.rl import ENV_ID, GinRummyEnv
-from ginrummy.rl.actions import DRAW
+from ginrummy.rl.actions import DISCARD, DRAW, KNOCK
 
 CASES = [(preset, mode) for preset in Rules.presets() for mode in ("hand", "game")]
 
@@ -184,8 +186,6 @@ def test_importing_the_package_registers_the_id_and_loads_no_environment() -> No
 
 
 def test_a_named_expert_plays_a_one_hand_episode_for_its_points() -> None:
-    from ginrummy.agents.expert import ExpertAgent
-
     def plays_for_points(env: GinRummyEnv) -> bool:
         assert isinstance(env.opponent, ExpertAgent)
         return env.opponent.settings.hand_points
@@ -199,3 +199,38 @@ def test_a_named_expert_plays_a_one_hand_episode_for_its_points() -> None:
     # An agent given as an object is the caller's, as it is.
     given = ExpertAgent()
     assert GinRummyEnv(opponent=given).opponent is given and not given.settings.hand_points
+
+
+def never_knocks(env: GinRummyEnv, seed: int) -> list[tuple[int, float]]:
+    """A learner that draws, discards its worst card and never knocks, so the opponent is
+    the one who knocks and its knocking is what a watching expert learns from; the actions
+    and rewards of the episode."""
+    observation, _ = env.reset(seed=seed)
+    played = []
+    while True:
+        legal = [int(a) for a in np.flatnonzero(observation["action_mask"])]
+        hand = sum(1 << int(i) for i in np.flatnonzero(observation["observation"][:52]))
+        discards = [a for a in legal if DISCARD <= a < DISCARD + 52]
+        if discards:
+            table = discard_deadwoods_mask(hand)
+            action = min(discards, key=lambda a: (table[a - DISCARD], a))
+        else:
+            action = DRAW if DRAW in legal else legal[0]
+            assert not KNOCK <= action < KNOCK + 52
+        observation, reward, terminated, truncated, _ = env.step(action)
+        played.append((action, float(reward)))
+        if terminated or truncated:
+            return played
+
+
+def test_a_named_expert_is_new_at_each_reset_so_a_seed_replays_its_episode() -> None:
+    """The expert learns its opponent's knocking from the hands it sees end: one kept across
+    resets would play the same seed differently the second time."""
+    env = GinRummyEnv(opponent="expert:worlds=8,min_worlds=8", seat=0)
+    first = never_knocks(env, 100)
+    assert never_knocks(env, 100) == first
+    # An agent passed in is the caller's: kept, with what it remembers, across resets.
+    given = ExpertAgent(Settings(worlds=8, min_worlds=8))
+    env = GinRummyEnv(opponent=given, seat=0)
+    never_knocks(env, 100)
+    assert env.opponent is given

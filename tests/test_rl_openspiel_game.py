@@ -107,6 +107,64 @@ def test_chance_deals_in_our_order_and_draws_the_chosen_stock_card() -> None:
     assert state.hand.stock_count == 30
 
 
+@pytest.mark.parametrize("preset", ["standard", "oklahoma"])
+def test_the_information_state_shows_the_upcard_both_players_passed(preset: str) -> None:
+    """Two deals that differ only in the upcard: both players saw it, so after both pass it
+    (which leaves no card in the history) their information states must still differ."""
+    states = []
+    for upcard in (20, 30):
+        state = load(rules=preset).new_initial_state()
+        for card in [*range(20), upcard]:
+            state.apply_action(card_id(card_of(card)))
+        state.apply_action(54)  # both pass
+        state.apply_action(54)
+        states.append(state)
+    first, second = states
+    assert first.hand.upcard is not second.hand.upcard
+    for seat in (0, 1):
+        assert first.information_state_string(seat) != second.information_state_string(seat)
+        assert f"upcard {first.hand.upcard}" in first.information_state_string(seat)
+
+
+@pytest.mark.parametrize("mode", ["hand", "game"])
+def test_players_who_always_take_the_discard_end_within_the_declared_length(mode: str) -> None:
+    """Nothing in the rules ends such a hand: the state ends it, with nothing won, once it
+    has had as many decisions as the environments allow one."""
+    game = load(mode=mode)
+    rng = random.Random(0)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        assert len(state.history()) < game.max_game_length()
+        if state.is_chance_node():
+            deal(state, rng)
+            continue
+        legal = state.legal_actions()
+        discards = [a for a in legal if a < 52]
+        state.apply_action(52 if 52 in legal else discards[0] if discards else legal[0])
+    assert state.returns() == [0.0, 0.0]
+    assert not state.hand.is_over  # cut off, not ended by the rules
+
+
+def test_a_card_not_left_to_deal_is_an_illegal_chance_outcome_and_changes_nothing() -> None:
+    state = load().new_initial_state()
+    state.apply_action(card_id(card_of(0)))
+    before = state.history(), str(state)
+    with pytest.raises(ValueError, match="not legal"):
+        state.apply_action(card_id(card_of(0)))  # dealt already
+    assert (state.history(), str(state)) == before
+    for card in range(1, 21):
+        state.apply_action(card_id(card_of(card)))
+    state.apply_action(54)  # both pass, and player 0 draws
+    state.apply_action(54)
+    state.apply_action(53)
+    held = state.hand.cards(0)[0]
+    before = state.history(), str(state)
+    with pytest.raises(ValueError, match="not legal"):
+        state.apply_action(card_id(held))  # in a hand, not in the stock
+    assert (state.history(), str(state)) == before
+    assert state.is_chance_node()
+
+
 def test_a_whole_game_with_bonuses() -> None:
     rng = random.Random(7)
     state = play(load(mode="game", rules="standard").new_initial_state(), rng, "simple")

@@ -64,3 +64,22 @@ def test_the_number_of_actions_must_match_the_rows() -> None:
     venv.reset(seed=0)
     with pytest.raises(ValueError, match="3 actions for 2 episodes"):
         venv.step([0, 0, 0])
+
+
+def test_an_illegal_action_in_the_last_row_raises_and_changes_no_row() -> None:
+    """Every row is checked first: the rows before the illegal one are not stepped, so the
+    corrected batch then plays as it would have at first."""
+    venv = VectorEnv(3, preset="eaai")
+    batch = venv.reset(seed=0)
+    actions = [int(np.flatnonzero(mask)[0]) for mask in batch.action_mask]
+    illegal = list(actions)
+    illegal[-1] = int(np.flatnonzero(batch.action_mask[-1] == 0)[0])
+    events = [len(session.hand.events) for session in venv.sessions]
+    with pytest.raises(ValueError, match="legal"):
+        venv.step(illegal)
+    assert [len(session.hand.events) for session in venv.sessions] == events
+    again = VectorEnv(3, preset="eaai")
+    again.reset(seed=0)
+    stepped, expected = venv.step(actions), again.step(actions)
+    assert np.array_equal(stepped.observation, expected.observation)
+    assert np.array_equal(stepped.action_mask, expected.action_mask)

@@ -14,6 +14,11 @@ opponent's until the learner is to act again or the episode is over; its reward 
 the learner's rewards over those actions. ``info["hand_results"]`` lists the hands that ended
 in the step. The options are those of :func:`ginrummy.rl.options.make_options`, except that an
 illegal action loses the episode by default (``illegal="lose"``) rather than raising.
+
+An opponent given by name is a new agent at every reset, so it remembers nothing of earlier
+episodes and the same seed and actions play the same episode. An :class:`~ginrummy.agents.Agent`
+passed in is kept across resets with whatever it remembers (the expert, for one, learns its
+opponent's knocking from the hands it sees end), so its episodes need not repeat.
 """
 
 from __future__ import annotations
@@ -58,11 +63,9 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
         if seat not in (None, 0, 1):
             raise ValueError(f"seat must be 0, 1 or None (drawn each episode), not {seat!r}")
         self.seat_choice = seat
-        self.opponent: Agent = (
-            get_agent(opponent, one_hand=self.options.mode == "hand")
-            if isinstance(opponent, str)
-            else opponent
-        )
+        # A named opponent is built afresh at every reset (see :meth:`_fresh_opponent`).
+        self._opponent_name = opponent if isinstance(opponent, str) else None
+        self.opponent: Agent = self._fresh_opponent() if isinstance(opponent, str) else opponent
         self.render_mode = check_render_mode(render_mode)
         self.session = Session(self.options)
         self.observation_space = observation_space(self.session)
@@ -86,6 +89,9 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
         if seed is not None:
             self._rng = random.Random(derived_seed(seed, "opponent"))
         self.session.reset(seed)
+        if self._opponent_name is not None:
+            self.opponent = self._fresh_opponent()
+            self._watches = watches(self.opponent)
         while True:
             self.seat = self._rng.randrange(2) if self.seat_choice is None else self.seat_choice
             self._hand = None
@@ -134,6 +140,14 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
         return render(self.session, NAME, self.render_mode)
 
     # -- the opponent ------------------------------------------------------------------------
+
+    def _fresh_opponent(self) -> Agent:
+        """A new agent of the opponent's name. Some agents learn from the hands they watch
+        (the expert models its opponent's knocking), so one kept across resets would make
+        ``reset(seed=s)`` play differently each time; a new one for each episode keeps the
+        same seed and actions playing the same episode."""
+        assert self._opponent_name is not None
+        return get_agent(self._opponent_name, one_hand=self.options.mode == "hand")
 
     def _opponent_plays(self, info: dict[str, Any] | None = None) -> None:
         """Let the opponent act until the learner is to act or the episode is over."""

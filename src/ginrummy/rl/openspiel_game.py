@@ -20,7 +20,14 @@ dealer (outcome 0 or 1). Actions are numbered OpenSpiel's way (0-54 mean what th
 OpenSpiel's ``gin_rummy``): :func:`.actions.to_openspiel` of the environments' ids, 213 in all,
 and :func:`.actions.from_openspiel` back. The observation tensor is
 OpenSpiel's 644-wide one (:func:`.openspiel.observation_tensor`, players numbered by seat); the
-information state is a string of everything the player has seen, in order.
+information state is a string of everything the player has seen, in order, the first upcard
+included (like OpenSpiel's ``gin_rummy``, it shows the defender the knock card during the
+layoffs, though our rules keep that card face down until the hand ends).
+
+A hand that reaches :data:`.options.MAX_HAND_ACTIONS` decisions (players who keep taking the
+discard never end one) ends the state, with returns of 0 each, as the environments truncate such
+an episode; so ``max_game_length`` bounds every history. A chance outcome that is not among
+``chance_outcomes`` raises ``ValueError`` and changes nothing.
 
 ``resample_from_infostate`` (what ISMCTS samples worlds with) deals the cards the player has
 not seen anew: the opponent's unseen cards and the stock, keeping every card the opponent has
@@ -54,11 +61,14 @@ from ..engine.game import next_dealer
 from ..engine.scoring import Tally
 from .actions import ACTIONS, OPENSPIEL_NUM_ACTIONS, from_openspiel, ids_of, to_openspiel
 from .openspiel import CARD_IDS, TENSOR_LAYOUT, TENSOR_SIZE, card_of, observation_tensor
+from .options import MAX_HAND_ACTIONS
 
 SHORT_NAME: Final = "python_ginrummy"
-#: The longest hand (in decisions) the game declares. Our rules put no bound on a hand whose
-#: players keep taking from the pile instead of drawing; no real or random play comes near it.
-MAX_HAND_LENGTH: Final = 1000
+#: The longest hand, counted as OpenSpiel counts a history: the 21 cards dealt, at most
+#: :data:`.options.MAX_HAND_ACTIONS` decisions (our rules put no bound on a hand whose players
+#: keep taking from the pile, so a hand that reaches it ends the state, as it truncates the
+#: environments' episodes) and a chance outcome for each of the 31 stock cards drawn.
+MAX_HAND_LENGTH: Final = 21 + MAX_HAND_ACTIONS + 31
 #: The most hands a game declares (a game of dead hands never ends under the rules).
 MAX_GAME_HANDS: Final = 200
 #: Tries to resample a world before falling back to the true one (see :meth:`_Table.resample`).
@@ -109,7 +119,7 @@ class GinRummyGame(pyspiel.Game):
             bound = float(_max_points(self.rules))
             length = MAX_HAND_LENGTH
         else:
-            bound, length = 1.0, MAX_HAND_LENGTH * MAX_GAME_HANDS
+            bound, length = 1.0, 1 + MAX_HAND_LENGTH * MAX_GAME_HANDS  # 1: the cut
         info = pyspiel.GameInfo(
             num_distinct_actions=OPENSPIEL_NUM_ACTIONS,
             max_chance_outcomes=52,
@@ -162,9 +172,19 @@ class _Table:
 
     @property
     def is_over(self) -> bool:
+        if self.cut_off:
+            return True
         if self.tally is not None:
             return self.tally.is_over or len(self.past[0]) >= MAX_GAME_HANDS
         return self.hand is not None and self.hand.is_over
+
+    @property
+    def cut_off(self) -> bool:
+        """The hand reached :data:`.options.MAX_HAND_ACTIONS` decisions without ending: the
+        state is over, with returns of 0 each (as a dead hand in ``hand`` mode; in ``game``
+        mode the game is left unfinished, as the environments truncate the episode)."""
+        hand = self.hand
+        return hand is not None and not hand.is_over and len(hand.events) >= MAX_HAND_ACTIONS
 
     @property
     def is_chance(self) -> bool:
@@ -192,20 +212,31 @@ class _Table:
     # -- moves ---------------------------------------------------------------------------------
 
     def apply_chance(self, outcome: int) -> None:
+        """Apply a chance outcome; ``ValueError``, changing nothing, for one that is not among
+        :meth:`chance_outcomes` (as OpenSpiel refuses an illegal chance action), since dealing
+        or drawing a card that is not left to deal would silently rewrite the deal."""
         if self.cutting:
+            if outcome not in (0, 1):
+                raise ValueError(f"chance outcome {outcome} is not legal now: the cut is 0 or 1")
             self.cutting = False
             self.dealer = outcome
             return
         card = card_of(outcome)
         if self.hand is None:
+            if card in self.dealt:
+                raise ValueError(f"chance outcome {outcome} ({card}) is not legal now: dealt")
             self.dealt += (card,)
             if len(self.dealt) == 21:
                 dealt = set(self.dealt)
                 rest = [c for c in DECK if c not in dealt]
                 self.hand = Hand.from_deck(self.rules, self.dealer, [*self.dealt, *rest])
             return
-        self.drawing = False
         hand = self.hand
+        if card not in hand.stock:
+            raise ValueError(
+                f"chance outcome {outcome} ({card}) is not legal now: not in the stock"
+            )
+        self.drawing = False
         if hand.stock[0] is not card:
             deck = list(hand.deck)
             top, at = 52 - hand.stock_count, deck.index(card)
@@ -242,6 +273,8 @@ class _Table:
 
     def returns(self) -> list[float]:
         if not self.is_over:
+            return [0.0, 0.0]
+        if self.cut_off:
             return [0.0, 0.0]
         if self.tally is not None:
             winner = self.tally.final().winner if self.tally.is_over else None
@@ -338,7 +371,12 @@ def _dealt_to(position: int, dealer: int, rules: Rules) -> int | None:
 def _seen(hand: Hand, seat: int, scores: tuple[int, int]) -> str:
     view = hand.view(seat, scores)
     events = "; ".join(str(e) for e in view.history)
-    text = f"scores {scores[0]}-{scores[1]} dealer {view.dealer} hand {view.hand} | {events}"
+    # Both players see the first upcard, and a pass leaves no card in the history, so it is
+    # written out; under Oklahoma it also sets the hand's knock limit, which both then know.
+    deal = f"dealer {view.dealer} upcard {view.upcard or '-'}"
+    if hand.rules.oklahoma:
+        deal += f" knock limit {view.knock_limit}"
+    text = f"scores {scores[0]}-{scores[1]} {deal} hand {view.hand} | {events}"
     if view.opponent_hand is not None:
         text += f" | opponent {view.opponent_hand}"
     return text

@@ -23,6 +23,7 @@ ended. Seeds: ``reset(seed)`` seeds row ``i`` with the ``i``-th number drawn fro
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Sequence
 from typing import Any, NamedTuple
@@ -76,6 +77,15 @@ class VectorEnv:
         if len(actions) != self.num_envs:
             raise ValueError(f"{len(actions)} actions for {self.num_envs} episodes")
         chosen = np.asarray(actions).tolist()  # plain ints, one conversion for all rows
+        if self.options.illegal == "raise":
+            # Every row is checked before any is stepped, so an illegal action raises with the
+            # whole batch as it was, and the caller can correct it and step the batch again.
+            for i, session in enumerate(self.sessions):
+                if not _is_legal(session, chosen[i]):
+                    raise ValueError(
+                        f"row {i}: seat {session.current_player}: action {chosen[i]!r} is not "
+                        "legal (see the row's action_mask)"
+                    )
         n = self.num_envs
         rewards = np.zeros((n, 2), np.float32)
         terminated = np.zeros(n, np.bool_)
@@ -110,3 +120,13 @@ class VectorEnv:
             legal += [start + index for index in session.legal_ids()]
         mask.reshape(-1)[legal] = 1
         return Batch(observation, mask, np.array(players, np.int8), rewards, terminated, truncated)
+
+
+def _is_legal(session: Session, action: object) -> bool:
+    """Whether ``session`` would play ``action`` (an id inside its mask) rather than find it
+    illegal."""
+    try:
+        index = operator.index(action)  # type: ignore[arg-type]
+    except TypeError:
+        return False
+    return index in session.legal_ids()
