@@ -866,7 +866,7 @@ setting("opt-sound", "sound");
 $("copy-link").onclick = async () => {
   try {
     await navigator.clipboard.writeText(location.href);
-    toast("Link copied (spectator link: seats use their invite links).");
+    toast("Link copied: it lets others watch (your seat stays in this browser).");
   } catch {
     toast(location.href);
   }
