@@ -318,8 +318,8 @@ class Settings:
     #: over two sets of 400 pairs at 128 worlds against simple: +0.8% (95% CI -2.2% to +3.7%)
     #: and +1.1% (-2.0% to +4.3%) of games; the table measured again from the expert of
     #: 2026-12-07 (it had been the 128-world expert's, 78% from 0-0): +1.6% of games over
-    #: 1,000 pairs at 768 worlds (95% CI +0.1% to +3.1%), paired on the kept EAAI run's deals
-    #: (benchmarks/strength.md).
+    #: 1,000 pairs at 768 worlds (95% CI +0.1% to +3.1%), paired on the kept EAAI run's deals;
+    #: under ``standard`` -1.6% so far (-4.1% to +0.8%, 549 pairs; benchmarks/strength.md).
     #: Only where the game alone counts (the EAAI rules, or ``win_game`` without a stake):
     #: with the net blended in under ``standard`` it was no better (-1.2%, 95% CI -5.0% to
     #: +2.7%, 300 pairs), so where a stake makes the points count the hands stay even. The
