@@ -405,9 +405,10 @@ def test_hand_conflicts_and_missing_hands(store: Store) -> None:
         store.add_action(game_id, 1, 5, 0, "draw")
 
 
-def test_no_action_is_stored_in_a_game_that_is_no_longer_open(store: Store) -> None:
-    """A move that reaches the store after its game was closed (as abandoned, say, while the
-    move was on its way) is refused, saying why; the game stays as it was closed."""
+def test_no_play_is_stored_in_a_game_that_is_no_longer_open(store: Store) -> None:
+    """A move (or a deal, a name, an undo) that reaches the store after its game was closed
+    (as abandoned, say, while it was on its way) is refused, saying why; the game stays as it
+    was closed."""
     abandoned, finished = online_game(store), online_game(store)
     for game_id in (abandoned, finished):
         store.start_hand(game_id, 1, 0, DECK, "s", "c")
@@ -416,10 +417,20 @@ def test_no_action_is_stored_in_a_game_that_is_no_longer_open(store: Store) -> N
     store.finish_game(finished, {"winner": 0})
     before = {g: store.get_game(g) for g in (abandoned, finished)}
     for game_id, status in ((abandoned, "abandoned"), (finished, "finished")):
-        with pytest.raises(ConflictError, match=f"game {game_id} is {status}"):
-            store.add_action(game_id, 1, 1, 1, "discard Kd")
+        # Nor anything else of play: a deal, a name, an undo, a hand's result.
+        writes: tuple[tuple[Any, tuple[Any, ...], dict[str, Any]], ...] = (
+            (store.add_action, (game_id, 1, 1, 1, "discard Kd"), {}),
+            (store.start_hand, (game_id, 2, 1, DECK, "s", "c"), {}),
+            (store.rename_seat, (game_id, 1, "Eve"), {}),
+            (store.remove_actions, (game_id, 1), {"keep": 0}),
+            (store.finish_hand, (game_id, 1, {"winner": None, "kind": "dead"}), {}),
+        )
+        for write, args, kwargs in writes:
+            with pytest.raises(ConflictError, match=f"game {game_id} is {status}"):
+                write(*args, **kwargs)
         saved = store.load_game(game_id)
         assert saved is not None and [a.text for a in saved.hands[0].actions] == ["take"]
+        assert len(saved.hands) == 1 and saved.hands[0].result is None
         assert store.get_game(game_id) == before[game_id]  # not even its time changed
     with pytest.raises(NotFoundError):
         store.add_action("nosuchgm", 1, 0, 0, "draw")

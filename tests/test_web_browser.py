@@ -311,6 +311,7 @@ def test_two_browsers_play_through_an_invite_link(server: LiveServer, browser: A
             )
             eve.locator("#names").wait_for()
             assert eve.locator("#hand .card[data-card]").count() == 0
+            assert eve.locator("#my-seat").is_hidden()  # a spectator has no seat link
             # An error's toast is readable: white on red (the form errors' red text, which
             # once applied to it too, made it red on red).
             colours = eve.evaluate(
@@ -337,6 +338,29 @@ def test_two_browsers_play_through_an_invite_link(server: LiveServer, browser: A
         ann.page.reload()  # her seat is still hers in this browser
         ann.page.locator("#hand .card[data-card]").first.wait_for()
         assert sorted(ann.hand()) == held
+
+        # Bob moves to another device with his seat's own link, from the settings panel.
+        guest.grant_permissions(["clipboard-read", "clipboard-write"])
+        bob.page.locator("summary", has_text="Rules, fairness").click()
+        bob.page.click("#copy-seat-link")
+        bob.page.wait_for_function(
+            "() => document.querySelector('#toast').textContent.includes('seat link is copied')"
+        )
+        seat_link = bob.page.evaluate("navigator.clipboard.readText()")
+        assert "#s=" in seat_link and seat_link != link, seat_link
+        phone = browser.new_context(viewport={"width": 360, "height": 740})
+        try:
+            moved = phone.new_page()
+            moved.goto(seat_link)
+            moved.locator("#hand .card[data-card]").first.wait_for()
+            cards = moved.locator("#hand .card[data-card]")
+            assert sorted(cards.evaluate_all("els => els.map(e => e.dataset.card)")) == sorted(
+                bob.hand()
+            )
+            moved.locator("summary", has_text="Rules, fairness").click()
+            moved.screenshot(path=str(ARTIFACTS / "seat-link-phone.png"), full_page=True)
+        finally:
+            phone.close()
 
         play_to_showdown([ann, bob])
         words = [p.wait_for_showdown() for p in (ann, bob)]

@@ -153,6 +153,33 @@ def test_the_clocks_move_in_a_game_closed_meanwhile_is_refused_and_said_in_the_l
     assert "is abandoned: it takes no more moves" in caplog.text
 
 
+def test_the_computers_move_in_a_game_closed_meanwhile_is_refused_and_warned_of(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The store closed the game as the computer was about to move: its move is refused and
+    nothing changes; the log warns of it, as of any move on its way, and reports no failure."""
+
+    async def run() -> None:
+        store = new_store()
+        manager = Manager(store, computer_delay=0, seed=3, limits=UNLIMITED)
+        rules = Rules(first_dealer="fixed", first_dealer_seat=0)  # the computer moves first
+        created = await manager.create(rules, Options("computer", "beginner"), ("Ann", "C"))
+        table = created.table
+        store.abandon_game(table.id)
+        manager.kick(table)
+        while manager._tasks:
+            await asyncio.gather(*manager._tasks)
+        assert table.hand is not None and len(table.hand.events) == 0
+        saved = store.load_game(table.id)
+        assert saved is not None and saved.hands[0].actions == ()
+        manager.close()
+        store.close()
+
+    asyncio.run(run())
+    assert "is abandoned: it takes no more moves" in caplog.text
+    assert [r.getMessage() for r in caplog.records if r.levelname == "ERROR"] == []
+
+
 def test_a_move_stored_as_its_game_is_closed_as_abandoned_is_refused_and_the_socket_stays(
     caplog: pytest.LogCaptureFixture,
 ) -> None:

@@ -14,7 +14,8 @@ from typing import Any
 import pytest
 
 from ginrummy.web.security import PLAYER_COOKIE
-from webutil import app_client, invite_token, leaks, new_table, recv, sync
+from ginrummy.web.tables import token_hash
+from webutil import app_client, invite_token, leaks, new_table, recv, store_of, sync
 
 pytestmark = pytest.mark.usefixtures("on_each_database")
 
@@ -100,3 +101,39 @@ def test_a_table_against_the_computer_has_no_invite() -> None:
         with client.websocket_connect(f"/ws/{created['id']}?token={created['token']}") as ws:
             seen = _messages_until_state(ws)
             assert [m["type"] for m in seen] == ["state"] and seen[-1]["table"]["seat"] == 0
+
+
+def test_the_friend_who_took_the_invite_may_open_it_again_for_a_new_token() -> None:
+    """His socket dropped before he heard of his token: his browser (its player cookie) opens
+    the invite again and is given the seat's new token; nobody else is, and his old one goes."""
+    with app_client() as client:
+        client.cookies.set(PLAYER_COOKIE, "ann-player-id")
+        created = new_table(client, mode="friend", name="Ann")
+        tid, invite = created["id"], invite_token(created)
+        client.cookies.set(PLAYER_COOKIE, "bob-player-id")
+        with client.websocket_connect(f"/ws/{tid}?token={invite}") as bob:
+            first = recv(bob, seat=True)  # his page would have kept it; say it never arrived
+            assert first["type"] == "seat"
+        lost = first["token"]
+        # Someone else opening the spent invite is only a spectator, and changes nothing.
+        client.cookies.set(PLAYER_COOKIE, "eve-player-id")
+        with client.websocket_connect(f"/ws/{tid}?token={invite}") as eve:
+            assert recv(eve, seat=True)["message"].startswith("that invite has been opened")
+            assert recv(eve, seat=True)["table"]["seat"] is None
+        client.cookies.set(PLAYER_COOKIE, "bob-player-id")
+        for url, hello in ((f"/ws/{tid}?token={invite}", False), (f"/ws/{tid}", True)):
+            with client.websocket_connect(url) as bob:
+                if hello:
+                    recv(bob)
+                    bob.send_json({"type": "hello", "token": invite})
+                seat, state = _messages_until_state(bob)
+                assert seat["type"] == "seat" and seat["token"] not in (invite, lost)
+                assert state["table"]["seat"] == 1 and len(state["view"]["hand"].split()) == 10
+            # The token given before holds no more: only the newest does.
+            assert store_of(client).seat_for_token(tid, token_hash(lost)) is None
+            lost = seat["token"]
+            assert store_of(client).seat_for_token(tid, token_hash(lost)) == 1
+        # Without a cookie the spent invite stays spent.
+        client.cookies.clear()
+        with client.websocket_connect(f"/ws/{tid}?token={invite}") as anon:
+            assert recv(anon, seat=True)["message"].startswith("that invite has been opened")

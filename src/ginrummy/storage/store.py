@@ -150,6 +150,7 @@ class Store:
     set_seat = _own_transaction(Writer.set_seat)
     claim_seat = _own_transaction(Writer.claim_seat)
     take_invite = _own_transaction(Writer.take_invite)
+    retake_invite = _own_transaction(Writer.retake_invite)
     start_hand = _own_transaction(Writer.start_hand)
     add_action = _own_transaction(Writer.add_action)
     remove_actions = _own_transaction(Writer.remove_actions)

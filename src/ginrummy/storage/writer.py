@@ -209,7 +209,7 @@ class Writer:
     def rename_seat(self, game_id: str, seat: int, name: str) -> None:
         """Give a seat of the game another name (the invited player says who they are)."""
         _seat(seat)
-        row = self._game(game_id)
+        row = _open(self._game(game_id), "takes no more names")
         if seat == 0:
             row.name0 = _name(name)
         else:
@@ -332,7 +332,12 @@ class Writer:
         return row.owner == owner
 
     def take_invite(
-        self, game_id: str, seat: int, invite_hash: str, token_hash: str
+        self,
+        game_id: str,
+        seat: int,
+        invite_hash: str,
+        token_hash: str,
+        owner: str | None = None,
     ) -> bool | None:
         """The seat's invite (the token its link was sent out with, whose hash is
         ``invite_hash``) exchanged for the token of the player who opens it (``token_hash``),
@@ -340,11 +345,11 @@ class Writer:
         ``invite_hash`` is not the seat's token any more (another player took the invite
         first); None: the seat has no invite open (its token stays as it is). The game's
         options list the seats whose invite is open (``invites``), and keep the hashes of the
-        invites taken (``spent_invites``: a later opener is told why the link holds no seat)."""
+        invites taken (``spent_invites``: a later opener is told why the link holds no seat).
+        The seat becomes the opener's player's (``owner``, as :meth:`claim_seat`) in the same
+        step, so that :meth:`retake_invite` knows him even if he never heard of his token."""
         _seat(seat)
-        for value in (invite_hash, token_hash):
-            if not isinstance(value, str) or not _HEX64.fullmatch(value):
-                raise ValueError("a token hash is the 64 lowercase hex digits of a SHA-256")
+        _hashes(invite_hash, token_hash)
         game = self._game(game_id)  # the game's row first, as every writer locks them
         row = self._session.get(SeatRow, (game_id, seat), with_for_update=self._for_update())
         if row is None:
@@ -355,8 +360,33 @@ class Writer:
         if row.token_hash != invite_hash:
             return False
         row.token_hash = token_hash
+        if owner is not None and row.owner is None:
+            _hashes(owner)
+            row.owner = owner
         spent = [*game.options.get("spent_invites", ()), invite_hash]
         game.options = {**game.options, "invites": invites, "spent_invites": spent}
+        game.updated_at = utcnow()
+        self._flush(f"seat {seat} of game {game_id} could not be taken")
+        return True
+
+    def retake_invite(
+        self, game_id: str, seat: int, invite_hash: str, owner: str, token_hash: str
+    ) -> bool:
+        """The seat's spent invite opened again by the player who took it (``owner``, the
+        seat's claimed player): the seat's token becomes ``token_hash``, whose token only he
+        is told, and any earlier one holds no more. So a friend whose browser never heard of
+        the token it was given (his socket dropped in that instant) gets his seat back by
+        opening the invite again, and nobody else can. False (nothing changed): the invite
+        was not the seat's, or the seat is not ``owner``'s."""
+        _seat(seat)
+        _hashes(invite_hash, token_hash, owner)
+        game = self._game(game_id)
+        if invite_hash not in game.options.get("spent_invites", ()):
+            return False
+        row = self._session.get(SeatRow, (game_id, seat), with_for_update=self._for_update())
+        if row is None or row.owner != owner:
+            return False
+        row.token_hash = token_hash
         game.updated_at = utcnow()
         self._flush(f"seat {seat} of game {game_id} could not be taken")
         return True
@@ -389,7 +419,7 @@ class Writer:
         for label, text in (("salt", salt), ("commitment", commitment)):
             if not isinstance(text, str) or not 0 < len(text) <= 128:
                 raise ValueError(f"the {label} must be text of 1 to 128 characters")
-        game = self._game(game_id)
+        game = _open(self._game(game_id), "takes no more hands")
         if self._session.get(HandRow, (game_id, number)) is not None:
             raise ConflictError(f"hand {number} of game {game_id} was already started")
         self._session.add(
@@ -430,9 +460,7 @@ class Writer:
         if connection.execute(_TOUCH_GAME, {"game": game_id, "now": now}).rowcount:
             self._locked.add(game_id)
         else:
-            status = self._game(game_id).status  # raises NotFoundError for a missing game
-            if status != "open":
-                raise ConflictError(f"game {game_id} is {status}: it takes no more moves")
+            _open(self._game(game_id), "takes no more moves")  # or NotFoundError
         params = {
             "game": game_id,
             "hand": hand_number,
@@ -461,6 +489,7 @@ class Writer:
         if isinstance(keep, bool) or not isinstance(keep, int) or keep < 0:
             raise ValueError(f"keep is a whole number of at least 0, not {keep!r}")
         game, hand = self._hand(game_id, hand_number)
+        _open(game, "takes nothing back")
         if hand.result is not None:
             raise ConflictError(f"hand {hand_number} of game {game_id} is over")
         doomed = self._session.scalars(
@@ -482,6 +511,7 @@ class Writer:
         """Store how the hand ended (a ``HandResult`` or its ``serial.result_to_dict`` form)."""
         data = result_to_dict(result) if isinstance(result, HandResult) else result
         game, hand = self._hand(game_id, number)
+        _open(game, "takes no more results")
         if hand.result is not None:
             raise ConflictError(f"hand {number} of game {game_id} is already over")
         hand.result = _json(data, "result")
@@ -671,6 +701,20 @@ def _name(name: object) -> str:
     if len(name) > 64:
         raise ValueError(f"a name has at most 64 characters: {name[:20]!r}...")
     return name
+
+
+def _open(game: GameRow, what: str) -> GameRow:
+    """``game`` if it is open; :class:`ConflictError` if it is over or closed (a write that
+    was on its way as it closed: the game is kept as it ended)."""
+    if game.status != "open":
+        raise ConflictError(f"game {game.id} is {game.status}: it {what}")
+    return game
+
+
+def _hashes(*values: str) -> None:
+    for value in values:
+        if not isinstance(value, str) or not _HEX64.fullmatch(value):
+            raise ValueError("a token hash is the 64 lowercase hex digits of a SHA-256")
 
 
 def _seat(seat: object) -> int:

@@ -349,19 +349,34 @@ class Manager:
         spent: bool = await self.db(self.store.spent_invite, table_id, token_hash(token))
         return spent
 
-    async def take_invite(self, table_id: str, seat: int, token: str) -> str | bool:
+    async def take_invite(
+        self, table_id: str, seat: int, token: str, owner: str | None = None
+    ) -> str | bool:
         """Whether ``token`` (which :meth:`seat_for` found to be ``seat``'s) still holds the
         seat: True when it is the seat's own token; a new token for the seat when it was the
         seat's invite, opened now for the first time (the invite holds no more: whoever sent
-        it cannot take the seat back or look at its cards); False when it was the invite and
-        another player has just taken it."""
+        it cannot take the seat back or look at its cards; the seat becomes the browser's
+        player's, ``owner``); False when it was the invite and another player has just
+        taken it."""
         fresh = new_token()
         taken: bool | None = await self.db(
-            self.store.take_invite, table_id, seat, token_hash(token), token_hash(fresh)
+            self.store.take_invite, table_id, seat, token_hash(token), token_hash(fresh), owner
         )
         if taken is None:
             return True
         return fresh if taken else False
+
+    async def retake_invite(self, table_id: str, seat: int, token: str, owner: str) -> str | None:
+        """A new token for ``seat`` when ``token`` is its spent invite opened again by the
+        player who took it (``owner``), who may never have been told the token he was given;
+        None otherwise (the invite is someone else's now)."""
+        if not await self.spent_invite(table_id, token):  # a read, before any write
+            return None
+        fresh = new_token()
+        again: bool = await self.db(
+            self.store.retake_invite, table_id, seat, token_hash(token), owner, token_hash(fresh)
+        )
+        return fresh if again else None
 
     # -- connections ------------------------------------------------------------------------
 
@@ -615,6 +630,9 @@ class Manager:
                             return  # let go of: it is read again, and its turns kicked
                         log.warning("computer move at table %s: %s", table.id, exc)
                         stored = False
+                    except StorageError as exc:  # the game closed as the move was stored
+                        log.warning("computer move at table %s: %s", table.id, exc)
+                        return
                 if not stored:
                     await asyncio.sleep(1.0)  # then think again: the database may be back
                     continue

@@ -73,7 +73,8 @@ async def _serve(ws: WebSocket, context: Context) -> None:
         await send(ws, {"type": "error", "message": "no such table (it may be over)"})
         await ws.close(code=4404)
         return
-    seat, fresh = await _seat_of(manager, table_id, token)
+    owner = player_key(ws.cookies)
+    seat, fresh = await _seat_of(manager, table_id, token, owner)
     if fresh is not None:
         await send(ws, seat_message(table_id, fresh))
     if token and seat is None:
@@ -83,7 +84,6 @@ async def _serve(ws: WebSocket, context: Context) -> None:
         await send(ws, {"type": "error", "message": refusal})
         await ws.close(code=4429)
         return
-    owner = player_key(ws.cookies)
     if seat is not None and owner is not None:
         await context.claim(table_id, seat, owner)
     client = Client(
@@ -203,7 +203,7 @@ async def _hello(
 async def _check_hello(context: Context, client: Client, token: str, owner: str | None) -> int:
     """The seat a hello's token is for, claimed for ``owner``, the socket moved to it."""
     manager = context.manager
-    seat, fresh = await _seat_of(manager, client.table_id, token)
+    seat, fresh = await _seat_of(manager, client.table_id, token, owner)
     if fresh is not None:
         await client.send(seat_message(client.table_id, fresh))
     if seat is None:
@@ -231,18 +231,31 @@ async def _not_valid(manager: Manager, table_id: str, token: str) -> str:
 
 
 async def _seat_of(
-    manager: Manager, table_id: str, token: str | None
+    manager: Manager, table_id: str, token: str | None, owner: str | None
 ) -> tuple[int | None, str | None]:
     """The seat ``token`` holds at the table (None: none) and, where it was the seat's invite
     opened now for the first time, the seat's new token (:meth:`Manager.take_invite`), which
-    only this socket is told. An invite another player has just taken holds no seat."""
+    only this socket is told. An invite another player has taken holds no seat, but for the
+    browser's player (``owner``) who took it: he is given a new token for the seat again
+    (:meth:`Manager.retake_invite`), in case the first never reached his page."""
     seat = await manager.seat_for(table_id, token)
-    if seat != 1 or not token:  # only the friend's seat is sent out as an invite
+    if not token:
         return seat, None
-    held = await manager.take_invite(table_id, seat, token)
+    if seat is None:  # only the friend's seat is sent out as an invite
+        if owner is None:
+            return None, None
+        again = await manager.retake_invite(table_id, INVITED, token, owner)
+        return (None, None) if again is None else (INVITED, again)
+    if seat != INVITED:
+        return seat, None
+    held = await manager.take_invite(table_id, seat, token, owner)
     if held is False:  # another opener was first: the invite is spent
         return None, None
     return seat, held if isinstance(held, str) else None
+
+
+#: The seat whose link the creator of a friend table sends out (the friend's).
+INVITED = 1
 
 
 def seat_message(table_id: str, token: str) -> dict[str, Any]:

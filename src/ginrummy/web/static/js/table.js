@@ -178,6 +178,7 @@ function onState(msg) {
   if (msg.table.rematch && app.sawOpen && before && !before.table.rematch) return followRematch(msg.table.rematch);
   if (app.selected && !splitCards(msg.view?.hand).includes(app.selected)) app.selected = null;
   render();
+  $("my-seat").hidden = !(app.token && !app.watching && msg.table.seat != null);
   animate(felt, places);
   if (focused) document.querySelector(`#hand [data-card="${focused}"]`)?.focus();
   sounds(before, msg);
@@ -869,6 +870,16 @@ $("copy-link").onclick = async () => {
     toast("Link copied: it lets others watch (your seat stays in this browser).");
   } catch {
     toast(location.href);
+  }
+};
+// The seat's own link, to move to another device: private, unlike Share's.
+$("copy-seat-link").onclick = async () => {
+  const link = `${location.origin}/t/${tableId}#s=${app.token}`;
+  try {
+    await navigator.clipboard.writeText(link);
+    toast("Your seat link is copied: open it on your other device, and keep it to yourself.");
+  } catch {
+    toast(link);
   }
 };
 enableDrag($("hand"), { onDrop, pileSelector: "#pile" });
