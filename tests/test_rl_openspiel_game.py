@@ -239,6 +239,50 @@ def test_resampling_changes_only_the_opponents_stock_draws() -> None:
             assert mine == theirs
 
 
+@pytest.mark.parametrize("mode", ["hand", "game"])
+def test_a_resampled_worlds_history_is_that_world_and_hides_the_true_deal(mode: str) -> None:
+    """Replaying a resampled world's ``history()`` gives that world, not the true one: the
+    history holds the new deal, every finished hand of a game as it was, and so nothing of
+    the opponent's hidden cards that the player has not seen."""
+    game = load(mode=mode)
+    rng = random.Random(7)
+    checked = 0
+    while checked < 6:
+        state = game.new_initial_state()
+        for _ in range(rng.randrange(20, 300)):
+            if state.is_terminal():
+                break
+            if state.is_chance_node():
+                deal(state, rng)
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+        if state.is_terminal() or state.is_chance_node() or state.hand is None:
+            continue
+        seat = state.current_player()
+        other = 1 - seat
+        start = len(state.history()) - len(state.hand.events) - _stock_draws(state)
+        start -= 21  # the current hand's deal
+        differs = False
+        for _ in range(8):
+            world = state.resample_from_infostate(seat, random.Random(rng.random()).random)
+            again = game.new_initial_state()
+            for action in world.history():
+                again.apply_action(action)
+            assert str(again) == str(world)
+            for p in (0, 1):
+                assert again.information_state_string(p) == world.information_state_string(p)
+            assert world.information_state_string(seat) == state.information_state_string(seat)
+            assert world.history()[:start] == state.history()[:start]  # the hands before
+            differs |= again.hand.hand_mask(other) != state.hand.hand_mask(other)
+        assert differs
+        checked += 1
+
+
+def _stock_draws(state: GinRummyState) -> int:
+    assert state.hand is not None
+    return sum(e.action.kind is ActionKind.DRAW for e in state.hand.events)
+
+
 def test_ismcts_plays_random_through_the_game() -> None:
     game = load()
     bot = ismcts.ISMCTSBot(

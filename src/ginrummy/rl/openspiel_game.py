@@ -31,7 +31,9 @@ an episode; so ``max_game_length`` bounds every history. A chance outcome that i
 
 ``resample_from_infostate`` (what ISMCTS samples worlds with) deals the cards the player has
 not seen anew: the opponent's unseen cards and the stock, keeping every card the opponent has
-shown in his hand from before he showed it, so the replayed hand stays legal.
+shown in his hand from before he showed it, so the replayed hand stays legal. The new world's
+``history()`` is its own (the hand dealt and played on the new deck), so it tells nothing of
+the true deal.
 """
 
 from __future__ import annotations
@@ -59,7 +61,15 @@ from ..engine import (
 )
 from ..engine.game import next_dealer
 from ..engine.scoring import Tally
-from .actions import ACTIONS, OPENSPIEL_NUM_ACTIONS, from_openspiel, ids_of, to_openspiel
+from .actions import (
+    ACTIONS,
+    DRAW,
+    OPENSPIEL_NUM_ACTIONS,
+    action_id,
+    from_openspiel,
+    ids_of,
+    to_openspiel,
+)
 from .openspiel import CARD_IDS, TENSOR_LAYOUT, TENSOR_SIZE, card_of, observation_tensor
 from .options import MAX_HAND_ACTIONS
 
@@ -71,7 +81,8 @@ SHORT_NAME: Final = "python_ginrummy"
 MAX_HAND_LENGTH: Final = 21 + MAX_HAND_ACTIONS + 31
 #: The most hands a game declares (a game of dead hands never ends under the rules).
 MAX_GAME_HANDS: Final = 200
-#: Tries to resample a world before falling back to the true one (see :meth:`_Table.resample`).
+#: Tries to resample a world before falling back to the true one
+#: (see :meth:`GinRummyState.resample_from_infostate`).
 RESAMPLE_TRIES: Final = 50
 
 _PARAMS: Final[dict[str, Any]] = {"rules": "standard", "options": "", "mode": "hand", "dealer": 1}
@@ -232,14 +243,16 @@ class _Table:
                 self.hand = Hand.from_deck(self.rules, self.dealer, [*self.dealt, *rest])
             return
         hand = self.hand
-        if card not in hand.stock:
+        cards = hand.deck
+        top = 52 - hand.stock_count
+        if card not in cards[top:]:
             raise ValueError(
                 f"chance outcome {outcome} ({card}) is not legal now: not in the stock"
             )
         self.drawing = False
-        if hand.stock[0] is not card:
-            deck = list(hand.deck)
-            top, at = 52 - hand.stock_count, deck.index(card)
+        if cards[top] is not card:
+            deck = list(cards)
+            at = deck.index(card)
             deck[top], deck[at] = deck[at], deck[top]
             hand = _replayed(hand, deck)
         hand.apply("draw")
@@ -329,29 +342,6 @@ class _Table:
             lines.append(f"knock: {' '.join(map(str, view.table_melds))}")
         return "\n".join(lines)
 
-    # -- resampling --------------------------------------------------------------------------
-
-    def resample(self, seat: int, rng: random.Random) -> _Table:
-        """A copy in which the cards ``seat`` has not seen are dealt anew, consistently with
-        everything ``seat`` saw (see the module's docstring).
-
-        With ``must_gin`` a new world can make one of the opponent's past discards illegal
-        (he could have gone gin); such worlds are drawn again, and after
-        :data:`RESAMPLE_TRIES` the true one is kept.
-        """
-        other = copy.deepcopy(self)
-        hand = self.hand
-        if hand is None or hand.is_over:
-            return other
-        for _ in range(RESAMPLE_TRIES):
-            deck = _resampled_deck(hand, seat, rng)
-            try:
-                other.hand = _replayed(hand, deck)
-            except IllegalActionError:
-                continue
-            return other
-        return other
-
 
 def _legal_action(hand: Hand, openspiel_id: int) -> Action:
     """The legal action of OpenSpiel's id; ``ValueError`` when none has it."""
@@ -438,6 +428,10 @@ class GinRummyState(pyspiel.State):
     def __init__(self, game: GinRummyGame, table: _Table) -> None:
         super().__init__(game)
         self._table = table
+        #: This state as the current hand's deal began (taken the first time a world is
+        #: resampled in the hand, then shared by every clone): a resampled world is that
+        #: state with the hand dealt and played again on its new deck.
+        self._start = _Start(0 if not table.cutting else None)
 
     @property
     def hand(self) -> Hand | None:
@@ -466,10 +460,14 @@ class GinRummyState(pyspiel.State):
         return self._table.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
-        if self._table.is_chance:
-            self._table.apply_chance(int(action))
+        table = self._table
+        if table.is_chance:
+            table.apply_chance(int(action))
         else:
-            self._table.apply_action(int(action))
+            table.apply_action(int(action))
+        if table.hand is None and not table.dealt and not table.cutting:
+            # A hand's deal begins after this action (the history is one longer by then).
+            self._start = _Start(len(self.history()) + 1)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -491,10 +489,44 @@ class GinRummyState(pyspiel.State):
     def resample_from_infostate(
         self, player_id: int, probability_sampler: Callable[[], float]
     ) -> GinRummyState:
-        """A state ``player_id`` cannot tell from this one, the unseen cards dealt anew."""
+        """A state ``player_id`` cannot tell from this one, the unseen cards dealt anew: its
+        ``history()`` deals and plays the hand as the new world has it (so the new world's
+        history, replayed, is the new world), and holds nothing of the true deal that
+        ``player_id`` has not seen."""
         rng = random.Random(int(probability_sampler() * (1 << 53)))
-        state: GinRummyState = self.clone()
-        state._table = self._table.resample(player_id, rng)
+        hand = self._table.hand
+        same: GinRummyState = self.clone()
+        if hand is None or hand.is_over:
+            return same  # nothing to resample (being dealt, or over)
+        # With ``must_gin`` a new world can make one of the opponent's past discards illegal
+        # (he could have gone gin); such worlds are drawn again, and after RESAMPLE_TRIES the
+        # true one is kept.
+        for _ in range(RESAMPLE_TRIES):
+            deck = _resampled_deck(hand, player_id, rng)
+            try:
+                return self._replayed(hand, deck)
+            except (ValueError, IllegalActionError):
+                continue
+        return same
+
+    def _replayed(self, hand: Hand, deck: list[Card]) -> GinRummyState:
+        """This state with ``hand`` dealt from ``deck`` and played again (raises if a move is
+        not legal there)."""
+        state = self._start.at(self)
+        for card in deck[:21]:
+            state.apply_action(CARD_IDS[card.index])
+        # The stock in the new world's order (the deal leaves it in any): each draw below is
+        # then its top card, which chance deals without playing the hand again.
+        table = state._table
+        table.hand = Hand.from_deck(hand.rules, hand.dealer, deck)
+        drawn = 21
+        for event in hand.events:
+            state.apply_action(to_openspiel(action_id(event.action)))
+            if event.action.kind is ActionKind.DRAW:
+                state.apply_action(CARD_IDS[deck[drawn].index])
+                drawn += 1
+        if self._table.drawing:
+            state.apply_action(to_openspiel(action_id(ACTIONS[DRAW])))
         return state
 
     def __str__(self) -> str:
@@ -505,6 +537,32 @@ class GinRummyState(pyspiel.State):
 
 
 _PER_PLAYER: Final = frozenset({"private_hand", "layed_melds"})
+
+
+class _Start:
+    """Where the current hand's deal begins in a state's history (None: not yet, the cut
+    comes first), and the state there once it is needed; shared by the clones of a state,
+    which have the same past (it copies as itself)."""
+
+    __slots__ = ("at_length", "state")
+
+    def __init__(self, at_length: int | None) -> None:
+        self.at_length = at_length
+        self.state: GinRummyState | None = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Start:
+        return self
+
+    def at(self, now: GinRummyState) -> GinRummyState:
+        """A fresh copy of the state where the hand ``now`` plays was about to be dealt."""
+        if self.state is None:
+            assert self.at_length is not None, "no hand is being played"
+            state = now.get_game().new_initial_state()
+            for action in now.history()[: self.at_length]:
+                state.apply_action(action)
+            self.state = state
+        fresh: GinRummyState = self.state.clone()
+        return fresh
 
 
 class Observer:
