@@ -71,7 +71,11 @@ def test_the_invite_takes_the_seat_once_and_its_sender_cannot_use_it_again() -> 
                             assert all(not leaks(m, hand, None) for m in seen)
                             eve.send_json({"type": "action", "action": "draw"})
                             assert recv(eve)["type"] == "error"
-                # The friend's own token holds, however he comes back, and is not changed again.
+                # The friend's own token holds, however he comes back, and is not changed again
+                # (nor written: the spent invite is read, not taken again, at each connection).
+                store, taken = store_of(client), []
+                real = store.take_invite
+                store.take_invite = lambda *a: taken.append(a) or real(*a)  # type: ignore[method-assign]
                 for url, hello in ((f"/ws/{tid}?token={bobs}", False), (f"/ws/{tid}", True)):
                     with client.websocket_connect(url) as again:
                         if hello:
@@ -80,6 +84,7 @@ def test_the_invite_takes_the_seat_once_and_its_sender_cannot_use_it_again() -> 
                         seen = _messages_until_state(again)
                         assert [m["type"] for m in seen] == ["state"]
                         assert seen[-1]["table"]["seat"] == 1
+                assert taken == []
         # A link that never was a seat's is told apart from a spent invite.
         with client.websocket_connect(f"/ws/{tid}?token=not-a-token") as ws:
             assert recv(ws) == {

@@ -224,6 +224,13 @@ class Store:
             )
             return seat
 
+    def invite_open(self, game_id: str, seat: int) -> bool:
+        """Whether the seat's invite has not been taken yet (:meth:`Writer.take_invite`): a
+        read, so that the seat's own token costs no write each time it connects."""
+        with self._reading() as session:
+            options = session.scalar(select(GameRow.options).where(GameRow.id == game_id))
+            return isinstance(options, dict) and seat in options.get("invites", ())
+
     def spent_invite(self, game_id: str, token_hash: str) -> bool:
         """Whether ``token_hash`` is that of an invite of the game someone has already taken
         (:meth:`Writer.take_invite`)."""

@@ -358,6 +358,8 @@ class Manager:
         it cannot take the seat back or look at its cards; the seat becomes the browser's
         player's, ``owner``); False when it was the invite and another player has just
         taken it."""
+        if not await self.db(self.store.invite_open, table_id, seat):
+            return True  # taken long ago (or never sent): no write for the seat's own token
         fresh = new_token()
         taken: bool | None = await self.db(
             self.store.take_invite, table_id, seat, token_hash(token), token_hash(fresh), owner
