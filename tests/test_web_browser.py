@@ -373,3 +373,40 @@ def test_two_browsers_play_through_an_invite_link(server: LiveServer, browser: A
     finally:
         host.close()
         guest.close()
+
+
+def test_the_deal_check_holds_the_deck_to_the_commitment_seen_at_the_deal(
+    server: LiveServer, browser: Any
+) -> None:
+    """The page checks the revealed deck against the commitment it saw before the first move,
+    not only against the one the hand ends with: a server that dealt the stock again under a
+    new commitment is caught (it once passed as "Deal verified")."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/")
+        said = page.evaluate(
+            """async () => {
+              const { verifyDeal } = await import('/static/js/verify.js');
+              const { sha256Hex } = await import('/static/js/common.js');
+              const deck = [];
+              for (const s of 'shdc') for (const r of 'A23456789TJQK') deck.push(r + s);
+              const dealt = deck.filter((_, i) => i < 20 && i % 2 === 0).join(' ');
+              const v = { seat: 0, dealer: 1, upcard: deck[20] };
+              const first = { deck: deck.join(''), salt: 'aa'.repeat(16) };
+              const again = [...deck.slice(0, 21), ...deck.slice(21).reverse()];
+              const second = { deck: again.join(''), salt: 'bb'.repeat(16) };
+              const hash = (r) => sha256Hex(`${r.deck}:${r.salt}`);
+              const seen = { commitment: await hash(first), dealt };
+              return [
+                await verifyDeal(first, v, seen, await hash(first)),
+                await verifyDeal(second, v, seen, await hash(second)),
+                await verifyDeal(second, v, null, await hash(second)),
+              ];
+            }"""
+        )
+        assert said[0].startswith("✓ Deal verified"), said
+        assert said[1].startswith("✗ The commitment changed during the hand"), said
+        assert said[2].startswith("✓ Deal verified"), said  # a page that saw nothing of the deal
+    finally:
+        context.close()

@@ -19,15 +19,19 @@ export function dealtHand(v) {
 }
 
 // ``seen``: what this page kept at the deal ({commitment, dealt}); ``published``: the
-// commitment to check against when the page saw nothing of the deal.
+// commitment the hand ends with, checked against when the page saw nothing of the deal.
 export async function verifyDeal(reveal, v, seen, published) {
+  // The commitment that counts is the one this page saw before the first move: a server that
+  // published another since has dealt another deck.
+  const committed = seen?.commitment || published;
+  if (committed !== published) return "✗ The commitment changed during the hand: this is not the deck that was dealt!";
   let digest;
   try {
     digest = await sha256Hex(`${reveal.deck}:${reveal.salt}`);
   } catch {
     return "This browser cannot check the deal (no SHA-256 here).";
   }
-  if (digest !== published) return "✗ The revealed deck does NOT match the commitment published at the deal!";
+  if (digest !== committed) return "✗ The revealed deck does NOT match the commitment published at the deal!";
   const deck = reveal.deck.match(/.{2}/g);
   if (v.upcard && deck[20] !== v.upcard) return "✗ The revealed deck does not match the upcard!";
   if (seen?.dealt && v.seat != null) {
