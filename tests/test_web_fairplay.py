@@ -9,6 +9,7 @@ Written in card notation on chosen decks (the README's example deal): the non-de
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import threading
@@ -364,3 +365,32 @@ def test_the_computer_keeps_what_the_hands_showed_of_my_knocking(fixed_deck: Non
         store.close()
 
     asyncio.run(run())
+
+
+def test_sockets_opened_together_are_each_counted_before_the_next_is_checked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Six sockets of one seat opened at once, the database slow to answer while each is set
+    up: no more than the seat's limit get in, and each is counted (the limits were checked
+    before a wait on the database and counted after it, so sockets opened together all
+    passed)."""
+    limits = manager_module.Limits(sockets_per_seat=2, sockets_per_address=100)
+    with app_client(limits=limits) as client:
+        client.get("/")  # the page gives this browser its player cookie
+        created = new_table(client, mode="computer")
+        store = client.app.state.store  # type: ignore[attr-defined]
+        for name in ("seat_owner", "claim_seat", "seat_for_token"):
+            real = getattr(store, name)
+
+            def slow(*args: Any, _real: Any = real) -> Any:
+                threading.Event().wait(0.2)  # a database that takes its time
+                return _real(*args)
+
+            monkeypatch.setattr(store, name, slow)
+        url = f"/ws/{created['id']}?token={created['token']}"
+        with contextlib.ExitStack() as opened:
+            sockets = [opened.enter_context(client.websocket_connect(url)) for _ in range(6)]
+            kinds = [recv(ws)["type"] for ws in sockets]
+            counted = dict(client.app.state.manager._seat_sockets)  # type: ignore[attr-defined]
+        assert kinds.count("state") == 2, kinds
+        assert counted == {(created["id"], 0): 2}

@@ -9,15 +9,29 @@ invite opens nothing more.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
 
+from ginrummy.engine import Rules
+from ginrummy.web.manager import UNLIMITED, Manager
 from ginrummy.web.security import PLAYER_COOKIE
-from ginrummy.web.tables import token_hash
-from webutil import app_client, invite_token, leaks, new_table, recv, store_of, sync
+from ginrummy.web.tables import Options, token_hash
+from test_web_fairplay import Seat, fixed_deck
+from webutil import (
+    app_client,
+    invite_token,
+    leaks,
+    new_store,
+    new_table,
+    recv,
+    store_of,
+    sync,
+)
 
 pytestmark = pytest.mark.usefixtures("on_each_database")
+__all__ = ["fixed_deck"]  # a fixture, used by name
 
 
 def _messages_until_state(ws: Any) -> list[dict[str, Any]]:
@@ -142,3 +156,44 @@ def test_the_friend_who_took_the_invite_may_open_it_again_for_a_new_token() -> N
         client.cookies.clear()
         with client.websocket_connect(f"/ws/{tid}?token={invite}") as anon:
             assert recv(anon, seat=True)["message"].startswith("that invite has been opened")
+
+
+def test_a_rematch_keeps_an_invite_nobody_took_for_the_friend_who_takes_it_later(
+    fixed_deck: None,
+) -> None:
+    """A game to 1 point played out before the friend opened his invite (the clock, or the
+    host at both seats): the rematch's seat waits for the invite, which nobody can open
+    there; the friend who takes it later, at the table his link names, is seated at the
+    rematch too (it once made the invite a seat token there for good, and his left out)."""
+
+    async def run() -> None:
+        store = new_store()
+        manager = Manager(store, computer_delay=0, seed=1, limits=UNLIMITED)
+        rules = Rules(first_dealer="fixed", first_dealer_seat=0, game_target=1)
+        created = await manager.create(rules, Options("friend"), ("Ann", "Bob"))
+        table, invite = created.table, created.tokens[1]
+        assert invite is not None
+        for seat, action in ((1, "pass"), (0, "pass"), (1, "draw"), (1, "knock Kd"), (0, "done")):
+            table.act(store, seat, action)
+        assert table.finished
+        await Seat(manager, table, 0).do({"type": "rematch"})
+        new_id = table.options.rematch
+        assert new_id is not None
+        assert await manager.seat_for(new_id, created.tokens[0]) == 0  # the host's seat holds
+        assert await manager.seat_for(new_id, invite) is None  # the invite opens nothing there
+        owner = token_hash("bob-player-id")
+        fresh = await manager.take_invite(table.id, 1, invite, owner)
+        assert isinstance(fresh, str)
+        assert await manager.seat_for(table.id, fresh) == 1
+        assert await manager.seat_for(new_id, fresh) == 1  # carried to the rematch
+        assert store.seat_owner(new_id, 1) == owner
+        # Taken again by its taker (a lost seat message): the new token holds at both.
+        again = await manager.retake_invite(table.id, 1, invite, owner)
+        assert again is not None
+        for game_id in (table.id, new_id):
+            assert await manager.seat_for(game_id, again) == 1
+            assert await manager.seat_for(game_id, fresh) is None
+        manager.close()
+        store.close()
+
+    asyncio.run(run())

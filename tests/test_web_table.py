@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 from typing import Any
 
 import pytest
@@ -17,10 +18,11 @@ import pytest
 from ginrummy.agents import get_agent
 from ginrummy.engine import IllegalActionError, Rules, deadwood, parse_cards
 from ginrummy.storage import Store
+from ginrummy.web import manager as manager_module
 from ginrummy.web.manager import UNLIMITED, Manager
 from ginrummy.web.protocol import ProtocolError
 from ginrummy.web.tables import Options
-from test_web_fairplay import Seat, computer_table, fixed_deck
+from test_web_fairplay import Seat, computer_knocks, computer_table, fixed_deck
 from webutil import app_client, friend_token, new_table, recv
 
 __all__ = ["fixed_deck"]  # a fixture, used by name
@@ -193,6 +195,42 @@ def test_the_review_lists_a_deliberately_bad_discard(fixed_deck: None) -> None:
         assert steps[4]["event"] == {"n": 4, "seat": 0, "action": "discard 4s", "card": "4s"}
         with pytest.raises(ProtocolError, match="spectators cannot"):
             await Seat(manager, table, None).do({"type": "review"})
+        manager.close()
+        store.close()
+
+    asyncio.run(run())
+
+
+def test_a_review_names_the_hand_it_reviews_though_the_next_is_dealt_meanwhile(
+    fixed_deck: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """I ask for the review of hand 1; while the expert works on it another tab of my seat
+    deals hand 2. The review says it is hand 1's (the page keys reviews by hand: labelled 2,
+    it showed hand 1's mistakes as hand 2's)."""
+    started = threading.Event()
+    real = manager_module.review_hand
+
+    def slow_review(*args: Any, **kwargs: Any) -> Any:
+        started.set()
+        threading.Event().wait(0.5)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(manager_module, "review_hand", slow_review)
+
+    async def run() -> None:
+        manager, store, table, me = await computer_table(dealer=0)
+        await computer_knocks(store, table, me)
+        await me.act("done")
+        assert table.hand is not None and table.hand.is_over and table.hand_number == 1
+        asking = asyncio.ensure_future(me.do({"type": "review"}))
+        while not started.is_set():
+            await asyncio.sleep(0.01)
+        await Seat(manager, table, 0).do({"type": "next"})  # the other tab
+        assert table.hand_number == 2
+        await asking
+        review = me.sent[-1]
+        assert review["type"] == "review" and review["hand"] == 1
+        assert review["replay"]["steps"][0]["hands"][0] == "9s Ts Js 6h Qh 6d Qd 9c Qc Kc"
         manager.close()
         store.close()
 

@@ -6,7 +6,14 @@ by the Alembic migrations shipped in ``migrations/`` and brought up to date on o
 """
 
 from .database import ENV_VAR, default_path, resolve_url
-from .errors import ConflictError, DatabaseUnavailable, LeaseLost, NotFoundError, StorageError
+from .errors import (
+    ConflictError,
+    DatabaseUnavailable,
+    InvalidData,
+    LeaseLost,
+    NotFoundError,
+    StorageError,
+)
 from .saved import (
     ActionInfo,
     EntryInfo,
@@ -30,6 +37,7 @@ __all__ = [
     "EntryInfo",
     "GameInfo",
     "HandInfo",
+    "InvalidData",
     "LeaseLost",
     "NotFoundError",
     "PlayerInfo",

@@ -15,6 +15,11 @@ class ConflictError(StorageError):
     """The write clashes with what is already stored."""
 
 
+class InvalidData(StorageError, ValueError):
+    """The database refused a value as one it cannot store (PostgreSQL and a NUL character,
+    say): nothing was written. Callers check what they store; this is the backstop."""
+
+
 class LeaseLost(StorageError):
     """A write for a game whose lease this instance no longer holds (another instance has
     taken the game over): nothing was written."""

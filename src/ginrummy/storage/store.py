@@ -35,13 +35,13 @@ from types import TracebackType
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import ColumnElement, Engine, and_, false, or_, select
-from sqlalchemy.exc import InterfaceError, OperationalError
+from sqlalchemy.exc import DataError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from ..engine.results import ResultKind
 from .convert import entry_info, game_info, hand_info, player_info, seat_info
 from .database import WRITE, is_memory, make_engine, migrate, resolve_url
-from .errors import DatabaseUnavailable
+from .errors import DatabaseUnavailable, InvalidData
 from .models import GAME_KINDS, GAME_STATUSES, GameRow, HandRow, LeaseRow, Player, SeatRow
 from .saved import GameInfo, PlayerInfo, PlayerStats, SavedGame, SeatedGame
 from .writer import Writer
@@ -151,6 +151,7 @@ class Store:
     claim_seat = _own_transaction(Writer.claim_seat)
     take_invite = _own_transaction(Writer.take_invite)
     retake_invite = _own_transaction(Writer.retake_invite)
+    rematch_seats = _own_transaction(Writer.rematch_seats)
     start_hand = _own_transaction(Writer.start_hand)
     add_action = _own_transaction(Writer.add_action)
     remove_actions = _own_transaction(Writer.remove_actions)
@@ -223,6 +224,14 @@ class Store:
                 )
             )
             return seat
+
+    def seat_owner(self, game_id: str, seat: int) -> str | None:
+        """The player the seat is claimed by (:meth:`Writer.claim_seat`), or None."""
+        with self._reading() as session:
+            owner: str | None = session.scalar(
+                select(SeatRow.owner).where(SeatRow.game_id == game_id, SeatRow.seat == seat)
+            )
+            return owner
 
     def invite_open(self, game_id: str, seat: int) -> bool:
         """Whether the seat's invite has not been taken yet (:meth:`Writer.take_invite`): a
@@ -435,6 +444,8 @@ def _lost(*, in_doubt: bool = False) -> Iterator[None]:
     stays on the exception's cause, for the log."""
     try:
         yield
+    except DataError as exc:  # a value the database cannot hold (not a lost connection)
+        raise InvalidData(f"the database cannot store that: {_first_line(exc.orig)}") from exc
     except (OperationalError, InterfaceError) as exc:
         message = (
             "the database went away as a change was being saved: it may or may not have been"
@@ -442,3 +453,7 @@ def _lost(*, in_doubt: bool = False) -> Iterator[None]:
             else "the database cannot be reached just now: try again in a moment"
         )
         raise DatabaseUnavailable(message, in_doubt=in_doubt) from exc
+
+
+def _first_line(error: BaseException | None) -> str:
+    return str(error).strip().splitlines()[0] if error is not None and str(error).strip() else "?"

@@ -366,6 +366,7 @@ class Writer:
         spent = [*game.options.get("spent_invites", ()), invite_hash]
         game.options = {**game.options, "invites": invites, "spent_invites": spent}
         game.updated_at = utcnow()
+        self._follow_rematches(game, seat, invite_hash, token_hash, owner)
         self._flush(f"seat {seat} of game {game_id} could not be taken")
         return True
 
@@ -386,10 +387,61 @@ class Writer:
         row = self._session.get(SeatRow, (game_id, seat), with_for_update=self._for_update())
         if row is None or row.owner != owner:
             return False
-        row.token_hash = token_hash
+        before, row.token_hash = row.token_hash, token_hash
         game.updated_at = utcnow()
+        self._follow_rematches(game, seat, before, token_hash, owner)
         self._flush(f"seat {seat} of game {game_id} could not be taken")
         return True
+
+    def rematch_seats(self, game_id: str) -> tuple[list[tuple[int, str]], dict[str, Any]]:
+        """What a rematch of the game keeps of its seats, read under the game's lock (so no
+        invite is taken between this and the rematch's writing, in the same transaction):
+        the seats and their token hashes, and options for the rematch. A seat whose invite
+        nobody has taken yet holds no token at the rematch (a random hash, nobody's) until the
+        invite is taken here, at the table its link names (:meth:`take_invite` carries the
+        new token on): the rematch's options keep the invite's hash (``pending_invites``)."""
+        game = self._game(game_id)
+        rows = self._session.scalars(
+            select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
+        ).all()
+        open_invites = game.options.get("invites", ())
+        waiting = game.options.get("pending_invites", {})  # a rematch of a rematch
+        seats: list[tuple[int, str]] = []
+        pending: dict[str, str] = {}
+        for row in rows:
+            if not row.token_hash:
+                continue
+            if row.seat in open_invites or str(row.seat) in waiting:
+                pending[str(row.seat)] = waiting.get(str(row.seat), row.token_hash)
+                seats.append((row.seat, secrets.token_hex(32)))
+            else:
+                seats.append((row.seat, row.token_hash))
+        return seats, ({"pending_invites": pending} if pending else {})
+
+    def _follow_rematches(
+        self, game: GameRow, seat: int, old_hash: str, new_hash: str, owner: str | None
+    ) -> None:
+        """A seat's token changed (``old_hash`` to ``new_hash``) at ``game``: so it does at
+        each rematch after it where the seat still had the old one (a rematch keeps the
+        seats' tokens) or waited for that invite to be taken (:meth:`rematch_seats`)."""
+        seen = {game.id}
+        following = game.options.get("rematch")
+        while isinstance(following, str) and following not in seen:
+            seen.add(following)
+            later = self._game(following)
+            row = self._session.get(SeatRow, (following, seat), with_for_update=self._for_update())
+            if row is None:
+                return
+            pending = dict(later.options.get("pending_invites", {}))
+            if pending.get(str(seat)) == old_hash:
+                del pending[str(seat)]
+                later.options = {**later.options, "pending_invites": pending}
+            elif row.token_hash != old_hash:
+                return
+            row.token_hash = new_hash
+            if owner is not None and row.owner is None:
+                row.owner = owner
+            following = later.options.get("rematch")
 
     # -- online hands --------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 
-from ..storage import DatabaseUnavailable, Store
+from ..storage import DatabaseUnavailable, InvalidData, Store
 from .cluster import LEASE_SECONDS
 from .context import METRICS_FROM, TABLES_PER_MINUTE, Context
 from .manager import ABANDON_AFTER_DAYS, Limits, Manager
@@ -90,7 +90,7 @@ def create_app(
         routes=routes,
         lifespan=_lifespan,
         middleware=[Middleware(SecurityHeaders)],
-        exception_handlers={DatabaseUnavailable: _unavailable},
+        exception_handlers={DatabaseUnavailable: _unavailable, InvalidData: _invalid},
     )
     app.state.context = context
     app.state.manager = manager
@@ -102,6 +102,12 @@ async def _unavailable(request: Request, exc: Exception) -> Response:
     """A request the database could not serve: 503, saying so in a line (its driver's error
     is the exception's cause, not for the client)."""
     return error(str(exc), 503, {"Retry-After": "5"})
+
+
+async def _invalid(request: Request, exc: Exception) -> Response:
+    """A request with a value the database cannot store (the routes check what they store;
+    this is the backstop): 400, saying so, nothing written."""
+    return error(str(exc), 400)
 
 
 @contextlib.asynccontextmanager

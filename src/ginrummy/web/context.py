@@ -77,7 +77,10 @@ class Context:
 
     async def claim(self, game_id: str, seat: int, owner: str) -> None:
         """The seat becomes the browser's player's (``owner``) unless it is someone's already:
-        their games and statistics follow the browser, no account needed."""
+        their games and statistics follow the browser, no account needed. A read first: a
+        seat claimed already (every connection after the first) costs no write."""
+        if await self.manager.db(self.store.seat_owner, game_id, seat) is not None:
+            return
         await self.manager.db(self.store.claim_seat, game_id, seat, owner)
 
 

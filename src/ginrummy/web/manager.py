@@ -201,13 +201,12 @@ class Manager:
         options: Options,
         names: tuple[str, str],
         *,
-        seats: list[tuple[int, str]] | None = None,
         after: str | None = None,
     ) -> Created:
-        """A new table, stored. ``seats`` (seat, token hash) keeps seats known already (a
-        rematch: no new tokens are made, none returned); ``after`` is the table whose rematch
-        this is, marked so in the same transaction (the caller holds that table's lock and has
-        checked it has no rematch yet)."""
+        """A new table, stored. ``after`` is the table whose rematch this is: it keeps that
+        table's seats (their tokens, and an invite not taken yet), read and marked so in the
+        same transaction, and no new tokens are made, none returned (the caller holds that
+        table's lock and has checked it has no rematch yet)."""
         if options.mode not in ("computer", "friend"):
             raise ProtocolError("mode must be computer or friend")
         if options.mode == "computer" and options.level not in LEVELS:
@@ -227,7 +226,8 @@ class Manager:
         scoring: Game | Match = Match(rules, seed) if options.match else Game(rules, seed)
         tokens: list[str | None] = [None, None]
         stored = options.to_dict()
-        if seats is None:
+        seats: list[tuple[int, str]] = []
+        if after is None:
             tokens = [new_token(), None if options.mode == "computer" else new_token()]
             seats = [(seat, token_hash(t)) for seat, t in enumerate(tokens) if t is not None]
             if tokens[1] is not None:
@@ -239,8 +239,14 @@ class Manager:
 
         def write() -> str:
             with self.store.transaction() as tx:
+                kept, carried = ([], {}) if after is None else tx.rematch_seats(after)
                 game_id: str = tx.create_game(
-                    "online", rules, names, seed=seed, options=stored, seats=seats
+                    "online",
+                    rules,
+                    names,
+                    seed=seed,
+                    options={**stored, **carried},
+                    seats=seats or kept,
                 )
                 table.id = game_id
                 if self.cluster is not None:
@@ -693,13 +699,10 @@ class Manager:
             if table.options.rematch is None:
                 if not table.finished or table.abandoned:
                     raise IllegalActionError("a rematch is offered once the game is over")
-                seats: list[tuple[int, str]] = await self.db(self.store.seat_hashes, table.id)
                 options = Options.from_dict(
                     {**table.options.to_dict(), "undo_used": False, "rematch": None}
                 )
-                created = await self.create(
-                    table.rules, options, table.names, seats=seats, after=table.id
-                )
+                created = await self.create(table.rules, options, table.names, after=table.id)
                 table.moved_to(created.table.id)
         await self.broadcast(table)
 
@@ -709,7 +712,8 @@ class Manager:
         many finished tables could otherwise fill the expert's workers with reviews, and the
         computer's moves waiting behind them would fall back to the simple player)."""
         seat = client.seat
-        hand, deal = table.hand, table.deal
+        # All of the hand reviewed taken now: the next hand may be dealt while it is worked on.
+        hand, deal, number = table.hand, table.deal, table.hand_number
         if seat is None or hand is None or deal is None:
             raise IllegalActionError("only a seat's own play is reviewed")
         why = table.reviewable(seat)
@@ -737,7 +741,7 @@ class Manager:
                     scores=table.scores_before,
                     columns=table.columns_before,
                     match_points=table.match_before,
-                    seed=table.hand_number,
+                    seed=number,
                 )
                 mistakes = [m.to_dict() for m in found]
             else:
@@ -752,7 +756,7 @@ class Manager:
                     "match_points": None
                     if table.match_before is None
                     else list(table.match_before),
-                    "seed": table.hand_number,
+                    "seed": number,
                 }
                 mistakes = await self._expert("review", payload, "the review")
         finally:
@@ -763,7 +767,7 @@ class Manager:
         played = replay_hand(table.rules, hand.dealer, list(deal.deck), actions)
         return {
             "type": "review",
-            "hand": table.hand_number,
+            "hand": number,
             "seat": seat,
             "mistakes": mistakes,
             "replay": played,

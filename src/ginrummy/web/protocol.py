@@ -31,7 +31,9 @@ state on a socket, the answer to ``state`` or ``hello``, each new hand and the h
 from __future__ import annotations
 
 import json
-from typing import Any
+import re
+import unicodedata
+from typing import Any, TypeGuard
 
 import orjson
 
@@ -61,6 +63,30 @@ class ProtocolError(ValueError):
     """A message that is not valid; the connection stays open and nothing changes."""
 
 
+#: A table's id as the server makes them (``storage.new_game_id``: url-safe base64); anything
+#: else names no table, and is answered so without asking the database.
+TABLE_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def is_table_id(value: object) -> TypeGuard[str]:
+    """Whether ``value`` could be a table's id (see :data:`TABLE_ID`)."""
+    return isinstance(value, str) and TABLE_ID.fullmatch(value) is not None
+
+
+def plain_text(value: str, what: str) -> str:
+    """``value`` with its runs of white space made one space; ProtocolError if it holds a
+    control character (a NUL, which PostgreSQL cannot store) or a mark that changes the
+    direction of the text (it would turn the words after it around on other screens)."""
+    text = " ".join(value.split())
+    if any(c in _BIDI or unicodedata.category(c) in ("Cc", "Cs") for c in text):
+        raise ProtocolError(f"{what} cannot hold control characters")
+    return text
+
+
+#: The marks and embeddings that change the direction of the text after them.
+_BIDI = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
 def clean_name(value: object, default: str | None = None) -> str:
     """A player's name as given: text, spaces collapsed, at most NAME_LENGTH characters
     (``default`` where none is given; raises ProtocolError for anything else)."""
@@ -68,7 +94,7 @@ def clean_name(value: object, default: str | None = None) -> str:
         return default
     if not isinstance(value, str):
         raise ProtocolError("a name must be text")
-    name = " ".join(value.split())[:NAME_LENGTH]
+    name = plain_text(value, "a name")[:NAME_LENGTH]
     if not name:
         if default is not None:
             return default

@@ -18,6 +18,7 @@ from starlette.routing import BaseRoute, Route
 
 from ...storage import PlayerStats, SavedGame, SeatedGame
 from ..context import context_of
+from ..protocol import is_table_id
 from ..security import (
     MAX_BODY,
     TOO_MANY_READS,
@@ -55,7 +56,7 @@ async def seats(request: Request) -> list[SeatedGame] | Response:
     for item in items[:MAX_TABLES]:
         if isinstance(item, dict):
             table_id, token = item.get("id"), item.get("token")
-            if isinstance(table_id, str) and isinstance(token, str) and len(token) <= 200:
+            if is_table_id(table_id) and isinstance(token, str) and len(token) <= 200:
                 pairs.append((table_id[:32], token_hash(token)))
     store, manager = context.store, context.manager
     found: list[SeatedGame] = await manager.db(store.seated_games, pairs)
@@ -139,6 +140,8 @@ async def replay(request: Request) -> Response:
     game_id = request.path_params["table"][:32]
     if not context.readers.take(address(request)):
         return await refuse_slowly(context.readers, address(request), TOO_MANY_READS)
+    if not is_table_id(game_id):
+        return error("no such game", 404)
 
     def load() -> dict[str, Any] | None:
         stored = context.store.load_game(game_id)

@@ -16,7 +16,7 @@ from starlette.routing import BaseRoute, Route
 
 from ...engine import GinRummyError, Rules
 from ..context import context_of
-from ..protocol import ProtocolError, clean_name
+from ..protocol import ProtocolError, clean_name, plain_text
 from ..security import (
     MAX_BODY,
     address,
@@ -95,7 +95,7 @@ def _text(data: dict[str, Any], key: str, default: str, limit: int = 40) -> str:
     value = data.get(key, default)
     if not isinstance(value, str):
         raise ProtocolError(f"{key} must be text")
-    value = " ".join(value.split())[:limit]
+    value = plain_text(value, key)[:limit]
     return value or default
 
 

@@ -23,7 +23,7 @@ from ...storage import DatabaseUnavailable, LeaseLost, StorageError
 from ..cluster import MOVED, Cluster
 from ..context import Context, context_of
 from ..manager import Client, Manager
-from ..protocol import ProtocolError, encode, parse_message
+from ..protocol import ProtocolError, encode, is_table_id, parse_message
 from ..security import address, origin_ok, player_key
 from ..tables import Table
 
@@ -59,6 +59,10 @@ async def _serve(ws: WebSocket, context: Context) -> None:
     # in the URL (which is then theirs to keep out of logs).
     token = ws.query_params.get("token")
     await ws.accept()
+    if not is_table_id(table_id):  # nothing to ask the database about
+        await send(ws, {"type": "error", "message": "no such table (it may be over)"})
+        await ws.close(code=4404)
+        return
     cluster = manager.cluster
     holder = None
     if cluster is not None:  # many instances: is the table held here, or where?
@@ -79,13 +83,15 @@ async def _serve(ws: WebSocket, context: Context) -> None:
         await send(ws, seat_message(table_id, fresh))
     if token and seat is None:
         await send(ws, {"type": "error", "message": await _not_valid(manager, table_id, token)})
+    if seat is not None and owner is not None:
+        await context.claim(table_id, seat, owner)
+    # From the check of the limits to the socket counted (manager.join, below or in _relay),
+    # nothing waits: sockets opened together are each counted before the next is checked.
     refusal = manager.may_join(table_id, seat, where)
     if refusal is not None:
         await send(ws, {"type": "error", "message": refusal})
         await ws.close(code=4429)
         return
-    if seat is not None and owner is not None:
-        await context.claim(table_id, seat, owner)
     client = Client(
         table_id,
         seat,
