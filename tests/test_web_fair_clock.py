@@ -20,11 +20,12 @@ from typing import Any
 import pytest
 from sqlalchemy import update
 
-from ginrummy.engine import Rules
+from ginrummy.engine import IllegalActionError, Rules
 from ginrummy.storage import Writer
 from ginrummy.storage.models import GameRow, utcnow
 from ginrummy.web.manager import UNLIMITED, Manager
 from ginrummy.web.tables import Options
+from test_web_fairplay import Seat
 from webutil import (
     app_client,
     invite_token,
@@ -233,3 +234,25 @@ def test_a_move_stored_as_its_game_is_closed_as_abandoned_is_refused_and_the_soc
         saved = store.load_game(tid)
         assert saved is not None and saved.hands[0].actions == ()
         assert f"table {tid}: game {tid} is abandoned" in caplog.text
+
+
+def test_an_undo_or_a_hint_at_a_game_closed_as_abandoned_is_told_so() -> None:
+    """Closed as abandoned, the table says so to an undo and a hint (an undo failed in the
+    store as a conflict, and a hint was worked out for a game that was over)."""
+
+    async def run() -> None:
+        store = new_store()
+        manager = Manager(store, computer_delay=3600, seed=3, limits=UNLIMITED)
+        rules = Rules(first_dealer="fixed", first_dealer_seat=1)  # I move first
+        created = await manager.create(rules, Options("computer", "beginner"), ("Ann", "C"))
+        table, me = created.table, Seat(manager, created.table, 0)
+        await me.act("pass")
+        table.abandoned = True
+        for ask in ("undo", "hint"):
+            with pytest.raises(IllegalActionError, match="closed as abandoned"):
+                await me.do({"type": ask})
+        assert table.hand is not None and len(table.hand.events) == 1
+        manager.close()
+        store.close()
+
+    asyncio.run(run())

@@ -72,3 +72,13 @@ def test_the_store_says_when_the_database_cannot_hold_a_value() -> None:
         assert (game.names[0] == "Ann") == (store.engine.dialect.name == "postgresql")
     finally:
         store.close()
+
+
+def test_a_table_is_not_made_to_a_target_no_game_reaches() -> None:
+    with app_client() as client:
+        for options in ({"game_target": 10**9, "match_target": 0}, {"match_target": 10**9}):
+            answer = client.post("/api/tables", json={"mode": "friend", "options": options})
+            assert answer.status_code == 400, answer.text
+            assert answer.json()["message"].startswith("a game is played to at most 1000")
+        answer = client.post("/api/tables", json={"mode": "friend", "preset": "oklahoma"})
+        assert answer.status_code == 200, answer.text

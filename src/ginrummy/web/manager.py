@@ -34,6 +34,7 @@ from .batching import GroupCommit
 from .limits import Buckets
 from .protocol import ProtocolError, clean_name
 from .tables import (
+    ABANDONED,
     COMPUTER_SEAT,
     LEVELS,
     HistoryMark,
@@ -778,6 +779,8 @@ class Manager:
         hand = table.hand
         if seat is None or hand is None:
             raise IllegalActionError("hints are given on your turn")
+        if table.abandoned:
+            raise IllegalActionError(ABANDONED)
         if not table.options.hints:
             raise IllegalActionError(
                 "this table has no hints: a game for stakes never has them, and between two "

@@ -50,6 +50,10 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+#: What a move, an undo or a hint at a game closed as abandoned is told.
+ABANDONED = "this game was closed as abandoned: nobody moved for long"
+
+
 @dataclass
 class Options:
     """How a table was set up, and what happened to it that changes how it counts."""
@@ -203,7 +207,7 @@ class Table:
         if self.scoring.is_over:
             raise IllegalActionError("the game is over")
         if self.abandoned:
-            raise IllegalActionError("this game was closed as abandoned: nobody moved for long")
+            raise IllegalActionError(ABANDONED)
         if self.hand is not None and not self.hand.is_over:
             raise IllegalActionError("the hand is still being played")
         return shuffle(rng)
@@ -234,7 +238,7 @@ class Table:
         if hand is None:
             raise IllegalActionError("no hand is being played")
         if self.abandoned:
-            raise IllegalActionError("this game was closed as abandoned: nobody moved for long")
+            raise IllegalActionError(ABANDONED)
         after = hand.copy()
         event = after.apply(text, seat=seat)
         final = winner = None
@@ -302,6 +306,8 @@ class Table:
         back a choice once it has learnt something from it: only your own last action is
         taken back, and only while the computer has not moved since."""
         hand = self.hand
+        if self.abandoned:
+            raise IllegalActionError(ABANDONED)
         if not self.vs_computer:
             raise IllegalActionError("there is no undo in a game between two people")
         if hand is None or hand.is_over:

@@ -31,6 +31,9 @@ from ..tables import LEVELS, Options
 # Stakes the settlement arithmetic handles exactly (Decimal's default context has 28 digits and
 # raises Overflow past 1E+999999, which would break every later state message of the table).
 MAX_STAKE = Decimal(1_000_000)
+#: The highest targets a table may be opened with (the presets play to 100 or 150, matches to 500).
+MAX_GAME_TARGET = 1000
+MAX_MATCH_TARGET = 10_000
 STAKE_STEP = Decimal("0.0001")
 
 
@@ -115,6 +118,12 @@ def _table_settings(data: dict[str, Any]) -> tuple[Rules, Options, tuple[str, st
     rules = Rules.preset(preset, **overrides)
     if rules.stake > MAX_STAKE or rules.stake != rules.stake.quantize(STAKE_STEP):
         raise ProtocolError(f"the stake must be 0 to {MAX_STAKE} a point, in steps of {STAKE_STEP}")
+    if rules.game_target > MAX_GAME_TARGET or rules.match_target > MAX_MATCH_TARGET:
+        # A game to a billion points would never end, and hold its table for ever.
+        raise ProtocolError(
+            f"a game is played to at most {MAX_GAME_TARGET} points, "
+            f"a match to at most {MAX_MATCH_TARGET}"
+        )
     match = data.get("match", False)
     clock = data.get("clock", 0)
     if not isinstance(match, bool):
