@@ -319,7 +319,8 @@ class Settings:
     #: and +1.1% (-2.0% to +4.3%) of games; the table measured again from the expert of
     #: 2026-12-07 (it had been the 128-world expert's, 78% from 0-0): +1.6% of games over
     #: 1,000 pairs at 768 worlds (95% CI +0.1% to +3.1%), paired on the kept EAAI run's deals;
-    #: under ``standard`` -2.1% so far (-4.2% to -0.1%, 750 pairs; benchmarks/strength.md).
+    #: under ``standard`` -1.4% (-3.1% to +0.3%, 1,000 pairs, against a kept run every
+    #: change has come out below; pooled with the EAAI run +0.3%; benchmarks/strength.md).
     #: Only where the game alone counts (the EAAI rules, or ``win_game`` without a stake):
     #: with the net blended in under ``standard`` it was no better (-1.2%, 95% CI -5.0% to
     #: +2.7%, 300 pairs), so where a stake makes the points count the hands stay even. The
