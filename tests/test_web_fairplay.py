@@ -394,3 +394,25 @@ def test_sockets_opened_together_are_each_counted_before_the_next_is_checked(
             counted = dict(client.app.state.manager._seat_sockets)  # type: ignore[attr-defined]
         assert kinds.count("state") == 2, kinds
         assert counted == {(created["id"], 0): 2}
+
+
+def test_a_new_table_gives_its_links_though_the_seat_cannot_be_claimed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The database fails as the new table's seat is claimed for the browser's player: the
+    table is stored, so its links are given (a 503 left a table nobody could open)."""
+    from ginrummy.storage import DatabaseUnavailable
+
+    with app_client() as client:
+        client.get("/")  # the page gives this browser its player cookie
+        store = client.app.state.store  # type: ignore[attr-defined]
+
+        def down(*args: Any) -> Any:
+            raise DatabaseUnavailable("the database cannot be reached just now")
+
+        monkeypatch.setattr(store, "seat_owner", down)
+        answer = client.post("/api/tables", json={"mode": "friend", "name": "Ann"})
+        assert answer.status_code == 200, answer.text
+        created = answer.json()
+        assert created["token"] and created["invite"]
+        assert store.get_game(created["id"]) is not None

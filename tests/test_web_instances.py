@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import random
 import secrets
 import threading
@@ -398,3 +399,64 @@ def test_a_table_being_created_is_not_taken_for_lost_by_the_lease_keeping(
             assert asyncio.run(scenario(manager)) == (True, True, True)
         finally:
             manager.close()
+
+
+def test_a_seats_socket_limit_holds_over_every_instance(instances: list[LiveServer]) -> None:
+    """A seat's sockets spread over the instances are counted together, where the table is
+    held: each instance counted only its own, so three instances let in three times the
+    limit."""
+    a, b, c = instances
+    created = post_table(a, mode="computer")  # a holds the table
+    table_id, token = created["id"], created["token"]
+    limit = 8  # the default sockets_per_seat
+    opened = [SeatSocket(b, table_id, token) for _ in range(limit)]
+    try:
+        for s in opened:
+            assert s.recv()["table"]["seat"] == 0
+        extra = SeatSocket(c, table_id, token)
+        opened.append(extra)
+        refused = extra.recv()
+        assert refused["type"] == "error", refused
+        assert refused["message"] == "this seat has too many open connections: close some tabs"
+        with pytest.raises(ConnectionClosed):
+            extra.recv(timeout=10)
+        opened.pop().close()
+        opened.pop().close()  # one of b's goes: c's socket may open again
+        time.sleep(0.5)  # the holder hears that it left
+        again = SeatSocket(c, table_id, token)
+        opened.append(again)
+        assert again.recv()["table"]["seat"] == 0
+    finally:
+        for s in opened:
+            with contextlib.suppress(Exception):
+                s.close()
+
+
+def test_a_seats_message_rate_holds_over_every_instance(instances: list[LiveServer]) -> None:
+    """A seat's sockets on two instances send as fast as they can: the seat's rate (a burst
+    of 30, then 10 a second) holds over both, where the table is held (each relaying
+    instance let through its own burst, so two instances let through twice the rate)."""
+    a, b, c = instances
+    created = post_table(a, mode="computer")  # a holds the table
+    table_id, token = created["id"], created["token"]
+    sockets = [SeatSocket(server, table_id, token) for server in (b, c)]
+    try:
+        for s in sockets:
+            assert s.recv()["table"]["seat"] == 0
+        each = 28  # under every instance's own burst of 30 for the seat
+        for s in sockets:
+            for _ in range(each):
+                s.ws.send(json.dumps({"type": "ping"}))
+        answers: list[str] = []
+        for s in sockets:
+            told = 0
+            while told < each:  # the answers, past any state (a seat came or went)
+                kind = s.recv()["type"]
+                if kind != "state":
+                    answers.append(kind)
+                    told += 1
+        assert set(answers) <= {"pong", "error"}, answers
+        assert answers.count("pong") < 2 * each - 10, answers  # the holder refused some
+    finally:
+        for s in sockets:
+            s.close()

@@ -62,7 +62,7 @@ import orjson
 from ..engine import GinRummyError
 from ..storage import DatabaseUnavailable, LeaseLost, NotFoundError, StorageError, Writer
 from ..storage.models import utcnow
-from .protocol import ProtocolError, encode
+from .protocol import TOO_MANY_MESSAGES, ProtocolError, encode
 
 if TYPE_CHECKING:
     from .manager import Client, Manager
@@ -431,6 +431,13 @@ class Cluster:
         client = Client(table_id, seat if isinstance(seat, int) else None, _nowhere, "")
         client.address = str(msg.get("address", ""))
         client.deltas = msg.get("deltas") is True
+        # The table's sockets all join here, wherever they are held: so the limits of a seat's
+        # sockets are checked here too, over every instance (each relaying instance counts
+        # only its own).
+        refusal = self.manager.may_join(table_id, client.seat, client.address)
+        if refusal is not None:
+            self.publish(origin, {"op": "close", "conn": conn, "why": refusal})
+            return
         remote = RemoteClient(self, conn, origin, client)
         client.send, client.close = remote.send, remote.close
         self.remotes[conn] = remote
@@ -452,6 +459,9 @@ class Cluster:
                 if msg["op"] == "seat":
                     manager.reseat(client, msg.get("seat"))
                     await client.send(manager.state_message(table, client, whole=True))
+                    continue
+                if not manager.allow(client):  # the seat's rate, over every instance
+                    await client.send({"type": "error", "message": TOO_MANY_MESSAGES})
                     continue
                 try:
                     await manager.handle(client, msg["msg"])

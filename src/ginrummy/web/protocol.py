@@ -59,6 +59,10 @@ def encode(msg: dict[str, Any]) -> str:
     return orjson.dumps(msg, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
+#: What a socket over its seat's or its address's message rate is told.
+TOO_MANY_MESSAGES = "too many messages: slow down"
+
+
 class ProtocolError(ValueError):
     """A message that is not valid; the connection stays open and nothing changes."""
 

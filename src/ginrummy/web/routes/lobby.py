@@ -7,6 +7,7 @@ links; each address may open only so many tables a minute.
 
 from __future__ import annotations
 
+import logging
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -15,6 +16,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ...engine import GinRummyError, Rules
+from ...storage import StorageError
 from ..context import context_of
 from ..protocol import ProtocolError, clean_name, plain_text
 from ..security import (
@@ -79,7 +81,11 @@ async def create(request: Request) -> Response:
     table = created.table
     owner = player_key(request.cookies)
     if owner is not None:
-        await context.claim(table.id, 0, owner)
+        try:
+            await context.claim(table.id, 0, owner)
+        except StorageError as exc:  # the table is made: its links must reach the player
+            # (the seat is claimed again when its socket opens)
+            logging.getLogger("ginrummy.web").warning("table %s: claim: %s", table.id, exc)
     # Links carry the seat's token after "#": browsers never send that part to a server,
     # so it stays out of request lines, logs and Referer headers.
     out = {

@@ -23,7 +23,7 @@ from ...storage import DatabaseUnavailable, LeaseLost, StorageError
 from ..cluster import MOVED, Cluster
 from ..context import Context, context_of
 from ..manager import Client, Manager
-from ..protocol import ProtocolError, encode, is_table_id, parse_message
+from ..protocol import TOO_MANY_MESSAGES, ProtocolError, encode, is_table_id, parse_message
 from ..security import address, origin_ok, player_key
 from ..tables import Table
 
@@ -144,7 +144,7 @@ async def _messages(
         if raw is None:
             raw = message.get("bytes") or b""
         if not manager.allow(client):
-            await send(ws, {"type": "error", "message": "too many messages: slow down"})
+            await send(ws, {"type": "error", "message": TOO_MANY_MESSAGES})
             continue
         try:
             msg = parse_message(raw)
