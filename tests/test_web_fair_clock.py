@@ -126,6 +126,13 @@ def test_a_computer_game_stored_with_a_clock_runs_none_and_never_moves_for_the_c
 # -- closing abandoned games -----------------------------------------------------------------------
 
 
+def _nothing_moved(store: Any, table: Any) -> None:
+    """The table's first hand has no move, in memory or in the store."""
+    assert table.hand is not None and len(table.hand.events) == 0
+    saved = store.load_game(table.id)
+    assert saved is not None and saved.hands[0].actions == ()
+
+
 def test_the_clocks_move_in_a_game_closed_meanwhile_is_refused_and_said_in_the_log(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
@@ -143,10 +150,8 @@ def test_the_clocks_move_in_a_game_closed_meanwhile_is_refused_and_said_in_the_l
         await manager.tick()
         assert manager._tasks
         await asyncio.gather(*manager._tasks)  # the clock's task ends without an error
-        assert table.version == version and table.hand is not None
-        assert len(table.hand.events) == 0
-        saved = store.load_game(table.id)
-        assert saved is not None and saved.hands[0].actions == ()
+        assert table.version == version
+        _nothing_moved(store, table)
         manager.close()
         store.close()
 
@@ -170,9 +175,7 @@ def test_the_computers_move_in_a_game_closed_meanwhile_is_refused_and_warned_of(
         manager.kick(table)
         while manager._tasks:
             await asyncio.gather(*manager._tasks)
-        assert table.hand is not None and len(table.hand.events) == 0
-        saved = store.load_game(table.id)
-        assert saved is not None and saved.hands[0].actions == ()
+        _nothing_moved(store, table)
         manager.close()
         store.close()
 
