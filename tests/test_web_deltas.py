@@ -70,8 +70,11 @@ def test_parts_join_up_to_the_whole_history_through_a_friend_game(
                 view = last[0]["view"]
                 if view["phase"] == "over":
                     hands += 1
-                    parts0.send_json({"type": "next"})
-                    mover = 0
+                    parts0.send_json({"type": "next"})  # between people, both ask for it:
+                    for seat in (0, 1):  # the state that says seat 0 is ready
+                        check_same(*pairs[seat])
+                    parts1.send_json({"type": "next"})
+                    mover = 1  # read first: its pong follows the deal's states
                     continue
                 seat = mover = view["current_player"]
                 whole, parts, _ = pairs[seat]

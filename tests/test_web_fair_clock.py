@@ -24,8 +24,8 @@ from ginrummy.engine import IllegalActionError, Rules
 from ginrummy.storage import Writer
 from ginrummy.storage.models import GameRow, utcnow
 from ginrummy.web.manager import UNLIMITED, Manager
-from ginrummy.web.tables import Options
-from test_web_fairplay import Seat
+from ginrummy.web.tables import READY_WAIT, Options
+from test_web_fairplay import Seat, fixed_deck
 from webutil import (
     app_client,
     invite_token,
@@ -39,6 +39,7 @@ from webutil import (
 )
 
 pytestmark = pytest.mark.usefixtures("on_each_database")
+__all__ = ["fixed_deck"]  # a fixture, used by name
 
 
 @pytest.fixture(autouse=True)
@@ -255,6 +256,63 @@ def test_an_undo_or_a_hint_at_a_game_closed_as_abandoned_is_told_so() -> None:
             with pytest.raises(IllegalActionError, match="closed as abandoned"):
                 await me.do({"type": ask})
         assert table.hand is not None and len(table.hand.events) == 1
+        manager.close()
+        store.close()
+
+    asyncio.run(run())
+
+
+# -- the next hand between people ------------------------------------------------------------------
+
+
+def test_the_next_hand_waits_for_both_unless_the_other_is_away_or_slow(
+    fixed_deck: None,
+) -> None:
+    """Between people, asking for the next hand does not take the result from under the other
+    player's eyes: it is dealt once both have asked, at once if the other has no socket open,
+    and after READY_WAIT seconds if the other has not asked meanwhile."""
+
+    async def one_hand_over(manager: Manager, store: Any) -> Any:
+        rules = Rules(first_dealer="fixed", first_dealer_seat=0)
+        table = (await manager.create(rules, Options("friend"), ("Ann", "Bob"))).table
+        for seat, action in ((1, "pass"), (0, "pass"), (1, "draw"), (1, "knock Kd"), (0, "done")):
+            table.act(store, seat, action)
+        assert table.hand is not None and table.hand.is_over
+        return table
+
+    async def run() -> None:
+        store = new_store()
+        manager = Manager(store, computer_delay=0, seed=5, limits=UNLIMITED)
+        # Both there: the first to ask waits; the second deals.
+        table = await one_hand_over(manager, store)
+        ann, bob = Seat(manager, table, 0), Seat(manager, table, 1)
+        manager.join(ann.client)
+        manager.join(bob.client)
+        await ann.do({"type": "next"})
+        assert table.hand_number == 1 and table.ready == {0}
+        assert ann.sent[-1]["table"]["ready"] == [0] and bob.sent[-1]["table"]["ready"] == [0]
+        await manager.tick()  # not yet waited long enough
+        await asyncio.gather(*manager._tasks)
+        assert table.hand_number == 1
+        await bob.do({"type": "next"})
+        assert table.hand_number == 2 and table.ready == set()
+        # Both there, one slow: dealt READY_WAIT seconds after the first asked.
+        slow = await one_hand_over(manager, store)
+        ann, bob = Seat(manager, slow, 0), Seat(manager, slow, 1)
+        manager.join(ann.client)
+        manager.join(bob.client)
+        await bob.do({"type": "next"})
+        assert slow.ready_since is not None
+        slow.ready_since -= READY_WAIT
+        await manager.tick()
+        await asyncio.gather(*manager._tasks)
+        assert slow.hand_number == 2 and bob.sent[-1]["table"]["hand_number"] == 2
+        # The other away: dealt at once.
+        alone = await one_hand_over(manager, store)
+        ann = Seat(manager, alone, 0)
+        manager.join(ann.client)
+        await ann.do({"type": "next"})
+        assert alone.hand_number == 2
         manager.close()
         store.close()
 

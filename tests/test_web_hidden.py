@@ -108,8 +108,9 @@ class Watcher:
         are worked out from this seat's own view and nothing else: check what they were given.
         """
         assert self.seat is not None
-        game = self.table.game
-        own = hand.view(self.seat, game.totals, columns=game.columns)
+        # The seat's own view as the table gives it to whatever weighs it (the other's knock
+        # card face down until the hand is over, as at the table).
+        own = self.table.player_view(hand, self.seat)
         if not HINT_VIEWS or HINT_VIEWS[-1] != own:
             self.problems.append(f"{self.name}: hints worked out from something else")
 
@@ -180,8 +181,9 @@ async def play_friend_games(seed: int, rules: Rules, hands: int) -> tuple[int, i
                 played += 1
                 if table.finished or played == hands:
                     break
-                watcher, client = seats[rng.randrange(2)]
-                await manager.handle(client, {"type": "next"})
+                first = rng.randrange(2)  # between people, both ask for the next hand
+                for seat in (first, 1 - first):
+                    await manager.handle(seats[seat][1], {"type": "next"})
                 continue
             mover = hand.current_player
             assert mover is not None
@@ -307,8 +309,9 @@ def test_sockets_tell_no_seat_a_hidden_card(monkeypatch: pytest.MonkeyPatch) -> 
             while hands < 2:
                 if last[0]["view"]["phase"] == "over":
                     hands += 1
-                    ws0.send_json({"type": "next"})
-                    receive_all()
+                    for ws in (ws0, ws1):  # between people, both ask for the next hand
+                        ws.send_json({"type": "next"})
+                        receive_all()
                     continue
                 mover = last[0]["view"]["current_player"]
                 action = pick(last[mover]["view"], rng, knock_bias=0.4)

@@ -623,10 +623,16 @@ def test_two_seats_play_a_friend_hand_to_the_end() -> None:
                 check_reveal(last[seat], commitment, dealt[seat])
             assert watched["reveal"] == last[0]["reveal"]
             assert watched["view"]["hands"] is not None
-            ws1.send_json({"type": "next"})  # either seat deals the next hand
-            assert recv(ws0)["table"]["hand_number"] == 2
-            assert recv(ws1)["table"]["hand_number"] == 2
-            assert recv(spec)["table"]["hand_number"] == 2
+            # The next hand waits until both have seen the result and asked for it.
+            ws1.send_json({"type": "next"})
+            for ws in (ws0, ws1, spec):
+                state = recv(ws)
+                assert state["table"]["hand_number"] == 1 and state["table"]["ready"] == [1]
+                assert state["view"]["result"] == watched["view"]["result"]  # still shown
+            ws0.send_json({"type": "next"})
+            for ws in (ws0, ws1, spec):
+                state = recv(ws)
+                assert state["table"]["hand_number"] == 2 and state["table"]["ready"] == []
 
 
 def test_an_idle_table_is_let_go_and_comes_back_as_it_was() -> None:

@@ -90,9 +90,10 @@ def test_a_killed_server_gives_every_seat_its_table_back(tmp_path: Path, db_url:
         while True:
             ended = play_friend(seats, rng, moves=None)
             assert "reveal" in ended
-            seats[1].send({"type": "next"})
-            for s in seats:
-                number = s.recv()["table"]["hand_number"]
+            for s in seats:  # both ask for the next hand
+                s.send({"type": "next"})
+                for each in seats:
+                    number = each.recv()["table"]["hand_number"]
             if ended["table"]["scores"] != [0, 0]:
                 break
             assert number < 5, "only dead hands"

@@ -529,9 +529,10 @@ class Manager:
                 raise ProtocolError("that seat is the computer's")
             await self._store_and_commit(table, table.plan(seat, msg["action"]))
         elif kind == "next":
-            deal = table.next_deal(self._rng)
-            await self._store(table, table.write_deal, deal)
-            table.start(deal)
+            deal = table.next_deal(self._rng)  # raises (changing nothing) where none is due
+            if table.ready_for_next(seat):
+                await self._store(table, table.write_deal, deal)
+                table.start(deal)
         elif kind == "undo":
             await self._undo(table, seat)
         elif kind == "name":
@@ -827,6 +828,11 @@ class Manager:
         self.evict_idle()
         now = time.time()
         for table in list(self.tables.values()):
+            if table.waited_long_enough(time.monotonic()) and table.id not in self._timeouts:
+                self._timeouts.add(table.id)
+                task = self._spawn(self._deal_waiting(table))
+                task.add_done_callback(functools.partial(_discard, self._timeouts, table.id))
+                continue
             hand = table.hand
             if table.deadline is None or hand is None or hand.is_over or now < table.deadline:
                 continue
@@ -834,6 +840,21 @@ class Manager:
                 self._timeouts.add(table.id)
                 task = self._spawn(self._time_out(table))
                 task.add_done_callback(functools.partial(_discard, self._timeouts, table.id))
+
+    async def _deal_waiting(self, table: Table) -> None:
+        """Deal the next hand for a seat that asked for it and has waited for the other long
+        enough (or the other has gone): :meth:`Table.waited_long_enough`."""
+        async with table.lock:
+            if not table.waited_long_enough(time.monotonic()):
+                return  # dealt meanwhile
+            try:
+                deal = table.next_deal(self._rng)
+                await self._store(table, table.write_deal, deal)
+            except (GinRummyError, StorageError) as exc:
+                log.warning("the next hand at table %s: %s", table.id, exc)
+                return
+            table.start(deal)
+        await self.after_change(table)
 
     async def _time_out(self, table: Table) -> None:
         """Move for the seat whose time ran out, unless it moved meanwhile. Never at a table

@@ -3,7 +3,8 @@
 Client to server::
 
     {"type": "action", "action": "discard Kh"}   a move, in the engine's action text
-    {"type": "next"}                              deal the next hand (after a hand ends)
+    {"type": "next"}                              deal the next hand (after a hand ends;
+                                                  between people once both have asked)
     {"type": "undo"}                              take back your last move (against the computer)
     {"type": "hint"}                              rank your legal moves
     {"type": "state"}                             send my state again

@@ -50,6 +50,8 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+#: Seconds a player who has asked for the next hand waits for the other before it is dealt.
+READY_WAIT = 30.0
 #: What a move, an undo or a hint at a game closed as abandoned is told.
 ABANDONED = "this game was closed as abandoned: nobody moved for long"
 
@@ -129,6 +131,10 @@ class Table:
     version: int = 0
     updated: float = field(default_factory=time.monotonic)
     deadline: float | None = None  # move clock
+    #: Between people, the seats that have seen the hand's result and asked for the next
+    #: (:meth:`ready_for_next`), and since when (``time.monotonic``) the first has waited.
+    ready: set[int] = field(default_factory=set, repr=False, compare=False)
+    ready_since: float | None = field(default=None, repr=False, compare=False)
     #: Held by whoever changes the table (its moves, deals, undo, the clock), across the wait
     #: for the store, so that changes happen one at a time and in order.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
@@ -230,7 +236,33 @@ class Table:
         self.hand = Hand.from_deck(self.rules, self.game.dealer, deal.deck)
         self.hand_number += 1
         self.agent = None
+        self.ready.clear()
+        self.ready_since = None
         self.touch()
+
+    def ready_for_next(self, seat: int) -> bool:
+        """``seat`` has seen the result and asks for the next hand: whether to deal it now.
+        Against the computer at once; between people once both have asked, or the other seat
+        has no socket open, so that nobody's result is taken from under them while they read
+        it (:data:`READY_WAIT` seconds after the first asked, the next hand is dealt anyway:
+        :meth:`waited_long_enough`)."""
+        if self.vs_computer:
+            return True
+        if seat not in self.ready:
+            self.ready.add(seat)
+            self.ready_since = self.ready_since or time.monotonic()
+            self.touch(clock=False)
+        return (1 - seat) in self.ready or not self.connected()[1 - seat]
+
+    def waited_long_enough(self, now: float) -> bool:
+        """Whether a seat has asked for the next hand and waited long enough for the other
+        (:data:`READY_WAIT`), or the other has gone."""
+        if self.ready_since is None or self.hand is None or not self.hand.is_over:
+            return False
+        if self.finished or self.abandoned:
+            return False
+        away = any(not self.connected()[1 - seat] for seat in self.ready)
+        return away or now - self.ready_since >= READY_WAIT
 
     def plan(self, seat: int, text: str) -> Step:
         """``seat``'s action worked out on copies; raises (changing nothing) if illegal."""
@@ -458,6 +490,8 @@ class Table:
             "can_undo": self.can_undo(seat),
             "fair_play": self.fair_play(),
             "connected": self.connected(),
+            "ready": sorted(self.ready),
+            "ready_wait": READY_WAIT,
             "rematch": self.options.rematch,
         }
         if isinstance(self.scoring, Match):

@@ -664,7 +664,22 @@ function renderShowdown(v) {
         h("a", { class: "button", href: "/" }, "Lobby"),
       );
     } else {
-      bar.append(button(t.game_over ? "Next game (N)" : "Next hand (N)", () => send({ type: "next" }), "primary"));
+      // Between people the next hand waits until both have seen this one's result.
+      const ready = t.ready || [];
+      const other = t.names[1 - mySeat()];
+      const what = t.game_over ? "game" : "hand";
+      if (ready.includes(mySeat())) {
+        bar.append(
+          h(
+            "p",
+            { id: "waiting-next", class: "muted" },
+            `Waiting for ${other} to see the result: the next ${what} is dealt when both of you are ready (in ${t.ready_wait} seconds at most).`,
+          ),
+        );
+      } else {
+        bar.append(button(`Next ${what} (N)`, () => send({ type: "next" }), "primary"));
+        if (ready.length) bar.append(h("span", { class: "muted" }, `${other} is ready.`));
+      }
     }
     box.append(bar);
   } else if (t.rematch) {
