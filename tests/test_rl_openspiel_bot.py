@@ -100,6 +100,14 @@ def test_a_game_of_many_hands_shows_the_expert_each_finished_hand(
         observe(self, view)
 
     monkeypatch.setattr(ExpertAgent, "observe", spy)
+    begun: list[int] = []
+    new_hand = ExpertAgent.new_hand
+
+    def count(self: ExpertAgent) -> None:
+        begun.append(1)
+        new_hand(self)
+
+    monkeypatch.setattr(ExpertAgent, "new_hand", count)
     game = load(rules="eaai", mode="game")
     bot = AgentBot(game, 0, "expert:worlds=16", seed=1)
     state = play(game, [bot, pyspiel.make_uniform_random_bot(1, 3)], 4)
@@ -110,6 +118,9 @@ def test_a_game_of_many_hands_shows_the_expert_each_finished_hand(
     assert hands >= 2
     assert len(finished) == hands - 1
     assert finished == sorted(finished)
+    # A new hand once a hand (a stock card dealt out of the deck's order replaces the hand's
+    # object, which once looked like a new hand at nearly every draw).
+    assert hands - 1 <= len(begun) <= hands
 
 
 def test_it_never_looks_at_hidden_cards() -> None:

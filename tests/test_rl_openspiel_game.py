@@ -305,3 +305,24 @@ def test_ismcts_plays_random_through_the_game() -> None:
             assert action in state.legal_actions()
             state.apply_action(action)
         assert sum(state.returns()) == 0
+
+
+def test_openspiels_random_simulation_serializes_every_state_of_a_game() -> None:
+    """pyspiel's own check, serializing and reading back every state of a whole game (melds
+    included: the compiled build's meld classes once refused to be read back)."""
+    game = load(mode="game", options='{"game_target": 20}')
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+
+
+def test_an_action_is_named_from_its_id_once_it_is_no_longer_legal() -> None:
+    """History strings name every move (they said "action 52" for a take once it was played)."""
+    state = load().new_initial_state()
+    rng = random.Random(4)
+    deal(state, rng)
+    player = state.current_player()
+    state.apply_action(52)  # takes the upcard
+    assert state.action_to_string(player, 52) == "take"
+    assert state.action_to_string(player, 53) == "draw"
+    assert state.action_to_string(player, 54) == "pass/done"
+    assert state.action_to_string(player, 0) == "discard " + str(card_of(0))
+    assert state.action_to_string(player, OPENSPIEL_NUM_ACTIONS) == "action 213"

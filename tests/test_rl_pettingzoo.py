@@ -291,3 +291,30 @@ def test_an_environment_copies_and_pickles_mid_episode_and_the_copies_play_on_al
         for game in (env, *copies):
             game.step(action)
         assert all(game.rewards == env.rewards for game in copies)
+
+
+def test_an_environment_copies_and_pickles_in_the_layoffs_and_after_a_knocked_hand() -> None:
+    """The states that hold melds (a knock's layoffs, a finished hand's result, the game's
+    tally after it) copy and pickle too: the compiled build's frozen meld classes refused the
+    field-by-field restore, so a copy failed once any hand had been knocked."""
+    env = raw_env(mode="game")
+    env.reset(seed=3)
+    rng = random.Random(3)
+    seen = {"layoff": False, "after": False}
+    for _ in range(3000):
+        if env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
+            break
+        session = env.session
+        phase = session.hand.phase.value
+        done_hands = len(session.game.hands) if session.game is not None else 0
+        if (phase == "layoff" and not seen["layoff"]) or (done_hands and not seen["after"]):
+            seen["layoff" if phase == "layoff" else "after"] = True
+            for copied in (copy.deepcopy(env), pickle.loads(pickle.dumps(env))):
+                assert copied.agent_selection == env.agent_selection
+                for agent in env.possible_agents:
+                    assert np.array_equal(
+                        copied.observe(agent)["observation"], env.observe(agent)["observation"]
+                    )
+        observation, *_ = env.last()
+        env.step(rng.choice(list(np.flatnonzero(observation["action_mask"]))))
+    assert seen == {"layoff": True, "after": True}

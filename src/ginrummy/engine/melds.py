@@ -258,6 +258,11 @@ class Meld:
     kind: MeldKind
     mask: int
 
+    def __reduce__(self) -> tuple[object, tuple[MeldKind, int]]:
+        # Explicit, so that a compiled build (whose frozen classes refuse the field-by-field
+        # restore pickle and copy would otherwise use) pickles and copies as the pure one.
+        return (Meld, (self.kind, self.mask))
+
     @property
     def cards(self) -> Cards:
         return Cards.from_mask(self.mask) if self.kind == "run" else Cards(_set_order(self.mask))
@@ -369,6 +374,9 @@ class Arrangement:
 
     melds: tuple[Meld, ...]
     deadwood_mask: int
+
+    def __reduce__(self) -> tuple[object, tuple[tuple[Meld, ...], int]]:
+        return (Arrangement, (self.melds, self.deadwood_mask))  # as Meld's
 
     @property
     def deadwood_cards(self) -> Cards:
@@ -489,6 +497,11 @@ class LayoffResult:
     arrangement: Arrangement
     #: The knocker's melds after the layoffs.
     extended_melds: tuple[Meld, ...]
+
+    def __reduce__(
+        self,
+    ) -> tuple[object, tuple[tuple[tuple[Card, int], ...], Arrangement, tuple[Meld, ...]]]:
+        return (LayoffResult, (self.layoffs, self.arrangement, self.extended_melds))  # as Meld's
 
     @property
     def deadwood(self) -> int:

@@ -36,7 +36,7 @@ import pyspiel
 
 from ..agents import Agent, get_agent
 from ..agents.base import watches
-from ..engine import Action, Hand
+from ..engine import Action
 from .actions import action_id, to_openspiel
 from .openspiel_game import SHORT_NAME, GinRummyGame, GinRummyState
 
@@ -60,8 +60,8 @@ class AgentBot(pyspiel.Bot):
         self._seed = seed
         self._agent: Agent = get_agent(agent, one_hand=self._one_hand)
         self._rng = random.Random(seed)
-        self._hand: Hand | None = None
-        self._scores = (0, 0)
+        self._playing: tuple[int, int] | None = None  # the hand's GinRummyState.hand_key
+        self._observed: tuple[int, int] | None = None  # the last finished hand it was shown
 
     @property
     def agent(self) -> Agent:
@@ -81,7 +81,7 @@ class AgentBot(pyspiel.Bot):
         """Start afresh: a new agent (nothing read of the last game) and the seed again."""
         self._agent = get_agent(self._name, one_hand=self._one_hand)
         self._rng = random.Random(self._seed)
-        self._hand = None
+        self._playing = self._observed = None
 
     def inform_action(self, state: Any, player_id: int, action: int) -> None:
         """Nothing to do: the bot reads the hand from the state at its own turns."""
@@ -98,12 +98,11 @@ class AgentBot(pyspiel.Bot):
                 f"it is not player {self._player}'s turn (player {state.current_player()} "
                 "is to move)"
             )
-        hand = state.hand
-        assert hand is not None  # a player is to move, so the cards are dealt
-        if hand is not self._hand:
-            self._hand_ended()
+        assert state.hand is not None  # a player is to move, so the cards are dealt
+        if state.hand_key != self._playing:
+            self._hand_ended(state)
             self._agent.new_hand()
-            self._hand, self._scores = hand, state.scores
+            self._playing = state.hand_key
         view = state.view(self._player)
         if watches(self._agent):
             self._agent.observe(view)
@@ -112,9 +111,12 @@ class AgentBot(pyspiel.Bot):
             action = Action(action.kind, action.card)
         return to_openspiel(action_id(action))
 
-    def _hand_ended(self) -> None:
+    def _hand_ended(self, state: GinRummyState) -> None:
         """Let the agent see how the last hand it played ended (what it reads of his
         knocking), once a new hand has begun."""
-        last = self._hand
-        if last is not None and last.is_over and watches(self._agent):
-            self._agent.observe(last.view(self._player, self._scores))
+        finished = state.finished_hand
+        if finished is not None and watches(self._agent):
+            key, hand, scores = finished
+            if key != self._observed:
+                self._observed = key
+                self._agent.observe(hand.view(self._player, scores))

@@ -38,7 +38,9 @@ the true deal.
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import itertools
 import json
 import random
 from collections.abc import Callable
@@ -65,6 +67,7 @@ from .actions import (
     ACTIONS,
     DRAW,
     OPENSPIEL_NUM_ACTIONS,
+    PASS,
     action_id,
     from_openspiel,
     ids_of,
@@ -81,6 +84,8 @@ SHORT_NAME: Final = "python_ginrummy"
 MAX_HAND_LENGTH: Final = 21 + MAX_HAND_ACTIONS + 31
 #: The most hands a game declares (a game of dead hands never ends under the rules).
 MAX_GAME_HANDS: Final = 200
+#: Each new game's key (:attr:`_Table.game_key`).
+_GAME_KEYS: Final = itertools.count(1)
 #: Tries to resample a world before falling back to the true one
 #: (see :meth:`GinRummyState.resample_from_infostate`).
 RESAMPLE_TRIES: Final = 50
@@ -172,6 +177,15 @@ class _Table:
         self.hand: Hand | None = None
         self.drawing = False  # a player drew: chance deals the stock card
         self.past: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())  # finished hands, per seat
+        #: The hands dealt so far (the hand being played is the ``number``-th): a hand's
+        #: object is replaced when a stock card is dealt out of the deck's order, so its
+        #: number, not its identity, tells one hand from the next.
+        self.number = 0
+        #: Which game this is (copies of its states share it), so that hands are told apart
+        #: across games too: :attr:`GinRummyState.hand_key`.
+        self.game_key = next(_GAME_KEYS)
+        #: The last finished hand of a game, its number and the score before it.
+        self.finished: tuple[int, Hand, tuple[int, int]] | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Table:
         other = copy.copy(self)
@@ -241,6 +255,7 @@ class _Table:
                 dealt = set(self.dealt)
                 rest = [c for c in DECK if c not in dealt]
                 self.hand = Hand.from_deck(self.rules, self.dealer, [*self.dealt, *rest])
+                self.number += 1
             return
         hand = self.hand
         cards = hand.deck
@@ -275,6 +290,7 @@ class _Table:
             (*self.past[0], _seen(hand, 0, self.tally.totals)),
             (*self.past[1], _seen(hand, 1, self.tally.totals)),
         )
+        self.finished = (self.number, hand, self.tally.totals)
         self.tally = self.tally.add(hand.result)
         self.dealer = next_dealer(self.rules, self.dealer, hand.result)
         if not self.is_over:
@@ -443,6 +459,22 @@ class GinRummyState(pyspiel.State):
         """The game's score before this hand (0-0 in ``hand`` mode)."""
         return self._table.scores
 
+    @property
+    def hand_key(self) -> tuple[int, int]:
+        """Tells the hand being played (or just over) from every other, in this game or any
+        other: the game's key and how many hands it has dealt."""
+        return self._table.game_key, self._table.number
+
+    @property
+    def finished_hand(self) -> tuple[tuple[int, int], Hand, tuple[int, int]] | None:
+        """In ``game`` mode, the last finished hand: its :attr:`hand_key`, the hand and the
+        score before it (None before the first ends)."""
+        finished = self._table.finished
+        if finished is None:
+            return None
+        number, hand, scores = finished
+        return (self._table.game_key, number), hand, scores
+
     def view(self, player: int) -> PlayerView:
         """What ``player`` sees of the hand being played (raises while it is being dealt)."""
         hand = self._table.hand
@@ -475,10 +507,16 @@ class GinRummyState(pyspiel.State):
                 return f"seat {action} deals first"
             return f"deal {card_of(action)}"
         hand = self._table.hand
-        try:
-            return str(_legal_action(hand, action)) if hand is not None else f"action {action}"
-        except ValueError:
-            return f"action {action}"
+        if hand is not None:
+            with contextlib.suppress(ValueError):
+                return str(_legal_action(hand, action))  # as it is played now
+        # Named from the id alone (a history's actions are no longer legal): OpenSpiel's pass,
+        # 54, is also the defender's "done".
+        if action == to_openspiel(PASS):
+            return "pass/done"
+        if 0 <= action < OPENSPIEL_NUM_ACTIONS:
+            return str(ACTIONS[from_openspiel(action)])
+        return f"action {action}"
 
     def is_terminal(self) -> bool:
         return self._table.is_over
