@@ -317,3 +317,16 @@ def test_the_next_hand_waits_for_both_unless_the_other_is_away_or_slow(
         store.close()
 
     asyncio.run(run())
+
+
+def test_the_best_discard_by_deadwood_is_given_only_at_tables_with_hints() -> None:
+    """A table without hints says so in its terms, and its states then leave out the deadwood
+    each discard would leave (the page named the best discard from it: a hint)."""
+    with app_client() as client:
+        for hints in (False, True):
+            created = new_table(client, mode="friend", hints=hints)
+            tid = created["id"]
+            with client.websocket_connect(f"/ws/{tid}?token={created['token']}") as ws:
+                state = next_state(ws)
+                assert state["table"]["fair_play"]["hints"] is hints
+                assert ("discard_deadwood" in state["view"]) is hints

@@ -245,7 +245,7 @@ def test_sentences_are_right_for_you_and_for_anyone(server: LiveServer, browser:
             "You win the hand with gin",
             "Ann wins the hand with gin",
             "Bob wins the hand",
-            "Bob knocks with 3 deadwood; you have 15. Bob scores 12.",
+            "Bob knocks with 3 deadwood; you have 15. Bob scores 12 (15 − 3).",
             "You draw K♥ from the stock.",
             "Bob draws from the stock.",
             "Bob goes gin, discarding Q♥!",
@@ -351,6 +351,10 @@ def test_a_rematch_keeps_the_seats_and_the_spectator_follows(
         page.locator("#stats .chart").wait_for()
         record = page.locator("#stats").inner_text()
         assert "Win rate" in record and "beginner" in record, record
+        # every column of the breakdown by opponent has its cell (three were left out)
+        for row in page.locator("#stats table:nth-of-type(2) tbody tr").all():
+            assert row.locator("td").count() == 7
+            assert row.locator("td").nth(4).inner_text() != ""
         assert page.locator("#games a").count() >= 1
         assert violations(page) == [], "history with a game"
         shot(page, "desktop-history-record")
@@ -374,6 +378,9 @@ def test_a_whole_hand_by_keyboard_alone(server: LiveServer, browser: Any) -> Non
         page = ctx.new_page()
         you = Player(page, random.Random(9), "you")
         open_table(page, server, mode="computer", level="beginner", name="Ann")
+        # A clicked arrangement (a radio button) leaves the shortcuts working.
+        page.locator("#arrange input[value='suit']").click()
+        page.locator("#arrange input[value='melds']").click()
         deadline = time.monotonic() + 120
         while not you.over():
             assert time.monotonic() < deadline, "the hand did not end"

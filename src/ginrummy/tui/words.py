@@ -185,6 +185,12 @@ def result_words(
         )
     if kind == "big_gin":
         return f"{n.who(k)} {n.does(k, 'make')} big gin! {scores(w, points)}{doubled}."
+    if kind == "undercut" and kd == dd:
+        return (
+            f"{n.who(k)} {n.does(k, 'knock')} with {kd}, and {n.whom(d)} {off}"
+            f"{n.does(d, 'have')} {dd} too: a tie counts as an undercut! {scores(w, points)} "
+            f"(0 + {rules['undercut_bonus']} bonus){doubled}."
+        )
     if kind == "undercut":
         return (
             f"{n.who(k)} {n.does(k, 'knock')} with {kd}, but {n.whom(d)} {off}"
@@ -198,7 +204,7 @@ def result_words(
         )
     return (
         f"{n.who(k)} {n.does(k, 'knock')} with {kd} deadwood; {n.whom(d)} {off}"
-        f"{n.does(d, 'have')} {dd}. {scores(w, points)}{doubled}."
+        f"{n.does(d, 'have')} {dd}. {scores(w, points)} ({dd} − {kd}){doubled}."
     )
 
 

@@ -412,7 +412,8 @@ class Table:
             legal = hand.legal_actions() if hand.current_player == seat else []
             view["knock_options"] = knock_options(hand, legal)
             view["arrangement"] = _arrangement_info(hand.cards(seat))
-            view["discard_deadwood"] = discard_deadwood(hand, legal)
+            if self.options.hints:  # the best discard by deadwood is help: only with hints
+                view["discard_deadwood"] = discard_deadwood(hand, legal)
             if not hand.is_over:  # the knocker's discard is face down until the hand ends
                 view["history"] = [
                     event_to_dict(e.public(seat, face_down_knock=True))

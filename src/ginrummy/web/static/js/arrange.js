@@ -1,7 +1,7 @@
 // How your hand is laid out: by melds (the best arrangement, deadwood last), by suit, by rank,
 // or by hand (dragged). The mode is remembered for every table; a hand-made order for the hand
 // it was made in, so both survive a reload.
-import { cardIndex, cardValue, splitCards } from "./cards.js";
+import { cardIndex, splitCards } from "./cards.js";
 
 export const MODES = [
   ["melds", "Melds"],
@@ -69,7 +69,8 @@ export function arrangeHand(view, mode, customOrder) {
     return groups;
   }
   const groups = view.arrangement.melds.map((m) => ({ cards: m, kind: "meld" }));
-  const dead = [...view.arrangement.deadwood].sort((a, b) => cardValue(b) - cardValue(a) || bySuit(a, b));
+  // Deadwood highest rank first (not by points: every picture counts 10, and J♣ Q♣ would part).
+  const dead = [...view.arrangement.deadwood].sort((a, b) => byRank(b, a));
   if (dead.length) groups.push({ cards: dead, kind: "deadwood" });
   return groups;
 }

@@ -138,6 +138,9 @@ async function stats() {
       h("td", {}, r.rules),
       h("td", {}, r.games),
       h("td", {}, percent(r.wins, r.games)),
+      h("td", {}, r.hands ? (r.points / r.hands).toFixed(1) : "—"),
+      h("td", {}, r.gins ?? "—"),
+      h("td", {}, r.undercuts ?? "—"),
     ),
   );
   box.replaceChildren(

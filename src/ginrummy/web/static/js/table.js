@@ -578,12 +578,19 @@ function discardActions(v, L, bar, status) {
   } else {
     status.textContent = "Choose a card to discard (click it, or drag it to the pile).";
   }
-  const gin = sel && L.includes(`gin ${sel}`) ? sel : lowest("gin");
-  const knock = sel && L.includes(`knock ${sel}`) ? sel : lowest("knock");
+  // At a table without hints the page does not pick the discard for you (the best discard by
+  // deadwood is help): Knock and Gin name the card you selected.
+  const helped = v.discard_deadwood != null;
+  const gin = sel && L.includes(`gin ${sel}`) ? sel : helped ? lowest("gin") : null;
+  const knock = sel && L.includes(`knock ${sel}`) ? sel : helped ? lowest("knock") : null;
   if (gin) bar.append(button(`Gin with ${pretty(gin)} (G)`, () => confirmKnock(`gin ${gin}`), "gin"));
   else if (knock) bar.append(button(`Knock with ${pretty(knock)} (K)`, () => confirmKnock(`knock ${knock}`), "knock"));
   if (L.includes("biggin")) bar.append(button("Big gin!", () => confirmKnock("biggin"), "gin"));
   if (!sel && (gin || knock)) status.textContent += gin ? " You can go gin!" : " You can knock.";
+  else if (!sel && !helped && (lowest("gin") || lowest("knock")))
+    status.textContent += " You can knock: select the card to discard.";
+  if (sel && v.taken_card === sel)
+    status.textContent = `${pretty(sel)} was just taken from the pile: discard another card.`;
 }
 
 function confirmKnock(action) {
@@ -771,7 +778,13 @@ function saveName(name) {
 // -- the keyboard --------------------------------------------------------------------------------
 
 document.addEventListener("keydown", (e) => {
-  if (!app.state || !view() || e.target.closest("input,textarea,select,dialog")) return;
+  if (!app.state || !view()) return;
+  // Typing goes to the field typed in. A clicked radio button or checkbox (the arrangement,
+  // the settings) keeps only space and Enter: the shortcuts, arrows included, work on (the
+  // handled keys' defaults are prevented below, so an arrow selects a card, not a radio).
+  const toggle = e.target.matches?.('input[type="radio"], input[type="checkbox"]');
+  if (e.target.closest("textarea,select,dialog") || (e.target.closest("input") && !toggle)) return;
+  if (toggle && (e.key === " " || e.key === "Enter")) return;
   // Enter and space on a focused button press that button (a card selects itself), as always.
   if ((e.key === "Enter" || e.key === " ") && e.target.closest("button,a")) return;
   const v = view();

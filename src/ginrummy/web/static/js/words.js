@@ -102,8 +102,10 @@ export function resultWords(r, { n, layoffs = [], rules, dealerNext }) {
     case "knock":
       if (r.winner == null)
         return `${n.who(k)} ${n.does(k, "knock")} with ${r.knocker_deadwood}; ${n.whom(d)} ${layoffText}${n.does(d, "tie")} with ${r.defender_deadwood}: no score.`;
-      return `${n.who(k)} ${n.does(k, "knock")} with ${r.knocker_deadwood} deadwood; ${n.whom(d)} ${layoffText}${n.does(d, "have")} ${r.defender_deadwood}. ${scores(r.winner, r.points)}${doubled}.`;
+      return `${n.who(k)} ${n.does(k, "knock")} with ${r.knocker_deadwood} deadwood; ${n.whom(d)} ${layoffText}${n.does(d, "have")} ${r.defender_deadwood}. ${scores(r.winner, r.points)} (${r.defender_deadwood} − ${r.knocker_deadwood})${doubled}.`;
     case "undercut":
+      if (r.defender_deadwood === r.knocker_deadwood)
+        return `${n.who(k)} ${n.does(k, "knock")} with ${r.knocker_deadwood}, and ${n.whom(d)} ${layoffText}${n.does(d, "have")} ${r.defender_deadwood} too: a tie counts as an undercut! ${scores(r.winner, r.points)} (0 + ${rules.undercut_bonus} bonus)${doubled}.`;
       return `${n.who(k)} ${n.does(k, "knock")} with ${r.knocker_deadwood}, but ${n.whom(d)} ${layoffText}${n.does(d, "have")} only ${r.defender_deadwood}: undercut! ${scores(r.winner, r.points)} (${r.knocker_deadwood - r.defender_deadwood} + ${rules.undercut_bonus} bonus)${doubled}.`;
     default:
       return `Dead hand: the stock ran down to two cards with no knock. No score; ${n.whom(dealerNext)} ${n.does(dealerNext, "deal")} again.`;
