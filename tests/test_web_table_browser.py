@@ -238,6 +238,10 @@ def test_sentences_are_right_for_you_and_for_anyone(server: LiveServer, browser:
               w.moveLine({ seat: 1, action: 'gin Qh' }, you),
               w.moveLine({ seat: 0, action: 'auto', laid_off: [] }, you),
               w.finalLine({ winner: 0, net: 62, stake: '0' }, you, 'game'),
+              (await import('/static/js/cards.js')).prettyText(
+                'breaks up 7c8c9cTc; he threw Kd; The As and Th stay'),
+              w.resultWords({ ...knock, kind: 'undercut', winner: 0, points: 25,
+                knocker_deadwood: 4, defender_deadwood: 4 }, { n: you, rules }),
             ];
         }"""
         )
@@ -251,6 +255,9 @@ def test_sentences_are_right_for_you_and_for_anyone(server: LiveServer, browser:
             "Bob goes gin, discarding Q♥!",
             "You have nothing to lay off.",
             "You win the game by 62.",
+            "breaks up 7♣ 8♣ 9♣ 10♣; he threw K♦; The A♠ and 10♥ stay",
+            "Bob knocks with 4, and you have 4 too: a tie counts as an undercut! "
+            "You score 25 (0 + 25 bonus).",
         ]
     finally:
         ctx.close()

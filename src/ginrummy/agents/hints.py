@@ -249,7 +249,7 @@ class _Explainer:
         knocks = [(c, v) for c, v in ranked if c.kind == "knock"]
         value = dict((id(c), v) for c, v in ranked)[id(cand)]
         if knocks and value > knocks[0][1]:
-            parts.append("better than knocking now: he is far from knocking, so play on")
+            parts.append("better than knocking now: he is likely far from knocking, so play on")
         return f"discard {card}: " + "; ".join(p for p in parts if p)
 
     def _kept_draw(self, rest: int) -> str:

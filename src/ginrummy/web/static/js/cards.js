@@ -25,6 +25,16 @@ export function rankLabel(card) {
 export function pretty(card) {
   return rankLabel(card) + SUITS[card[1]];
 }
+// The card codes in a sentence ("breaks up 7c8c9c; he threw Kd") written as cards, runs of codes
+// (a meld) included: "breaks up 7♣ 8♣ 9♣; he threw K♦".
+export function prettyText(text) {
+  return text.replace(/(?<![A-Za-z0-9])((?:[A2-9TJQK][shdc])+)(?![A-Za-z0-9])/g, (run) =>
+    run
+      .match(/../g)
+      .map((c) => pretty(c))
+      .join(" "),
+  );
+}
 export function cardName(card) {
   return `${RANK_NAMES[card[0]]} of ${SUIT_NAMES[card[1]]}`;
 }

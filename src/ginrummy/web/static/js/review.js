@@ -1,7 +1,7 @@
 // The expert's review of your play of the hand just over, with the hand replayed (both hands
 // face up) and each decision the expert would not have made marked where it happened.
 import { position, stepper } from "./board.js";
-import { pretty } from "./cards.js";
+import { prettyText } from "./cards.js";
 import { h } from "./common.js";
 import { actionWords, moveLine } from "./words.js";
 
@@ -21,7 +21,7 @@ export function renderReview(box, { review, names, n, ask: askForIt }) {
   }
   const unit = (m) =>
     m.unit === "%" ? `${m.cost.toFixed(1)}% more chance of winning the game` : `${m.cost.toFixed(1)} points better`;
-  const say = (text) => text.replace(/\b([A2-9TJQK][shdc])\b/g, (c) => pretty(c));
+  const say = prettyText;
   const play = review.replay;
   const byMove = new Map(review.mistakes.map((m) => [m.move, m]));
   const label = h("p", { class: "step-label", "aria-live": "polite" });

@@ -3,7 +3,7 @@
 // arguments (words, arrange, drag, motion, movelog, sound, board, review, sheet, verify).
 
 import { arrangeHand, MODES, moveCard, savedMode, savedOrder, saveMode, saveOrder } from "./arrange.js";
-import { cardElement, cardName, meldCards, pretty, splitCards } from "./cards.js";
+import { cardElement, cardName, meldCards, pretty, prettyText, splitCards } from "./cards.js";
 import { applySettings, h, saveSettings, saveTable, settings, tokenFor } from "./common.js";
 import { enableDrag } from "./drag.js";
 import { play as animate, snapshot } from "./motion.js";
@@ -12,7 +12,7 @@ import { renderReview } from "./review.js";
 import { finalPanel, renderSheet } from "./sheet.js";
 import { playSound } from "./sound.js";
 import { dealtHand, verifyDeal } from "./verify.js";
-import { namer, resultHeadline, resultWords } from "./words.js";
+import { actionWords, namer, resultHeadline, resultWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").filter(Boolean).pop();
@@ -724,8 +724,8 @@ function renderHints() {
           h(
             "li",
             {},
-            h("button", { type: "button", class: "link", onclick: () => act(x.action) }, x.action),
-            ` — ${x.reason}`,
+            h("button", { type: "button", class: "link", onclick: () => act(x.action) }, actionWords(x.action)),
+            ` — ${prettyText(x.reason.startsWith(`${x.action}: `) ? x.reason.slice(x.action.length + 2) : x.reason)}`,
           ),
         ),
     ),
