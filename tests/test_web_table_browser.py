@@ -404,8 +404,7 @@ def test_a_whole_hand_by_keyboard_alone(server: LiveServer, browser: Any) -> Non
                 if gin or knock:
                     page.keyboard.press("g" if gin else "k")
                     page.locator("#knock-dialog").wait_for(state="visible")
-                    page.keyboard.press("Tab")  # from the first arrangement to "Lay down"
-                    key = "Enter"
+                    key = "Enter"  # on the first arrangement: lays it down
                 else:
                     if not page.locator("#hand .card.selected").count():
                         page.keyboard.press("ArrowLeft")  # the last card: the most deadwood

@@ -3,7 +3,7 @@
 // arguments (words, arrange, drag, motion, movelog, sound, board, review, sheet, verify).
 
 import { arrangeHand, MODES, moveCard, savedMode, savedOrder, saveMode, saveOrder } from "./arrange.js";
-import { cardElement, cardName, meldCards, pretty, prettyText, splitCards } from "./cards.js";
+import { cardElement, cardName, cardValue, meldCards, pretty, prettyText, splitCards } from "./cards.js";
 import { applySettings, h, saveSettings, saveTable, settings, tokenFor } from "./common.js";
 import { enableDrag } from "./drag.js";
 import { play as animate, snapshot } from "./motion.js";
@@ -615,10 +615,18 @@ function confirmKnock(action) {
         "label",
         { for: id, class: "arr" },
         h("input", { type: "radio", name: "arr", id, value: meldsText, checked: i === 0 }),
-        ` ${label}${arr.deadwood.length ? `  — deadwood ${arr.deadwood.map(pretty).join(" ")}` : ""}`,
+        ` ${label}${arr.deadwood.length ? `  — deadwood ${arr.deadwood.map(pretty).join(" ")} (${arr.deadwood.reduce((s, c) => s + cardValue(c), 0)})` : ""}`,
       ),
     );
   });
+  $("knock-intro").textContent = options.length > 1 ? "Choose how to lay down your melds:" : "Your melds:";
+  // Enter on an arrangement lays it down, as the dialog's own button does.
+  list.onkeydown = (e) => {
+    if (e.key === "Enter") {
+      e.preventDefault();
+      $("knock-ok").click();
+    }
+  };
   $("knock-ok").onclick = () => {
     const chosen = list.querySelector("input:checked");
     let text = action;
@@ -636,6 +644,11 @@ function renderShowdown(v) {
   if (!v?.result) return;
   const r = v.result;
   const t = table();
+  if (app.resultShown !== t.hand_number) {
+    // On a phone the result opens below the hand: bring it into view, once a hand.
+    app.resultShown = t.hand_number;
+    requestAnimationFrame(() => box.scrollIntoView({ block: "nearest" }));
+  }
   const n = words();
   box.append(h("h2", {}, resultHeadline(r, n)));
   box.append(
