@@ -354,26 +354,28 @@ function renderMiddle(v) {
       h("div", { class: "seat-label" }, `${n.who(v.knocker)} ${n.does(v.knocker, "knock")}: melds on the table`),
     );
     const row = h("div", { class: "meld-row" });
-    for (const m of v.table_melds) row.append(meldGroup(meldCards(m)));
+    // the melds as the layoffs extend them, each card laid off marked on its meld (it slides
+    // over from the defender's hand)
+    const off = new Set(v.layoffs.map(([c]) => c));
+    for (const m of v.table_melds) row.append(meldGroup(meldCards(m), "", off));
     const dead = splitCards(v.knocker_deadwood);
     if (dead.length) row.append(meldGroup(dead, "deadwood"));
-    // cards laid off so far, as cards (they slide over from the defender's hand)
-    if (v.layoffs.length)
-      row.append(
-        meldGroup(
-          v.layoffs.map(([c]) => c),
-          "laid-off",
-        ),
-      );
     melds.append(row);
     if (v.layoffs.length)
       melds.append(h("div", { class: "muted" }, `Laid off: ${v.layoffs.map(([c]) => pretty(c)).join(" ")}`));
   }
 }
 
-function meldGroup(cards, extra = "") {
+function meldGroup(cards, extra = "", laidOff = new Set()) {
   const g = h("div", { class: `meld ${extra}`.trim() });
-  for (const c of cards) g.append(cardElement(c, app.opts));
+  for (const c of cards) {
+    const el = cardElement(c, app.opts);
+    if (laidOff.has(c)) {
+      el.classList.add("laid-off");
+      el.title = `${el.title || cardName(c)} (laid off)`;
+    }
+    g.append(el);
+  }
   return g;
 }
 
@@ -665,7 +667,11 @@ function renderShowdown(v) {
   ]) {
     if (seat == null || !arr) continue;
     const row = h("div", { class: "meld-row" });
-    for (const m of arr.melds) row.append(meldGroup(m));
+    // The knocker's melds with the cards laid off on them (the arrangement has them bare, and
+    // the defender's has them no more), each marked.
+    const off = new Set((v.layoffs || []).map(([c]) => c));
+    const melds = seat === r.knocker && v.table_melds?.length ? v.table_melds.map(meldCards) : arr.melds;
+    for (const m of melds) row.append(meldGroup(m, "", off));
     if (arr.deadwood.length) row.append(meldGroup(arr.deadwood, "deadwood"));
     box.append(h("div", { class: "seat-label" }, t.names[seat]), row);
   }
