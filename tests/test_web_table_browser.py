@@ -503,6 +503,9 @@ def test_axe_finds_nothing_on_any_page(server: LiveServer, browser: Any) -> None
             page.goto(f"{server.url}/replay/{created['id']}")
             page.wait_for_load_state("networkidle")
             assert violations(page) == [], "replay"  # (of a game still open: refused, in words)
+            title = page.locator("#title").inner_text()
+            assert title == "A game can be replayed once it is finished", title
+            assert page.locator("#hand-select").is_hidden()  # nothing to choose from
             shot(page, f"{size_name}-replay")
         finally:
             ctx.close()

@@ -9,6 +9,17 @@ function row(cards, label) {
   return r;
 }
 
+// The melds laid down, one group each (run together, a meld could wrap across lines).
+function melds(list) {
+  const r = h("div", { class: "meld-row", role: "img", "aria-label": "melds laid down" });
+  for (const m of list) {
+    const g = h("div", { class: "meld" });
+    for (const c of meldCards(m)) g.append(cardElement(c));
+    r.append(g);
+  }
+  return r;
+}
+
 // The position ``step`` of a hand (see replay_hand on the server) as elements.
 export function position(step, { names, dealer, heading = "h3" }) {
   const name = (seat) => names[seat] + (dealer === seat ? " (dealer)" : "");
@@ -19,10 +30,7 @@ export function position(step, { names, dealer, heading = "h3" }) {
     row(splitCards(step.pile), "discard pile"),
   ];
   if (step.melds.length) {
-    out.push(
-      h(heading, { class: "seat-label" }, "Melds laid down"),
-      row(step.melds.flatMap(meldCards), "melds laid down"),
-    );
+    out.push(h(heading, { class: "seat-label" }, "Melds laid down"), melds(step.melds));
   }
   out.push(h(heading, { class: "seat-label" }, name(1)), row(splitCards(step.hands[1]), `${names[1]}'s hand`));
   return out;

@@ -41,6 +41,7 @@ async function load() {
     ),
   );
   const nav = document.getElementById("pages");
+  nav.hidden = data.pages <= 1; // one page: nothing to turn
   nav.replaceChildren(
     h(
       "button",
@@ -54,7 +55,11 @@ async function load() {
       },
       "Newer",
     ),
-    h("span", { class: "muted" }, ` Page ${data.page} of ${data.pages} (${data.total} games) `),
+    h(
+      "span",
+      { class: "muted" },
+      ` Page ${data.page} of ${data.pages} (${data.total} ${data.total === 1 ? "game" : "games"}) `,
+    ),
     h(
       "button",
       {

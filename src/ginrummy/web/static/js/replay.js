@@ -34,7 +34,10 @@ async function load() {
   const res = await fetch(`/api/replay/${id}`);
   const data = await res.json();
   if (!res.ok) {
-    $("title").textContent = data.message;
+    // the server's reason, as a sentence; nothing to choose from
+    const why = data.message || "This game cannot be replayed.";
+    $("title").textContent = why[0].toUpperCase() + why.slice(1);
+    $("hand-select").closest("label").hidden = true;
     return;
   }
   $("title").textContent =

@@ -114,6 +114,24 @@ function connect() {
   };
 }
 
+// Undo: the first in a game says what it costs (the game then counts in no statistics) and
+// takes a second press within a few seconds.
+function undo() {
+  if (!table().fair_play?.undo_used && !app.undoArmed) {
+    app.undoArmed = true;
+    setTimeout(() => {
+      app.undoArmed = false;
+    }, 6000);
+    toast(
+      "Undo takes back your last move, and this game will then count in no statistics: press Undo again to take it back.",
+    );
+    return;
+  }
+  app.undoArmed = false;
+  send({ type: "undo" });
+  toast("Your last move is taken back.");
+}
+
 function send(msg) {
   if (app.ws && app.ws.readyState === WebSocket.OPEN) app.ws.send(JSON.stringify(msg));
   else toast("Reconnecting…", true);
@@ -264,7 +282,8 @@ function renderPlayers() {
   const label = (seat, el, mine) => {
     const parts = [h("span", { class: "who" }, mine && mySeat() != null ? `${t.names[seat]} (you)` : t.names[seat])];
     if (v && v.dealer === seat) parts.push(h("span", { class: "badge" }, "Dealer"));
-    if (!(computer && seat === 1)) {
+    if (!computer) {
+      // between people, whether each is here (against the computer, both always are)
       const on = connected[seat];
       parts.push(h("span", { class: `presence ${on ? "on" : "off"}` }, on ? "● connected" : "○ away"));
     }
@@ -344,8 +363,12 @@ function renderMiddle(v) {
     pile.append(h("div", { class: "empty-pile" }, "discard pile"));
   }
   $("discards").replaceChildren(
-    h("span", { class: "muted" }, "Discards: "),
-    ...pileCards.map((c) => h("span", { class: `mini s-${c[1]}` }, pretty(c))),
+    ...(pileCards.length
+      ? [
+          h("span", { class: "muted" }, "Discards: "),
+          ...pileCards.map((c) => h("span", { class: `mini s-${c[1]}` }, pretty(c))),
+        ]
+      : []),
   );
   // what the table shows after a knock
   if (v.knocker != null && v.table_melds.length) {
@@ -817,7 +840,7 @@ document.addEventListener("keydown", (e) => {
   else if (k === "a" && L.includes("auto")) act("auto");
   else if (k === "f" && L.includes("done")) act("done");
   else if (k === "h" && table().fair_play && table().fair_play.hints) send({ type: "hint" });
-  else if (k === "u" && table().can_undo) send({ type: "undo" });
+  else if (k === "u" && table().can_undo) undo();
   else if (k === "n" && v.phase === "over" && !table().over) send({ type: "next" });
   else if ((k === "x" || k === "enter") && sel && L.includes(`discard ${sel}`)) act(`discard ${sel}`);
   else if (k === "k" || k === "g") {
@@ -906,7 +929,7 @@ async function checkOtherSeatLink() {
 }
 
 $("hint").onclick = () => send({ type: "hint" });
-$("undo").onclick = () => send({ type: "undo" });
+$("undo").onclick = undo;
 $("knock-cancel").onclick = () => $("knock-dialog").close();
 setting("opt-large", "large");
 setting("opt-four", "fourColour");
