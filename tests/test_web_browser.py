@@ -270,6 +270,8 @@ def test_two_browsers_play_through_an_invite_link(server: LiveServer, browser: A
         ann = Player(host.new_page(), random.Random(5), "Ann")
         start_from_lobby(ann.page, server, friend=True)
         ann.page.locator("#invite").wait_for(state="visible")
+        # the table is made: the form rests (another Start would make a second table)
+        assert ann.page.locator("#new-game button[type=submit]").is_disabled()
         link = ann.page.locator("#invite-link").input_value()
         assert "/t/" in link and "#s=" in link and "?" not in link  # the token after "#"
         ann.page.click("#go-table")
@@ -282,7 +284,8 @@ def test_two_browsers_play_through_an_invite_link(server: LiveServer, browser: A
         assert not set(ann.hand()) & set(bob.hand())
         seats = {ann.page.locator("#names").inner_text(), bob.page.locator("#names").inner_text()}
         assert seats == {"Ann 0 – 0 Player 2"}
-        # the invited player says who they are; both pages show it
+        # the invited player says who they are (told why); both pages show it
+        assert "tell them who you are" in bob.page.locator("#name-form").inner_text()
         bob.page.fill("#my-name", "Bob")
         bob.page.keyboard.press("Enter")
         for p in (ann, bob):

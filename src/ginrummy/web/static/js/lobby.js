@@ -70,6 +70,8 @@ form.addEventListener("submit", async (e) => {
     document.getElementById("invite-link").value = link;
     document.getElementById("go-table").href = `/t/${data.id}`; // our seat is in storage
     document.getElementById("copy-invite").onclick = () => navigator.clipboard.writeText(link);
+    // The table is made: the form would make another, so it rests until the page is left.
+    for (const el of form.querySelectorAll("button, input, select")) el.disabled = true;
     listMine();
   } else {
     location.href = `/t/${data.id}`;

@@ -798,6 +798,7 @@ function renderNameForm(t) {
   if (!show || box.childElementCount) return;
   const input = h("input", { id: "my-name", maxlength: "40", autocomplete: "nickname", value: settings().name || "" });
   box.append(
+    h("span", { class: "muted" }, `${t.names[1 - seat]} sees you as "${t.names[seat]}": tell them who you are.`),
     h("label", { for: "my-name" }, "Your name "),
     input,
     button("Save", () => saveName(input.value)),
