@@ -168,3 +168,16 @@ def test_a_match_sheet() -> None:
     lines = sheet_lines(table)
     assert lines[0] == "Game 1" and "Match to 500" in lines
     store.close()
+
+
+def test_the_prompt_says_whom_the_next_hand_waits_for() -> None:
+    """Between people the next hand waits until both have asked: the one who has is told."""
+    view = {"phase": "over", "seat": 0, "current_player": None}
+    table: dict[str, Any] = {"names": ["Ann", "Bob"], "seat": 0, "ready": []}
+    assert prompt({"view": view, "table": table}) == "The hand is over: next hand?"
+    table["ready"] = [0]
+    assert prompt({"view": view, "table": table}) == (
+        "Waiting for Bob to see the result: the next hand comes when both are ready."
+    )
+    table["ready"] = [1]  # he has asked; you have not
+    assert prompt({"view": view, "table": table}) == "The hand is over: next hand?"

@@ -293,7 +293,14 @@ def prompt(state: State) -> str:
     if view["phase"] == "over":
         if table.get("over"):
             return "The game is over." if not table.get("match_totals") else "The match is over."
-        return "The hand is over: next hand?" if not table.get("game_over") else "Next game?"
+        what = "game" if table.get("game_over") else "hand"
+        seat = view.get("seat")
+        if seat is not None and seat in (table.get("ready") or ()):  # between people
+            other = n.who(1 - seat)
+            return (
+                f"Waiting for {other} to see the result: the next {what} comes when both are ready."
+            )
+        return "The hand is over: next hand?" if what == "hand" else "Next game?"
     me, turn = view.get("seat"), view.get("current_player")
     if me is None or turn != me:
         if view["phase"] == "layoff":
