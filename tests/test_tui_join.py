@@ -31,8 +31,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 
 def friend_table(server: LiveServer) -> tuple[dict[str, Any], str]:
-    """A table between two people: its creation answer, and the invite link (seat 1)."""
-    created = post_table(server, mode="friend", name="Ann")
+    """A table between two people, with hints (the scripts read the best discard from the
+    deadwood line): its creation answer, and the invite link (seat 1)."""
+    created = post_table(server, mode="friend", name="Ann", hints=True)
     return created, f"{server.url}{created['invite']}"
 
 

@@ -105,6 +105,14 @@ def test_commands_are_read_against_the_state() -> None:
         with pytest.raises(CommandWordsError, match=says):
             parse_command(bad, state)
     assert prompt(state) == "Choose a card to discard. You can knock."
+    # At a table without hints the states leave out each discard's deadwood: a bare knock
+    # asks which card (it would knock with an arbitrary one), unless only one can.
+    del state["view"]["discard_deadwood"]
+    with pytest.raises(CommandWordsError, match="knock with which card"):
+        parse_command("knock", state)
+    assert parse_command("knock 2c", state).action == "knock 2c"
+    state["view"]["legal_actions"] = ["discard Kh", "discard 2c", "knock Kh"]
+    assert parse_command("knock", state).action == "knock Kh"
 
 
 def test_links_are_read_as_the_page_reads_them() -> None:

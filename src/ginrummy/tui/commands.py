@@ -105,13 +105,16 @@ def _card(word: str) -> str:
 
 def best_end(state: State, kind: str, selected: str | None = None) -> str | None:
     """The card to knock (or go gin) with: the selected one when that is possible, else the
-    one that leaves the least deadwood (as the page offers)."""
+    one that leaves the least deadwood (as the page offers), or the only one. None: no such
+    move, or (at a table without hints, whose states leave out each discard's deadwood) more
+    than one card to choose from, which the player names."""
     moves = legal(state)
     if selected is not None and f"{kind} {selected}" in moves:
         return selected
-    after: Mapping[str, int] = (state.get("view") or {}).get("discard_deadwood") or {}
+    view = state.get("view") or {}
+    after: Mapping[str, int] = view.get("discard_deadwood") or {}
     cards = [m.split()[1] for m in moves if m.startswith(f"{kind} ")]
-    if not cards:
+    if not cards or ("discard_deadwood" not in view and len(cards) > 1):
         return None
     return min(cards, key=lambda c: after.get(c, 99))
 
@@ -139,6 +142,8 @@ def parse_command(text: str, state: State) -> Command:
         if not rest:
             if kind in ("knock", "gin"):
                 card = best_end(state, kind)
+                if card is None and any(m.startswith(f"{kind} ") for m in moves):
+                    raise CommandWordsError(f"{head} with which card? e.g. {head} Kh")
                 if card is None:
                     raise CommandWordsError(f"you cannot {kind} now")
                 return Command("knock", action=f"{kind} {card}")
