@@ -591,6 +591,9 @@ class _Start:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Start:
         return self
 
+    def __reduce__(self) -> tuple[type[_Start], tuple[int | None]]:
+        return (_Start, (self.at_length,))  # a pickle (serialize()) leaves the state out
+
     def at(self, now: GinRummyState) -> GinRummyState:
         """A fresh copy of the state where the hand ``now`` plays was about to be dealt."""
         if self.state is None:

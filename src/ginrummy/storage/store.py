@@ -236,16 +236,18 @@ class Store:
     def invite_open(self, game_id: str, seat: int) -> bool:
         """Whether the seat's invite has not been taken yet (:meth:`Writer.take_invite`): a
         read, so that the seat's own token costs no write each time it connects."""
-        with self._reading() as session:
-            options = session.scalar(select(GameRow.options).where(GameRow.id == game_id))
-            return isinstance(options, dict) and seat in options.get("invites", ())
+        return seat in self._options(game_id).get("invites", ())
 
     def spent_invite(self, game_id: str, token_hash: str) -> bool:
         """Whether ``token_hash`` is that of an invite of the game someone has already taken
         (:meth:`Writer.take_invite`)."""
+        return token_hash in self._options(game_id).get("spent_invites", ())
+
+    def _options(self, game_id: str) -> dict[str, Any]:
+        """The game's stored options (empty for no such game)."""
         with self._reading() as session:
             options = session.scalar(select(GameRow.options).where(GameRow.id == game_id))
-            return isinstance(options, dict) and token_hash in options.get("spent_invites", ())
+            return options if isinstance(options, dict) else {}
 
     def seat_hashes(self, game_id: str) -> list[tuple[int, str]]:
         """The game's seats and their token hashes, seat 0 first."""

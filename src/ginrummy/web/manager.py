@@ -36,6 +36,7 @@ from .protocol import ProtocolError, clean_name
 from .tables import (
     ABANDONED,
     COMPUTER_SEAT,
+    INVITED,
     LEVELS,
     HistoryMark,
     Options,
@@ -231,10 +232,10 @@ class Manager:
         if after is None:
             tokens = [new_token(), None if options.mode == "computer" else new_token()]
             seats = [(seat, token_hash(t)) for seat, t in enumerate(tokens) if t is not None]
-            if tokens[1] is not None:
+            if tokens[INVITED] is not None:
                 # The invite is sent through its opener, who must not keep a way in: the
                 # first to open it gets a token of their own for the seat (take_invite).
-                stored["invites"] = [1]
+                stored["invites"] = [INVITED]
         table = Table("", rules, names, options, scoring)
         deal = table.next_deal(self._rng)
 
@@ -376,11 +377,10 @@ class Manager:
         return fresh if taken else False
 
     async def retake_invite(self, table_id: str, seat: int, token: str, owner: str) -> str | None:
-        """A new token for ``seat`` when ``token`` is its spent invite opened again by the
-        player who took it (``owner``), who may never have been told the token he was given;
-        None otherwise (the invite is someone else's now)."""
-        if not await self.spent_invite(table_id, token):  # a read, before any write
-            return None
+        """A new token for ``seat`` when ``token``, a spent invite (:meth:`spent_invite`: ask
+        that first, a read, before this write), is opened again by the player who took it
+        (``owner``), who may never have been told the token he was given; None otherwise (the
+        invite is someone else's now)."""
         fresh = new_token()
         again: bool = await self.db(
             self.store.retake_invite, table_id, seat, token_hash(token), owner, token_hash(fresh)

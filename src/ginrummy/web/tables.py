@@ -44,6 +44,8 @@ from .thinking import make_agent, think
 
 LEVELS = ("beginner", "intermediate", "expert")
 COMPUTER_SEAT = 1
+#: The seat whose link the creator of a friend table sends out as an invite (the friend's).
+INVITED = 1
 
 
 def token_hash(token: str) -> str:

@@ -25,7 +25,7 @@ from ..context import Context, context_of
 from ..manager import Client, Manager
 from ..protocol import TOO_MANY_MESSAGES, ProtocolError, encode, is_table_id, parse_message
 from ..security import address, origin_ok, player_key
-from ..tables import Table
+from ..tables import INVITED, Table
 
 #: The close code for a socket the database cannot serve now: "try again later" (pages
 #: reconnect by themselves).
@@ -78,11 +78,11 @@ async def _serve(ws: WebSocket, context: Context) -> None:
         await ws.close(code=4404)
         return
     owner = player_key(ws.cookies)
-    seat, fresh = await _seat_of(manager, table_id, token, owner)
+    seat, fresh, why = await _seat_of(manager, table_id, token, owner)
     if fresh is not None:
         await send(ws, seat_message(table_id, fresh))
-    if token and seat is None:
-        await send(ws, {"type": "error", "message": await _not_valid(manager, table_id, token)})
+    if why is not None:
+        await send(ws, {"type": "error", "message": why})
     if seat is not None and owner is not None:
         await context.claim(table_id, seat, owner)
     # From the check of the limits to the socket counted (manager.join, below or in _relay),
@@ -209,11 +209,11 @@ async def _hello(
 async def _check_hello(context: Context, client: Client, token: str, owner: str | None) -> int:
     """The seat a hello's token is for, claimed for ``owner``, the socket moved to it."""
     manager = context.manager
-    seat, fresh = await _seat_of(manager, client.table_id, token, owner)
+    seat, fresh, why = await _seat_of(manager, client.table_id, token, owner)
     if fresh is not None:
         await client.send(seat_message(client.table_id, fresh))
     if seat is None:
-        raise ProtocolError(await _not_valid(manager, client.table_id, token))
+        raise ProtocolError(why or NOT_VALID)
     if owner is not None:
         await context.claim(client.table_id, seat, owner)
     if seat != client.seat:
@@ -231,37 +231,31 @@ SPENT = (
 )
 
 
-async def _not_valid(manager: Manager, table_id: str, token: str) -> str:
-    """Why ``token`` holds no seat at the table, as the socket is told."""
-    return SPENT if await manager.spent_invite(table_id, token) else NOT_VALID
-
-
 async def _seat_of(
     manager: Manager, table_id: str, token: str | None, owner: str | None
-) -> tuple[int | None, str | None]:
-    """The seat ``token`` holds at the table (None: none) and, where it was the seat's invite
+) -> tuple[int | None, str | None, str | None]:
+    """The seat ``token`` holds at the table (None: none); where it was the seat's invite
     opened now for the first time, the seat's new token (:meth:`Manager.take_invite`), which
-    only this socket is told. An invite another player has taken holds no seat, but for the
-    browser's player (``owner``) who took it: he is given a new token for the seat again
-    (:meth:`Manager.retake_invite`), in case the first never reached his page."""
+    only this socket is told; and where a token holds no seat, why, as the socket is told. An
+    invite another player has taken holds no seat, but for the browser's player (``owner``)
+    who took it: he is given a new token for the seat again (:meth:`Manager.retake_invite`),
+    in case the first never reached his page."""
     seat = await manager.seat_for(table_id, token)
     if not token:
-        return seat, None
+        return seat, None, None
     if seat is None:  # only the friend's seat is sent out as an invite
-        if owner is None:
-            return None, None
-        again = await manager.retake_invite(table_id, INVITED, token, owner)
-        return (None, None) if again is None else (INVITED, again)
+        if not await manager.spent_invite(table_id, token):
+            return None, None, NOT_VALID
+        again = (
+            None if owner is None else await manager.retake_invite(table_id, INVITED, token, owner)
+        )
+        return (None, None, SPENT) if again is None else (INVITED, again, None)
     if seat != INVITED:
-        return seat, None
+        return seat, None, None
     held = await manager.take_invite(table_id, seat, token, owner)
     if held is False:  # another opener was first: the invite is spent
-        return None, None
-    return seat, held if isinstance(held, str) else None
-
-
-#: The seat whose link the creator of a friend table sends out (the friend's).
-INVITED = 1
+        return None, None, SPENT
+    return seat, held if isinstance(held, str) else None, None
 
 
 def seat_message(table_id: str, token: str) -> dict[str, Any]:
