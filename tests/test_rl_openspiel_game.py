@@ -8,6 +8,7 @@ import numpy as np
 import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
+from open_spiel.python.observation import make_observation
 
 from ginrummy import ActionKind, Card, Rules
 from ginrummy.agents.registry import get_agent
@@ -326,3 +327,63 @@ def test_an_action_is_named_from_its_id_once_it_is_no_longer_legal() -> None:
     assert state.action_to_string(player, 54) == "pass/done"
     assert state.action_to_string(player, 0) == "discard " + str(card_of(0))
     assert state.action_to_string(player, OPENSPIEL_NUM_ACTIONS) == "action 213"
+
+
+def _observe(
+    state: GinRummyState, player: int, private: object, public: bool = True
+) -> tuple[dict[str, np.ndarray], np.ndarray, str]:
+    kind = pyspiel.IIGObservationType(
+        perfect_recall=False, public_info=public, private_info=private
+    )
+    observer = make_observation(state.get_game(), kind)
+    observer.set_from(state, player)
+    return dict(observer.dict), observer.tensor.copy(), observer.string_from(state, player)
+
+
+def _row(cards: object) -> np.ndarray:
+    row = np.zeros(52, np.float32)
+    for card in cards:  # type: ignore[attr-defined]
+        row[card_id(card)] = 1
+    return row
+
+
+@pytest.mark.parametrize("moves", [0, 9, 30])
+def test_each_observation_type_shows_the_hands_it_names_and_no_other(moves: int) -> None:
+    state = hidden_world(random.Random(moves), moves)
+    hands = [_row(state.hand.cards(seat)) for seat in (0, 1)]
+    words = [" ".join(map(str, sorted(state.hand.cards(seat)))) for seat in (0, 1)]
+    types = pyspiel.PrivateInfoType
+    for player in (0, 1):
+        mine, full, text = _observe(state, player, types.SINGLE_PLAYER)
+        assert np.array_equal(full, np.asarray(state.observation_tensor(player)))
+        assert text == state.observation_string(player)
+        assert np.array_equal(mine["private_hand"][player], hands[player])
+        assert not mine["private_hand"][1 - player].any()
+
+        public, tensor, text = _observe(state, player, types.NONE)
+        assert "private_hand" not in public and "private_hands" not in public
+        assert np.array_equal(tensor, np.concatenate([full[:2], full[106:]]))
+        assert "hand" not in text and f"seat {player} scores" in text
+
+        both, tensor, text = _observe(state, player, types.ALL_PLAYERS)
+        assert np.array_equal(both["private_hands"], np.stack(hands))
+        assert np.array_equal(tensor[106:], full[106:])
+        assert f"seat {1 - player} hand" in text
+
+        _, tensor, text = _observe(state, player, types.SINGLE_PLAYER, public=False)
+        assert np.array_equal(tensor, full[:106])
+        assert text.splitlines() == [f"seat {player}", f"hand {state.hand.view(player).hand}"]
+        assert words[1 - player] not in text
+
+
+def test_perfect_recall_is_only_the_information_state() -> None:
+    game = load()
+    state = game.new_initial_state()
+    deal(state, random.Random(4))
+    default = make_observation(game, pyspiel.IIGObservationType(perfect_recall=True))
+    assert default.tensor is None
+    assert default.string_from(state, 0) == state.information_state_string(0)
+    for private in (pyspiel.PrivateInfoType.NONE, pyspiel.PrivateInfoType.ALL_PLAYERS):
+        kind = pyspiel.IIGObservationType(perfect_recall=True, private_info=private)
+        with pytest.raises(ValueError, match="information state"):
+            make_observation(game, kind)

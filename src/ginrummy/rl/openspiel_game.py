@@ -153,8 +153,7 @@ class GinRummyGame(pyspiel.Game):
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> Observer:
-        perfect_recall = iig_obs_type is not None and iig_obs_type.perfect_recall
-        return Observer(perfect_recall, params)
+        return Observer(iig_obs_type, params)
 
 
 def _max_points(rules: Rules) -> int:
@@ -340,22 +339,34 @@ class _Table:
                 lines.append("drawing")
         return "\n".join(lines)
 
-    def observation_string(self, seat: int) -> str:
+    def observation_string(
+        self, seat: int, hands: tuple[int, ...] | None = None, *, public: bool = True
+    ) -> str:
+        """What ``seat`` observes now: the table (``public``) and the hands of ``hands``
+        (his own by default)."""
+        hands = (seat,) if hands is None else hands
         hand = self.hand
         if hand is None:
             return f"seat {seat}, dealing"
         view = hand.view(seat, self.scores)
-        lines = [
-            f"seat {seat} scores {view.scores[0]}-{view.scores[1]} dealer {view.dealer} "
-            f"phase {view.phase} turn {view.current_player}",
-            f"hand {view.hand}",
-            f"pile top {view.top_discard or '-'} ({len(view.discard_pile)} cards), "
-            f"stock {view.stock_count}",
-        ]
-        if view.opponent_known:
-            lines.append(f"opponent took {view.opponent_known}")
-        if view.knocker is not None:
-            lines.append(f"knock: {' '.join(map(str, view.table_melds))}")
+        lines = [f"seat {seat}"]
+        if public:
+            lines[0] += (
+                f" scores {view.scores[0]}-{view.scores[1]} dealer {view.dealer} "
+                f"phase {view.phase} turn {view.current_player}"
+            )
+        for other in hands:
+            cards = view.hand if other == seat else hand.view(other, self.scores).hand
+            lines.append(f"hand {cards}" if other == seat else f"seat {other} hand {cards}")
+        if public:
+            lines.append(
+                f"pile top {view.top_discard or '-'} ({len(view.discard_pile)} cards), "
+                f"stock {view.stock_count}"
+            )
+            if view.opponent_known:
+                lines.append(f"opponent took {view.opponent_known}")
+            if view.knocker is not None:
+                lines.append(f"knock: {' '.join(map(str, view.table_melds))}")
         return "\n".join(lines)
 
 
@@ -574,7 +585,7 @@ class GinRummyState(pyspiel.State):
         return f"{table.hand}\nscores {table.scores[0]}-{table.scores[1]}"
 
 
-_PER_PLAYER: Final = frozenset({"private_hand", "layed_melds"})
+_PER_PLAYER: Final = frozenset({"private_hand", "private_hands", "layed_melds"})
 
 
 class _Start:
@@ -607,37 +618,91 @@ class _Start:
 
 
 class Observer:
-    """OpenSpiel's observer interface: the 644-wide tensor and a string, or for the
-    information state (perfect recall) the string of everything the player has seen."""
+    """OpenSpiel's observer interface, for each observation type OpenSpiel's own game has.
 
-    def __init__(self, perfect_recall: bool, params: dict[str, Any] | None) -> None:
+    Without perfect recall: a tensor (and ``dict`` of its parts, laid out as OpenSpiel's) and
+    a string. The observing player is always marked; his own hand (``private_hand``) only for
+    a single player's private information, both hands (``private_hands``) for all players',
+    neither for none; the table (current player, knock card, upcard, pile, stock, melds) only
+    with public information. So a public-only observer sees no card in anyone's hand. With
+    perfect recall: only the string of everything the player has seen, and only for the
+    default type (public information and the player's own), as OpenSpiel's game."""
+
+    def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported: {params}")
+        if iig_obs_type is None:
+            perfect_recall, public, private = False, True, pyspiel.PrivateInfoType.SINGLE_PLAYER
+        else:
+            perfect_recall = bool(iig_obs_type.perfect_recall)
+            public = bool(iig_obs_type.public_info)
+            private = iig_obs_type.private_info
+        if perfect_recall and not (public and private == pyspiel.PrivateInfoType.SINGLE_PLAYER):
+            raise ValueError(
+                "an observer with perfect recall is only the information state: public "
+                "information and the player's own private information"
+            )
         self.perfect_recall = perfect_recall
+        self.private = private
+        self.public = public
         self.tensor: npt.NDArray[np.float32] | None = None
         self.dict: dict[str, npt.NDArray[np.float32]] = {}
-        if not perfect_recall:
-            self.tensor = np.zeros(TENSOR_SIZE, np.float32)
-            for name, offset, size in TENSOR_LAYOUT:
-                part = self.tensor[offset : offset + size]
-                self.dict[name] = part.reshape(2, -1) if name in _PER_PLAYER else part
+        if perfect_recall:
+            return
+        parts: list[tuple[str, int, int]] = [TENSOR_LAYOUT[0]]
+        if private == pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            parts.append(TENSOR_LAYOUT[1])
+        elif private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            parts.append(("private_hands", *TENSOR_LAYOUT[1][1:]))
+        if public:
+            parts.extend(TENSOR_LAYOUT[2:])
+        #: Where each part comes from in the full tensor: (offset there, offset here, size).
+        self._copies: list[tuple[int, int, int]] = []
+        at = 0
+        for _, offset, size in parts:
+            self._copies.append((offset, at, size))
+            at += size
+        self.tensor = np.zeros(at, np.float32)
+        self._full = np.zeros(TENSOR_SIZE, np.float32)
+        for (name, _, size), (_, here, _) in zip(parts, self._copies, strict=True):
+            part = self.tensor[here : here + size]
+            self.dict[name] = part.reshape(2, -1) if name in _PER_PLAYER else part
 
     def set_from(self, state: GinRummyState, player: int) -> None:
         if self.tensor is None:
             return
         hand = state.hand
+        full = self._full
         if hand is None:
-            self.tensor.fill(0)
-            self.tensor[player] = 1
-            return
-        view = hand.view(player, state._table.scores)
-        observation_tensor(view, self.tensor, openspiel_players=False)
+            full.fill(0)
+            full[player] = 1
+        else:
+            scores = state._table.scores
+            if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+                other = 1 - player
+                observation_tensor(hand.view(other, scores), full, openspiel_players=False)
+                row = full[_HAND_OFFSET + other * 52 : _HAND_OFFSET + (other + 1) * 52].copy()
+                observation_tensor(hand.view(player, scores), full, openspiel_players=False)
+                full[_HAND_OFFSET + other * 52 : _HAND_OFFSET + (other + 1) * 52] = row
+            else:
+                observation_tensor(hand.view(player, scores), full, openspiel_players=False)
+        for there, here, size in self._copies:
+            self.tensor[here : here + size] = full[there : there + size]
 
     def string_from(self, state: GinRummyState, player: int) -> str:
         table = state._table
         if self.perfect_recall:
             return table.info_string(player)
-        return table.observation_string(player)
+        if self.private == pyspiel.PrivateInfoType.ALL_PLAYERS:
+            seats: tuple[int, ...] = (player, 1 - player)
+        elif self.private == pyspiel.PrivateInfoType.SINGLE_PLAYER:
+            seats = (player,)
+        else:
+            seats = ()
+        return table.observation_string(player, seats, public=self.public)
+
+
+_HAND_OFFSET: Final = TENSOR_LAYOUT[1][1]
 
 
 pyspiel.register_game(GAME_TYPE, GinRummyGame)
