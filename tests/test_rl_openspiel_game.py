@@ -65,6 +65,48 @@ def test_the_game_registers_with_its_parameters() -> None:
         load(mode="match")
 
 
+def test_a_game_with_several_options_reads_back_from_its_own_string() -> None:
+    """A game string splits parameters at commas: a JSON object of two options written into
+    it could not be loaded again. The game keeps them as OPTION:VALUE;OPTION:VALUE."""
+    options = '{"big_gin": true, "gin_bonus": 30, "stake": "0.10", "next_dealer": "alternate"}'
+    game = load(rules="oklahoma", options=options)
+    want = Rules.preset(
+        "oklahoma", big_gin=True, gin_bonus=30, stake="0.10", next_dealer="alternate"
+    )
+    assert game.rules == want
+    assert game.get_parameters()["options"] == (
+        "big_gin:true;gin_bonus:30;stake:0.10;next_dealer:alternate"
+    )
+    again = pyspiel.load_game(str(game))
+    assert again.rules == want and str(again) == str(game)
+    assert load(rules="oklahoma", options=" big_gin : true ;gin_bonus:30").rules == (
+        Rules.preset("oklahoma", big_gin=True, gin_bonus=30)
+    )
+    state = game.new_initial_state()
+    deal(state, random.Random(3))
+    state.apply_action(state.legal_actions()[0])
+    back_game, back = pyspiel.deserialize_game_and_state(
+        pyspiel.serialize_game_and_state(game, state)
+    )
+    assert back_game.rules == want and str(back) == str(state)
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ('{"big_gin": tru}', "not a JSON object"),
+        ("[1]", "OPTION:VALUE"),
+        ("big_gin", "OPTION:VALUE"),
+        ("knock:3", "unknown rule option 'knock'"),
+        ("big_gin:maybe", "true or false"),
+        ('{"knock_limit": 11}', "between 0 and 10"),
+    ],
+)
+def test_bad_options_say_what_is_wrong(options: str, words: str) -> None:
+    with pytest.raises(ValueError, match=words):
+        load(options=options)
+
+
 @pytest.mark.parametrize("preset", Rules.presets())
 def test_a_hand_under_every_preset(preset: str) -> None:
     rng = random.Random(preset)

@@ -111,12 +111,49 @@ GAME_TYPE: Final = pyspiel.GameType(
 
 
 def rules_of(params: dict[str, Any]) -> Rules:
-    """The rules the game parameters name: a preset and JSON overrides."""
-    options = str(params.get("options") or "")
-    overrides = json.loads(options) if options else {}
-    if not isinstance(overrides, dict):
-        raise ValueError(f"options must be a JSON object, not {options!r}")
-    return Rules.preset(str(params.get("rules", "standard")), **overrides)
+    """The rules the game parameters name: a preset and its changes (:func:`options_text`)."""
+    return Rules.from_changes(
+        str(params.get("rules", "standard")), _changes(str(params.get("options") or ""))
+    )
+
+
+def options_text(options: str) -> str:
+    """``options`` as a game string carries it: ``key:value;key:value``.
+
+    ``options`` is a JSON object (``{"big_gin": true, "gin_bonus": 30}``) or already that
+    form (``big_gin:true;gin_bonus:30``). A game string splits its parameters at commas, so a
+    JSON object of two options or more could not be read back from ``str(game)``: the game
+    keeps the comma-free form.
+    """
+    return ";".join(change.replace("=", ":", 1) for change in _changes(options))
+
+
+def _changes(options: str) -> list[str]:
+    """``options`` as ``OPTION=VALUE`` changes (:meth:`Rules.from_changes`)."""
+    text = options.strip()
+    if not text:
+        return []
+    if text.startswith("{"):
+        try:
+            overrides = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise ValueError(f"options is not a JSON object ({error}): {options!r}") from None
+        if not isinstance(overrides, dict):
+            raise ValueError(f"options must be a JSON object, not {options!r}")
+        return [f"{key}={_word(value)}" for key, value in overrides.items()]
+    changes = []
+    for item in text.split(";"):
+        key, colon, value = item.partition(":")
+        if not colon or not key.strip():
+            raise ValueError(
+                f"options are a JSON object or OPTION:VALUE;OPTION:VALUE, not {options!r}"
+            )
+        changes.append(f"{key.strip()}={value.strip()}")
+    return changes
+
+
+def _word(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 class GinRummyGame(pyspiel.Game):
@@ -125,6 +162,7 @@ class GinRummyGame(pyspiel.Game):
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**_PARAMS, **(params or {})}
         self.rules = rules_of(params)
+        params["options"] = options_text(str(params["options"] or ""))
         self.mode = str(params["mode"])
         if self.mode not in ("hand", "game"):
             raise ValueError(f"mode must be 'hand' or 'game', not {self.mode!r}")
