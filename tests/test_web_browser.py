@@ -70,6 +70,7 @@ class Player:
         self.problems: list[str] = []  # script errors and failed loads in the page
         self.sockets: list[str] = []  # the URLs of the sockets the page opened
         self.tap = False  # tap with a finger (a touch screen) instead of clicking
+        self.knocks = 0  # the hands this person knocked (checked by check_laid_out)
         page.set_default_timeout(20_000)
         page.on("websocket", self._socket)
         page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
@@ -177,12 +178,21 @@ class Player:
                     dialog.wait_for(state="visible")
                     assert self.page.locator("#knock-list input").count() >= 1
                     self._then_wait(self.page.locator("#knock-ok").click)
+                    self.check_laid_out()
                     return
             for name, button in buttons.items():
                 if name.startswith("Discard"):
                     self._then_wait(self._press(button))
                     return
         raise AssertionError(f"{self.name}: no card could be discarded: {self.hand()}")
+
+    def check_laid_out(self) -> None:
+        """Once I knock my cards lie on the table, melds and deadwood, and not in my hand too."""
+        self.page.locator("#hand .laid-out").wait_for()
+        assert self.page.locator("#hand .card[data-card]").count() == 0
+        assert self.page.locator("#melds .card").count() >= 10
+        assert self.page.locator("#deadwood").inner_text().startswith("Deadwood ")
+        self.knocks += 1
 
     def wait_for_showdown(self) -> str:
         self.page.locator("#showdown").wait_for(state="visible")

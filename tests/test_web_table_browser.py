@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from ginrummy.engine import parse_cards
 from test_web_browser import CHROMIUM, Player, browser, play_to_showdown, server
 from webutil import ARTIFACTS, LiveServer, post_table
 
@@ -423,12 +425,15 @@ def test_a_whole_hand_by_keyboard_alone(server: LiveServer, browser: Any) -> Non
                 page.wait_for_timeout(50)
                 continue
             before = page.evaluate(STATE)
+            knocking = key == "Enter"
             page.keyboard.press(key)
             try:
                 page.wait_for_function(
                     f"(old) => ({STATE})() !== old || !document.querySelector('#showdown').hidden",
                     arg=before,
                 )
+                if knocking:
+                    you.check_laid_out()
             except Exception as exc:  # say what the page showed
                 focus = page.evaluate("() => document.activeElement.outerHTML.slice(0, 120)")
                 raise AssertionError(
@@ -436,6 +441,52 @@ def test_a_whole_hand_by_keyboard_alone(server: LiveServer, browser: Any) -> Non
                     f"focus {focus}, problems {you.problems}, refused {you.errors}"
                 ) from exc
         you.wait_for_showdown()
+        you.check_clean()
+    finally:
+        ctx.close()
+
+
+@pytest.fixture(scope="module")
+def stacked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A server dealing the README's deck: I (seat 0, the non-dealer) hold
+    As 2s 3s 4s 3h 7h 7d Kd 4c 7c, the upcard is Jd and the stock's top card Ad."""
+    db = tmp_path_factory.mktemp("stacked") / "games.db"
+    with LiveServer(db, computer_delay=0.3, module="stacked_serve") as live:
+        yield live
+
+
+@pytest.mark.parametrize("size", [PHONES["phone-360"], DESKTOP], ids=["phone", "desktop"])
+def test_my_knocked_cards_lie_on_the_table_and_not_also_in_my_hand(
+    stacked: LiveServer, browser: Any, size: tuple[int, int]
+) -> None:
+    ctx = context(browser, size)
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(1), "you")
+        you.tap = size[0] < 700
+        rules = {"first_dealer": "fixed", "first_dealer_seat": 1}
+        open_table(page, stacked, mode="computer", level="beginner", name="Ann", options=rules)
+        assert sorted(you.hand()) == sorted(map(str, parse_cards("As 2s 3s 4s 3h 7h 7d Kd 4c 7c")))
+        page.locator("#actions button", has_text="Pass").click()
+        page.locator("#stock .card.playable").wait_for()
+        page.locator("#stock .card.playable").click()
+        page.locator("#hand .card[data-card='Ad']").wait_for()
+        page.locator("#hand .card[data-card='Kd']").click()
+        page.locator("#actions button", has_text="Knock with").click()
+        page.locator("#knock-dialog").wait_for(state="visible")
+        page.locator("#knock-ok").click()
+        you.check_laid_out()
+        melds = page.locator("#melds").inner_text()
+        assert "You knock: melds on the table" in melds, melds
+        shown = page.locator("#melds .card[data-card]").evaluate_all(
+            "els => els.map(e => e.dataset.card)"
+        )
+        assert {"As", "2s", "3s", "4s", "Ad", "3h", "4c", "7h", "7d", "7c"} <= set(shown)
+        assert page.locator("#deadwood").inner_text() == "Deadwood 8"
+        assert page.locator("#arrange").is_hidden()  # nothing left in the hand to arrange
+        you.wait_for_showdown()
+        assert page.locator("#hand .card[data-card]").count() == 0
+        shot(page, f"{'phone' if size[0] < 700 else 'desktop'}-knocked")
         you.check_clean()
     finally:
         ctx.close()

@@ -332,8 +332,10 @@ class LiveServer:
         computer_delay: float = 0.0,
         db_url: str | None = None,
         args: Sequence[str] = (),
+        module: str = "ginrummy.cli.main",
     ) -> None:
         self.db_url = db_url or f"sqlite:///{db_path}"
+        self.module = module  # run as ``python -m`` (tests/stacked_serve.py deals a known deck)
         self.log_path = db_path.with_suffix(".log")
         self.computer_delay = computer_delay
         self.args = list(args)  # more options of ``ginrummy serve`` (--broker ...)
@@ -352,13 +354,16 @@ class LiveServer:
         for _attempt in range(3):
             self.port = free_port()
             env = dict(os.environ, PYTHONUNBUFFERED="1")
-            env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
+            path = [str(ROOT / "src"), env.get("PYTHONPATH", "")]
+            if self.module != "ginrummy.cli.main":
+                path.insert(1, str(ROOT / "tests"))
+            env["PYTHONPATH"] = os.pathsep.join(path)
             with open(self.log_path, "ab") as log:
                 self.proc = subprocess.Popen(
                     [
                         sys.executable,
                         "-m",
-                        "ginrummy.cli.main",
+                        self.module,
                         "serve",
                         "--host",
                         "127.0.0.1",

@@ -423,6 +423,14 @@ function renderHand(v) {
     return;
   }
   $("mine").hidden = false;
+  $("arrange").hidden = v.knocker === v.seat;
+  if (v.knocker === v.seat) {
+    // knocked: the cards lie on the table (above), melds and deadwood, and not also here
+    const dead = splitCards(v.knocker_deadwood).reduce((sum, c) => sum + cardValue(c), 0);
+    box.append(h("p", { class: "muted laid-out" }, "Your cards are laid out on the table."));
+    $("deadwood").textContent = `Deadwood ${dead}${dead === 0 ? ": gin!" : ""}`;
+    return;
+  }
   const drawn = justDrawn(v);
   for (const group of handCards(v)) {
     const g = h("div", { class: `group ${group.kind}` });
