@@ -122,6 +122,21 @@ def test_hollywood_sheet_has_three_games() -> None:
     assert header.endswith("Alice game 3,Bob game 3")
 
 
+def test_the_sheet_holds_each_columns_boxes_so_far() -> None:
+    game = Game(Rules(), seed=1, first_dealer=0)
+    assert game.sheet().to_dict()["boxes"] == [[0, 0]]
+    game.record(HandResult.knock(game.rules, 1, 2, 20))
+    game.record(HandResult.dead())
+    game.record(HandResult.gin(game.rules, 1, 10))
+    assert game.sheet().boxes == ((0, 50),)
+    rules = Rules.preset("hollywood")
+    game = Game(rules, seed=1, first_dealer=0)
+    game.record(HandResult.knock(rules, 0, 1, 31))
+    game.record(HandResult.knock(rules, 1, 1, 31))  # each player's first win: game 1 only
+    game.record(HandResult.knock(rules, 0, 1, 31))  # Alice's second: games 1 and 2
+    assert json.loads(game.sheet().to_json())["boxes"] == [[50, 25], [25, 0], [0, 0]]
+
+
 def test_sheet_needs_two_names() -> None:
     with pytest.raises(ValueError):
         finished_game().sheet(("Alice", ""))

@@ -164,6 +164,15 @@ def test_the_deal_check_and_the_sheet() -> None:
     assert (check.verdict(forged) or "").startswith("✗")
     lines = sheet_lines(last["table"])
     assert lines[0] == "Game to 100" and "knock" in lines[2]
+    sheet = last["table"]["sheet"]
+    winner = sheet["hands"][0]["winner"]
+    boxes = [[25, 0] if winner == 0 else [0, 25]]
+    assert sheet["boxes"] == boxes  # the standard rules: a box of 25 a hand won
+    names = last["table"]["names"]
+    assert lines[-1] == (
+        f"Boxes so far, added when the game ends: {names[0]} {boxes[0][0]}, "
+        f"{names[1]} {boxes[0][1]}."
+    )
     assert final_lines(last["table"], Namer.of(last)) == []  # the game goes on
     store.close()
 

@@ -455,6 +455,22 @@ def stacked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         yield live
 
 
+def knock_on_the_readme_deal(page: Any, server: LiveServer, you: Player, **body: Any) -> None:
+    """At a new table against the computer on the README's deck: I pass the upcard, draw Ad
+    and knock with Kd (8 deadwood against the computer's 31)."""
+    rules = {"first_dealer": "fixed", "first_dealer_seat": 1}
+    open_table(page, server, mode="computer", level="beginner", name="Ann", options=rules, **body)
+    assert sorted(you.hand()) == sorted(map(str, parse_cards("As 2s 3s 4s 3h 7h 7d Kd 4c 7c")))
+    page.locator("#actions button", has_text="Pass").click()
+    page.locator("#stock .card.playable").wait_for()
+    page.locator("#stock .card.playable").click()
+    page.locator("#hand .card[data-card='Ad']").wait_for()
+    page.locator("#hand .card[data-card='Kd']").click()
+    page.locator("#actions button", has_text="Knock with").click()
+    page.locator("#knock-dialog").wait_for(state="visible")
+    page.locator("#knock-ok").click()
+
+
 @pytest.mark.parametrize("size", [PHONES["phone-360"], DESKTOP], ids=["phone", "desktop"])
 def test_my_knocked_cards_lie_on_the_table_and_not_also_in_my_hand(
     stacked: LiveServer, browser: Any, size: tuple[int, int]
@@ -464,17 +480,7 @@ def test_my_knocked_cards_lie_on_the_table_and_not_also_in_my_hand(
         page = ctx.new_page()
         you = Player(page, random.Random(1), "you")
         you.tap = size[0] < 700
-        rules = {"first_dealer": "fixed", "first_dealer_seat": 1}
-        open_table(page, stacked, mode="computer", level="beginner", name="Ann", options=rules)
-        assert sorted(you.hand()) == sorted(map(str, parse_cards("As 2s 3s 4s 3h 7h 7d Kd 4c 7c")))
-        page.locator("#actions button", has_text="Pass").click()
-        page.locator("#stock .card.playable").wait_for()
-        page.locator("#stock .card.playable").click()
-        page.locator("#hand .card[data-card='Ad']").wait_for()
-        page.locator("#hand .card[data-card='Kd']").click()
-        page.locator("#actions button", has_text="Knock with").click()
-        page.locator("#knock-dialog").wait_for(state="visible")
-        page.locator("#knock-ok").click()
+        knock_on_the_readme_deal(page, stacked, you)
         you.check_laid_out()
         melds = page.locator("#melds").inner_text()
         assert "You knock: melds on the table" in melds, melds
@@ -488,6 +494,29 @@ def test_my_knocked_cards_lie_on_the_table_and_not_also_in_my_hand(
         assert page.locator("#hand .card[data-card]").count() == 0
         shot(page, f"{'phone' if size[0] < 700 else 'desktop'}-knocked")
         you.check_clean()
+    finally:
+        ctx.close()
+
+
+def test_a_match_shows_each_games_sheet_its_boxes_and_the_match_points(
+    stacked: LiveServer, browser: Any
+) -> None:
+    ctx = context(browser, PHONES["phone"])
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(2), "you")
+        you.tap = True
+        knock_on_the_readme_deal(page, stacked, you, match=True)
+        you.wait_for_showdown()
+        assert "Match 0–0 to 500" in page.locator("#info").inner_text()
+        assert "You knock, discarding K♦ face down." in log_text(page)
+        sheet = page.locator("#sheet-body").inner_text()
+        assert sheet.startswith("Game 1") and "Match to 500" in sheet, sheet
+        assert "No game finished yet." in sheet
+        assert "Boxes so far, added when the game ends: Ann 25, Computer (beginner) 0." in sheet
+        page.locator("#sheet-body").scroll_into_view_if_needed()
+        shot(page, "phone-match")
+        you.check_clean()  # no script error (the page once broke on a match's sheet)
     finally:
         ctx.close()
 

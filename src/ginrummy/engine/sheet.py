@@ -81,6 +81,8 @@ class ScoreSheet:
     stake: Decimal
     #: False for a game of a match, which settles the stake once for the match.
     settles: bool = True
+    #: Each column's box bonuses so far (added at the game's end), seat 0's first.
+    boxes: tuple[Pair, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -93,6 +95,7 @@ class ScoreSheet:
             "final": None if self.final is None else self.final.to_dict(),
             "stake": str(self.stake),
             "settles": self.settles,
+            "boxes": [list(pair) for pair in self.boxes],
         }
 
     def to_json(self) -> str:
@@ -154,6 +157,7 @@ def game_sheet(game: Game, names: Names = DEFAULT_NAMES, *, settles: bool = True
         final,
         game.rules.stake,
         settles,
+        tuple(column.boxes for column in game.columns),
     )
 
 

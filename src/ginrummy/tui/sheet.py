@@ -55,7 +55,22 @@ def game_sheet_lines(sheet: Mapping[str, Any], names: Sequence[str]) -> list[str
     out += _table(rows, 3)
     if not sheet.get("hands"):
         out.append("No hands scored yet.")
+    elif not sheet.get("final") and any(any(pair) for pair in sheet.get("boxes") or []):
+        out.append(boxes_line(sheet["boxes"], names))
     return out
+
+
+def boxes_line(boxes: Sequence[Sequence[int]], names: Sequence[str]) -> str:
+    """The boxes (line bonuses) a game's players have earned so far, column by column."""
+
+    def each(pair: Sequence[int]) -> str:
+        return f"{names[0]} {pair[0]}, {names[1]} {pair[1]}"
+
+    if len(boxes) == 1:
+        text = each(boxes[0])
+    else:
+        text = "; ".join(f"game {i}: {each(pair)}" for i, pair in enumerate(boxes, 1))
+    return f"Boxes so far, added when the game ends: {text}."
 
 
 def sheet_lines(table: Mapping[str, Any]) -> list[str]:

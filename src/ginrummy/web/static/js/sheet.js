@@ -47,6 +47,44 @@ export function finalPanel(t, n) {
 export function renderSheet(box, t) {
   const s = t.sheet;
   box.replaceChildren();
+  if (!s.games) {
+    box.append(...gameSheet(s, t));
+    return;
+  }
+  // a match: each game's sheet, then the match points game by game
+  s.games.forEach((game, i) => {
+    box.append(h("p", { class: "sheet-title" }, `Game ${i + 1}`), ...gameSheet(game, t, `game ${i + 1}`));
+  });
+  box.append(h("p", { class: "sheet-title" }, `Match to ${s.match_target}`));
+  if (!s.lines.length) {
+    box.append(h("p", { class: "muted" }, "No game finished yet."));
+    return;
+  }
+  const head = h(
+    "tr",
+    {},
+    ...["Game", "Won by", "Net", t.names[0], t.names[1]].map((x) => h("th", { scope: "col" }, x)),
+  );
+  const rows = s.lines.map((line) =>
+    h(
+      "tr",
+      {},
+      h("td", {}, line.number),
+      h("td", {}, line.winner == null ? "even" : t.names[line.winner]),
+      h("td", {}, line.net),
+      ...line.totals.map((x, seat) => h("td", { class: line.winner === seat ? "won" : "" }, x)),
+    ),
+  );
+  box.append(scrolling(h("table", { class: "sheet" }, h("thead", {}, head), h("tbody", {}, ...rows)), "Match points"));
+}
+
+function scrolling(table, label) {
+  return h("div", { class: "scroll-x", tabindex: "0", role: "group", "aria-label": label }, table);
+}
+
+// One game's sheet: a line a hand with every column's running totals, and while the game is on
+// the boxes its players have earned so far (they count only at the game's end).
+function gameSheet(s, t, which = "") {
   const cols = s.columns || 1;
   const head = h(
     "tr",
@@ -70,12 +108,15 @@ export function renderSheet(box, t) {
       ...line.totals.flatMap((pair) => pair.map((x, seat) => h("td", { class: line.winner === seat ? "won" : "" }, x))),
     ),
   );
-  box.append(
-    h(
-      "div",
-      { class: "scroll-x", tabindex: "0", role: "group", "aria-label": "Score sheet" },
-      h("table", { class: "sheet" }, h("thead", {}, head), h("tbody", {}, ...rows)),
-    ),
-  );
-  if (!s.hands.length) box.append(h("p", { class: "muted" }, "No hands scored yet."));
+  const label = which ? `Score sheet, ${which}` : "Score sheet";
+  const out = [scrolling(h("table", { class: "sheet" }, h("thead", {}, head), h("tbody", {}, ...rows)), label)];
+  if (!s.hands.length) out.push(h("p", { class: "muted" }, "No hands scored yet."));
+  else if (!s.final && s.boxes?.some(([a, b]) => a || b)) out.push(boxesLine(s.boxes, t));
+  return out;
+}
+
+function boxesLine(boxes, t) {
+  const each = (pair) => `${t.names[0]} ${pair[0]}, ${t.names[1]} ${pair[1]}`;
+  const text = boxes.length > 1 ? boxes.map((pair, i) => `game ${i + 1}: ${each(pair)}`).join("; ") : each(boxes[0]);
+  return h("p", { class: "boxes" }, `Boxes so far, added when the game ends: ${text}.`);
 }
