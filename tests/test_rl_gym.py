@@ -4,8 +4,10 @@ seat and rewards, and seeds."""
 
 from __future__ import annotations
 
+import copy
 import itertools
 import os
+import pickle
 import random
 import subprocess
 import sys
@@ -234,3 +236,27 @@ def test_a_named_expert_is_new_at_each_reset_so_a_seed_replays_its_episode() -> 
     env = GinRummyEnv(opponent=given, seat=0)
     never_knocks(env, 100)
     assert env.opponent is given
+
+
+@pytest.mark.parametrize("opponent", ["expert:worlds=8", "intermediate-expert", "gin-hunter"])
+def test_the_environment_copies_and_pickles_mid_game_and_the_copies_play_on_alike(
+    opponent: str,
+) -> None:
+    """The opponent goes with a copy: the expert's reading of the hand (its beliefs, its
+    knock rule) is held in frozen classes that a compiled build would not copy or pickle."""
+    env = GinRummyEnv(opponent=opponent, mode="game", preset="eaai", seat=0)
+    observation, _ = env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(12):
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        observation, *_ = env.step(action)
+    copies = [copy.deepcopy(env), pickle.loads(pickle.dumps(env))]
+    for _ in range(20):
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        observation, reward, terminated, truncated, _ = env.step(action)
+        for other in copies:
+            theirs, their_reward, *_ = other.step(action)
+            assert np.array_equal(theirs["observation"], observation["observation"])
+            assert their_reward == reward
+        if terminated or truncated:
+            break

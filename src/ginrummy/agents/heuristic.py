@@ -73,6 +73,11 @@ class Weights:
     #: Weight of the expected deadwood after the next stock draw (0 = deadwood now only).
     lookahead: float = 0.0
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Explicit, as the engine's melds: a compiled build's frozen classes refuse the
+        # field-by-field restore that pickle and copy would otherwise use.
+        return (Weights, (self.outs, self.danger, self.lookahead))
+
 
 DEFAULT_WEIGHTS: Final = Weights()
 

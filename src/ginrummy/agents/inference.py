@@ -78,6 +78,24 @@ class Observed:
     #: has taken from the pile since)``.
     takes: tuple[tuple[int, int, int], ...] = ()
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Explicit, as the engine's melds: a compiled build's frozen classes refuse the
+        # field-by-field restore that pickle and copy would otherwise use.
+        return (
+            Observed,
+            (
+                self.took,
+                self.passed,
+                self.discarded,
+                self.stock_draws,
+                self.last_discard,
+                self.last_taken,
+                self.last_passed,
+                self.earlier_passes,
+                self.takes,
+            ),
+        )
+
 
 def choices(view: PlayerView) -> list[tuple[str, int]]:
     """The opponent's public choices in order, replayed from the history: ``("pass", card)``
@@ -227,6 +245,11 @@ class Reading:
     #: since): a player who takes a pile card only into a meld never does that.
     takes: float = 0.0
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Explicit, as the engine's melds: a compiled build's frozen classes refuse the
+        # field-by-field restore that pickle and copy would otherwise use.
+        return (Reading, (self.regret, self.passing, self.older, self.passes, self.takes))
+
     @property
     def on(self) -> bool:
         """Whether anything is read."""
@@ -286,6 +309,14 @@ class Beliefs:
     #: The chance he holds each card (1 for known cards, 0 for cards seen elsewhere).
     prob: tuple[float, ...]
     observed: Observed
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Explicit, as the engine's melds: a compiled build's frozen classes refuse the
+        # field-by-field restore that pickle and copy would otherwise use.
+        return (
+            Beliefs,
+            (self.known, self.unseen, self.hidden, self.weights, self.prob, self.observed),
+        )
 
     def danger(self) -> list[float]:
         """Per card: the chance he can put it into a meld (he has two of its meld partners)."""

@@ -101,6 +101,20 @@ class Scoring:
     undercut_on_tie: bool
     multiplier: int
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Explicit, as the engine's melds: a compiled build's frozen classes refuse the
+        # field-by-field restore that pickle and copy would otherwise use.
+        return (
+            Scoring,
+            (
+                self.limit,
+                self.gin_bonus,
+                self.undercut_bonus,
+                self.undercut_on_tie,
+                self.multiplier,
+            ),
+        )
+
     @classmethod
     def of(cls, rules: Rules, limit: int, multiplier: int) -> Scoring:
         return cls(limit, rules.gin_bonus, rules.undercut_bonus, rules.undercut_on_tie, multiplier)
@@ -235,6 +249,11 @@ class KnockRule:
     most: int = 99
     turns: int = 99
     late: int = -1
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Explicit, as the engine's melds: a compiled build's frozen classes refuse the
+        # field-by-field restore that pickle and copy would otherwise use.
+        return (KnockRule, (self.most, self.turns, self.late))
 
     def allows(self, deadwood: int, turn: int, left: int = 99) -> bool:
         """Whether to knock with ``deadwood`` in turn ``turn``, ``left`` stock cards above
