@@ -260,3 +260,20 @@ def test_the_environment_copies_and_pickles_mid_game_and_the_copies_play_on_alik
             assert their_reward == reward
         if terminated or truncated:
             break
+
+
+@pytest.mark.parametrize("limit", ["max_cycles", "max_hand_actions"])
+def test_limits_that_would_end_every_episode_before_the_learner_acts_are_refused(
+    limit: str,
+) -> None:
+    """The opponent can make two moves (take the upcard, discard) before the learner's first.
+    A limit below three cut those episodes short before the learner acted, and reset dealt
+    again: a learner who always deals (a fixed dealer) was dealt again forever."""
+    dealing = {"seat": 0, "first_dealer": "fixed", "first_dealer_seat": 0}
+    for value in (1, 2):
+        with pytest.raises(ValueError, match=limit):
+            GinRummyEnv(**dealing, **{limit: value})
+    env = GinRummyEnv(**dealing, **{limit: 3})
+    for seed in range(20):
+        observation, _ = env.reset(seed=seed)
+        assert observation["action_mask"].any()

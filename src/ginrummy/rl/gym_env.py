@@ -24,7 +24,7 @@ opponent's knocking from the hands it sees end), so its episodes need not repeat
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 import gymnasium
 import numpy as np
@@ -41,6 +41,9 @@ from .names import NAME
 from .options import EnvOptions, make_options
 from .render import render
 from .session import Session
+
+#: The most moves the opponent makes before the learner's first: take the upcard, discard.
+OPENING_MOVES: Final = 2
 
 
 class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
@@ -62,6 +65,15 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
         self.options: EnvOptions = make_options(**options)
         if seat not in (None, 0, 1):
             raise ValueError(f"seat must be 0, 1 or None (drawn each episode), not {seat!r}")
+        for name in ("max_cycles", "max_hand_actions"):
+            # Reset deals again while the opponent's first moves end the episode: a limit that
+            # always did (for a learner who always deals) would deal again forever.
+            limit = getattr(self.options, name)
+            if limit is not None and limit < OPENING_MOVES + 1:
+                raise ValueError(
+                    f"{name} must be at least {OPENING_MOVES + 1} here, not {limit}: the "
+                    f"opponent can make {OPENING_MOVES} moves before the learner's first"
+                )
         self.seat_choice = seat
         # A named opponent is built afresh at every reset (see :meth:`_fresh_opponent`).
         self._opponent_name = opponent if isinstance(opponent, str) else None
