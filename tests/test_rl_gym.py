@@ -277,3 +277,31 @@ def test_limits_that_would_end_every_episode_before_the_learner_acts_are_refused
     for seed in range(20):
         observation, _ = env.reset(seed=seed)
         assert observation["action_mask"].any()
+
+
+def test_a_hand_the_opponent_ends_before_the_learners_first_move_is_reported_and_paid() -> None:
+    """In the eleven-card deal the first player may go gin at once. Under seed 14688 the
+    opponent does, before the learner's first decision: reset lists that hand, and its shaped
+    reward comes with the first step, so the episode pays every hand that ended in it."""
+    env = GinRummyEnv(opponent="simple", seat=0, deal="eleven", mode="game", shaping=1.0)
+    observation, info = env.reset(seed=14688)
+    assert env.session.hands == 2  # the opponent's gin ended the first hand
+    results = list(info.get("hand_results", []))
+    assert [(r["hand"], r["kind"], r["winner"]) for r in results] == [(1, "gin", 1)]
+    rng = np.random.default_rng(1)
+    total = 0.0
+    while True:
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        observation, reward, terminated, truncated, info = env.step(action)
+        total += reward
+        results += info.get("hand_results", [])
+        if terminated or truncated:
+            break
+    target = env.options.rules.game_target
+    shaped = sum(
+        (1 if r["winner"] == 0 else -1) * r["points"] / target
+        for r in results
+        if r["winner"] is not None
+    )
+    final = info["final"]["winner"]
+    assert total == pytest.approx(shaped + (0 if final is None else 1 if final == 0 else -1))

@@ -12,8 +12,10 @@ other as the project's referee drives it (``new_hand`` before each hand, ``obser
 learner is to act and at each hand's end). A step is the learner's action and then the
 opponent's until the learner is to act again or the episode is over; its reward is the sum of
 the learner's rewards over those actions. ``info["hand_results"]`` lists the hands that ended
-in the step. The options are those of :func:`ginrummy.rl.options.make_options`, except that an
-illegal action loses the episode by default (``illegal="lose"``) rather than raising.
+in the step (reset's, those the opponent ended before the learner's first decision, whose
+rewards come with the first step). The options are those of
+:func:`ginrummy.rl.options.make_options`, except that an illegal action loses the episode by
+default (``illegal="lose"``) rather than raising.
 
 An opponent given by name is a new agent at every reset, so it remembers nothing of earlier
 episodes and the same seed and actions play the same episode. An :class:`~ginrummy.agents.Agent`
@@ -90,6 +92,7 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
         self._columns: tuple[Column, ...] = ()
         self._match: tuple[int, int] | None = None
         self._reward = 0.0
+        self._opening = 0.0
         self._results: list[dict[str, Any]] = []
 
     # -- the API ---------------------------------------------------------------------------
@@ -109,7 +112,7 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
             self._hand = None
             self._reward = 0.0
             self._results = []
-            self._opponent_plays()
+            self._opponent_plays({})
             if not self.session.done:
                 break
             # The opponent ended the episode before the learner's first decision (a gin dealt
@@ -118,6 +121,9 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
         info: dict[str, Any] = {"seat": self.seat}
         if self._results:
             info["hand_results"] = self._results
+        # The rewards of hands the opponent ended before the learner's first decision (a
+        # shaped game's hand points) come with the first step.
+        self._opening = self._reward
         return self._observation(), info
 
     def step(
@@ -126,7 +132,7 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
         session = self.session
         if session.done:
             raise ValueError("the episode is over: reset it")
-        self._reward = 0.0
+        self._reward, self._opening = self._opening, 0.0
         self._results = []
         info: dict[str, Any] = {}
         session.step(action)
@@ -161,7 +167,7 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
         assert self._opponent_name is not None
         return get_agent(self._opponent_name, one_hand=self.options.mode == "hand")
 
-    def _opponent_plays(self, info: dict[str, Any] | None = None) -> None:
+    def _opponent_plays(self, info: dict[str, Any]) -> None:
         """Let the opponent act until the learner is to act or the episode is over."""
         session = self.session
         other = 1 - self.seat
@@ -180,8 +186,7 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
                 name = getattr(self.opponent, "name", type(self.opponent).__name__)
                 raise ValueError(f"the opponent {name!r} chose '{action}': {exc}") from None
             session.play(action)
-            if info is not None:
-                self._collect(info)
+            self._collect(info)
 
     def _follow_hand(self) -> None:
         """Tell the opponent of a new hand, after showing it the end of the last one."""
