@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from ginrummy.rl import NUM_ACTIONS, VectorEnv
+from ginrummy.rl import NUM_ACTIONS, VectorEnv, raw_env
 from ginrummy.rl.options import make_options
 from ginrummy.rl.session import Session
 
@@ -83,3 +83,15 @@ def test_an_illegal_action_in_the_last_row_raises_and_changes_no_row() -> None:
     stepped, expected = venv.step(actions), again.step(actions)
     assert np.array_equal(stepped.observation, expected.observation)
     assert np.array_equal(stepped.action_mask, expected.action_mask)
+
+
+def test_a_numpy_integer_seeds_as_the_same_int() -> None:
+    """Seeds often come from numpy (``rng.integers``); ``random.Random`` refuses them."""
+    assert np.array_equal(
+        VectorEnv(3).reset(seed=np.int64(7)).observation, VectorEnv(3).reset(seed=7).observation
+    )
+    env = raw_env()
+    env.reset(seed=np.int64(7))
+    first = env.observe("player_0")["observation"]
+    env.reset(seed=7)
+    assert np.array_equal(env.observe("player_0")["observation"], first)

@@ -78,8 +78,8 @@ class Session:
 
     def reset(self, seed: int | None = None) -> None:
         """Start an episode (see the module's note on seeds)."""
-        if seed is not None:
-            self._rng = random.Random(seed)
+        if seed is not None:  # an integer of any kind (numpy's too), as random.Random takes
+            self._rng = random.Random(operator.index(seed))
         episode_seed = self._rng.getrandbits(63)
         rules = self.options.rules
         self.match = Match(rules, episode_seed) if self.options.mode == "match" else None

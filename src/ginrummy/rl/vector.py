@@ -66,7 +66,7 @@ class VectorEnv:
 
     def reset(self, seed: int | None = None) -> Batch:
         """Start a new episode in every row."""
-        rng = random.Random(seed) if seed is not None else None
+        rng = random.Random(operator.index(seed)) if seed is not None else None
         for session in self.sessions:
             session.reset(None if rng is None else rng.getrandbits(63))
         zeros = np.zeros(self.num_envs, np.bool_)
