@@ -455,10 +455,12 @@ def stacked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         yield live
 
 
-def knock_on_the_readme_deal(page: Any, server: LiveServer, you: Player, **body: Any) -> None:
+def knock_on_the_readme_deal(
+    page: Any, server: LiveServer, you: Player, options: dict[str, Any] | None = None, **body: Any
+) -> None:
     """At a new table against the computer on the README's deck: I pass the upcard, draw Ad
-    and knock with Kd (8 deadwood against the computer's 31)."""
-    rules = {"first_dealer": "fixed", "first_dealer_seat": 1}
+    and knock with Kd (8 deadwood against the computer's 31). ``options``: more rule options."""
+    rules = {"first_dealer": "fixed", "first_dealer_seat": 1, **(options or {})}
     open_table(page, server, mode="computer", level="beginner", name="Ann", options=rules, **body)
     assert sorted(you.hand()) == sorted(map(str, parse_cards("As 2s 3s 4s 3h 7h 7d Kd 4c 7c")))
     page.locator("#actions button", has_text="Pass").click()

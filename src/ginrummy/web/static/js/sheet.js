@@ -5,13 +5,20 @@ import { finalLine } from "./words.js";
 export function finalPanel(t, n) {
   const f = t.final;
   const names = t.names;
-  const rows = [
-    ["Hand points", "hand_points"],
-    ["Boxes", "boxes"],
-    ["Game bonus", "game_bonus"],
-    ["Shutout", "shutout"],
-    ["Total", "total"],
-  ];
+  // a game's summary item by item; a match's points game by game (each game's net goes to its
+  // winner), which add up to the match points
+  const rows = f.games
+    ? [
+        ...f.games.map((g, i) => [`Game ${i + 1}`, [0, 1].map((seat) => (g.winner === seat ? g.net : 0))]),
+        ["Total", f.totals],
+      ]
+    : [
+        ["Hand points", "hand_points"],
+        ["Boxes", "boxes"],
+        ["Game bonus", "game_bonus"],
+        ["Shutout", "shutout"],
+        ["Total", "total"],
+      ].map(([label, key]) => [label, f.players.map((p) => p[key])]);
   const sheet = h(
     "table",
     { class: "sheet" },
@@ -29,8 +36,8 @@ export function finalPanel(t, n) {
     h(
       "tbody",
       {},
-      ...rows.map(([label, key]) =>
-        h("tr", {}, h("th", { scope: "row" }, label), h("td", {}, f.players[0][key]), h("td", {}, f.players[1][key])),
+      ...rows.map(([label, cells]) =>
+        h("tr", {}, h("th", { scope: "row" }, label), ...cells.map((x) => h("td", {}, x))),
       ),
     ),
   );
@@ -39,7 +46,7 @@ export function finalPanel(t, n) {
     "div",
     { class: "final" },
     h("h3", {}, f.games ? "Match over" : "Game over"),
-    f.players ? sheet : "",
+    sheet,
     h("p", {}, finalLine(f, n, what)),
   );
 }

@@ -1,0 +1,61 @@
+"""Kinds of tables played to their ends in Debian's Chromium, on the README's known deal
+(tests/stacked_serve.py): a match that ends, a game of a match for a stake.
+
+Screenshots go to test-artifacts/ (modes-*.png).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from test_web_browser import CHROMIUM, Player, browser
+from test_web_table_browser import DESKTOP, PHONES, context, knock_on_the_readme_deal, shot, stacked
+from webutil import LiveServer
+
+__all__ = ["browser", "stacked"]  # fixtures
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="needs Debian's Chromium: apt install chromium"
+)
+
+
+def final_rows(page: Any) -> list[list[str]]:
+    """The rows of the showdown's game-over or match-over table, as text."""
+    rows: list[list[str]] = page.locator("#showdown .final tr").evaluate_all(
+        "trs => trs.map(tr => [...tr.children].map(c => c.textContent))"
+    )
+    return rows
+
+
+@pytest.mark.parametrize("size", [PHONES["phone-360"], DESKTOP], ids=["phone", "desktop"])
+def test_a_match_won_in_its_first_game_shows_the_match_over(
+    stacked: LiveServer, browser: Any, size: tuple[int, int]
+) -> None:
+    # My knock (23 points) ends a game to 10: 23 + 25 box + 100 game + 100 shutout = 248
+    # match points, past the match's 20. The panel once threw on a match's final (no move log,
+    # no deal check, no score sheet after it).
+    ctx = context(browser, size)
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(1), "you")
+        you.tap = size[0] < 700
+        rules = {"game_target": 10, "match_target": 20}
+        knock_on_the_readme_deal(page, stacked, you, rules, match=True, stake="0.5")
+        you.wait_for_showdown()
+        final = page.locator("#showdown .final")
+        assert final.locator("h3").inner_text() == "Match over"
+        assert final_rows(page)[1:] == [["Game 1", "248", "0"], ["Total", "248", "0"]]
+        words = final.locator("p").inner_text()
+        assert words == (
+            "You win the match by 248. At 0.5 a point, Computer (beginner) pays you 124.0."
+        ), words
+        assert page.locator("#showdown button", has_text="Rematch").count() == 1
+        sheet = page.locator("#sheet-body").inner_text()
+        assert "1\tAnn\tknock\t23\t23\t0" in sheet and "1\tAnn\t248\t248\t0" in sheet, sheet
+        shot(page, f"modes-match-over-{'phone' if size[0] < 700 else 'desktop'}")
+        you.check_clean()
+    finally:
+        ctx.close()
