@@ -59,3 +59,31 @@ def test_a_match_won_in_its_first_game_shows_the_match_over(
         you.check_clean()
     finally:
         ctx.close()
+
+
+def test_a_game_of_a_match_ends_with_its_game_over_and_the_next_game(
+    stacked: LiveServer, browser: Any
+) -> None:
+    # The match begins its next game as soon as one ends: the page once showed that new game
+    # (0 to 0, no Game over, "Next hand") at the showdown of the hand that won the game.
+    ctx = context(browser, PHONES["phone"])
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(1), "you")
+        you.tap = True
+        knock_on_the_readme_deal(page, stacked, you, {"game_target": 10}, match=True, stake="0.5")
+        you.wait_for_showdown()
+        assert page.locator("#names").inner_text() == "Ann 23 – 0 Computer (beginner)"
+        final = page.locator("#showdown .final")
+        assert final.locator("h3").inner_text() == "Game over"
+        assert final_rows(page)[-1] == ["Total", "248", "0"]
+        # the stake is settled once, for the match
+        assert final.locator("p").inner_text() == "You win the game by 248."
+        assert "Match 248–0 to 500" in page.locator("#info").inner_text()
+        shot(page, "modes-match-game-over")
+        page.locator("#showdown button", has_text="Next game").click()
+        page.wait_for_function("() => document.querySelector('#showdown').hidden")
+        assert page.locator("#names").inner_text() == "Ann 0 – 0 Computer (beginner)"
+        you.check_clean()
+    finally:
+        ctx.close()

@@ -172,6 +172,21 @@ class Table:
         return self.scoring.game if isinstance(self.scoring, Match) else self.scoring
 
     @property
+    def game_shown(self) -> Game:
+        """The game the hand on the table counts in: in a match, the game that hand ended
+        (the match has begun the next one already) until the next hand is dealt."""
+        scoring = self.scoring
+        if (
+            isinstance(scoring, Match)
+            and self.hand is not None
+            and self.hand.is_over
+            and not scoring.game.hands
+            and len(scoring.games) > 1
+        ):
+            return scoring.games[-2]
+        return self.game
+
+    @property
     def match_points(self) -> tuple[int, int] | None:
         """In a match, the match points before the game being played; None otherwise."""
         return self.scoring.totals if isinstance(self.scoring, Match) else None
@@ -483,9 +498,9 @@ class Table:
             "preset": fixed["preset"],
             "hand_number": self.hand_number,
             "commitment": None if self.deal is None else self.deal.commitment,
-            "scores": list(self.game.totals),
+            "scores": list(self.game_shown.totals),
             "dealer_next": self.game.dealer,
-            "game_over": self.game.is_over,
+            "game_over": self.game_shown.is_over,
             "over": self.scoring.is_over,
             "abandoned": self.abandoned,
             "sheet": sheet,
@@ -502,8 +517,8 @@ class Table:
             info["game_number"] = len(self.scoring.games)
         if self.scoring.is_over:
             info["final"] = self.scoring.final().to_dict()
-        elif self.game.is_over:
-            info["final"] = self.game.final().to_dict()
+        elif self.game_shown.is_over:
+            info["final"] = self.game_shown.final().to_dict()
         return info
 
     def connected(self) -> list[bool]:
@@ -531,7 +546,7 @@ class Table:
         is over against the computer, once the game is over between people."""
         if self.hand is None or not self.hand.is_over:
             return "a hand is reviewed once it is over"
-        if not self.vs_computer and not self.game.is_over and not self.finished:
+        if not self.vs_computer and not self.game_shown.is_over and not self.finished:
             return "between people, the expert reviews your play once the game is over"
         return None
 

@@ -47,7 +47,7 @@ export function finalPanel(t, n) {
     { class: "final" },
     h("h3", {}, f.games ? "Match over" : "Game over"),
     sheet,
-    h("p", {}, finalLine(f, n, what)),
+    h("p", {}, finalLine(f, n, what, !!f.games || !t.options.match)),
   );
 }
 

@@ -112,11 +112,12 @@ export function resultWords(r, { n, layoffs = [], rules, dealerNext }) {
   }
 }
 
-// "Ann wins the game by 62" / "You win the match by 310".
-export function finalLine(f, n, what) {
+// "Ann wins the game by 62" / "You win the match by 310". A game of a match settles no stake
+// (``settles`` false): the match settles it once.
+export function finalLine(f, n, what, settles = true) {
   if (f.winner == null) return "The totals are even.";
   const stake =
-    Number(f.stake) > 0
+    settles && Number(f.stake) > 0
       ? ` At ${f.stake} a point, ${n.whom(1 - f.winner)} ${n.does(1 - f.winner, "pay")} ${n.whom(f.winner)} ${f.settlement}.`
       : "";
   return `${n.who(f.winner)} ${n.does(f.winner, "win")} the ${what} by ${f.net}.${stake}`;
