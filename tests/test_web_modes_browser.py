@@ -1,5 +1,5 @@
 """Kinds of tables played to their ends in Debian's Chromium, on the README's known deal
-(tests/stacked_serve.py): a match that ends, a game of a match for a stake.
+(tests/stacked_serve.py): a match that ends, a game of a match for a stake, a spectator.
 
 Screenshots go to test-artifacts/ (modes-*.png).
 """
@@ -11,9 +11,17 @@ from typing import Any
 
 import pytest
 
-from test_web_browser import CHROMIUM, Player, browser
-from test_web_table_browser import DESKTOP, PHONES, context, knock_on_the_readme_deal, shot, stacked
-from webutil import LiveServer
+from test_web_browser import CHROMIUM, Player, browser, play_to_showdown
+from test_web_table_browser import (
+    DESKTOP,
+    PHONES,
+    context,
+    knock_on_the_readme_deal,
+    open_table,
+    shot,
+    stacked,
+)
+from webutil import LiveServer, cards_in_text
 
 __all__ = ["browser", "stacked"]  # fixtures
 
@@ -87,3 +95,62 @@ def test_a_game_of_a_match_ends_with_its_game_over_and_the_next_game(
         you.check_clean()
     finally:
         ctx.close()
+
+
+def dom_cards(page: Any) -> set[str]:
+    """Every card the page names in its elements' data, labels and titles."""
+    found: list[str] = page.evaluate(
+        """() => [...document.querySelectorAll('*')].flatMap((el) => [el.dataset?.card,
+             el.getAttribute('aria-label'), el.getAttribute('title')]).filter(Boolean)"""
+    )
+    return cards_in_text(" ".join(found))
+
+
+def test_a_spectator_sees_both_seats_and_none_of_their_hidden_cards(
+    stacked: LiveServer, browser: Any
+) -> None:
+    # A spectator's page once showed only the far seat: the near one (its name, dealer and
+    # turn, the card it took from the pile) was hidden with "your hand", and the far seat's
+    # cards stayed face down after the hand was over.
+    ctx = context(browser, PHONES["phone-360"])
+    watch_ctx = context(browser, PHONES["phone"])
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(1), "you")
+        you.tap = True
+        rules = {"first_dealer": "fixed", "first_dealer_seat": 1}
+        created = open_table(
+            page, stacked, mode="computer", level="beginner", name="Ann", options=rules
+        )
+        watcher = watch_ctx.new_page()
+        spectator = Player(watcher, random.Random(2), "spectator")
+        watcher.goto(f"{stacked.url}{created['watch']}")
+        watcher.locator("#hand .card.back").first.wait_for()
+        assert watcher.locator("#hand .card.back").count() == 10
+        assert watcher.locator("#my-label").inner_text().startswith("Ann")
+        assert watcher.locator("#arrange").is_hidden()
+        assert "Undo takes back Ann's last move" in watcher.locator("#fair-play").inner_text()
+        page.locator("#actions button", has_text="Take upcard").tap()
+        watcher.locator("#hand .card[data-card='Jd']").wait_for()
+        assert watcher.locator("#hand .card.back").count() == 10
+        label = watcher.locator("#hand .cards").get_attribute("aria-label")
+        assert label == "Ann holds 11 cards, known: jack of diamonds", label
+        assert dom_cards(watcher) == {"Jd"}  # nothing else of either hand, nor the stock
+        shot(watcher, "modes-spectator-phone")
+        # the hand played on to its end: both hands face up
+        page.locator("#hand .card[data-card='Kd']").tap(position={"x": 6, "y": 24})
+        page.locator("#actions button", has_text="Discard").tap()
+        page.locator("#hand .card[data-card='Kd']").wait_for(state="detached")
+        play_to_showdown([you], limit=180)
+        you.wait_for_showdown()
+        watcher.locator("#showdown").wait_for(state="visible")
+        watcher.locator("#hand .card[data-card]").first.wait_for()
+        assert watcher.locator("#opp-cards .card.back").count() == 0
+        shown = "els => els.map(e => e.dataset.card).sort()"
+        computer = page.locator("#opp-cards .card[data-card]").evaluate_all(shown)
+        assert watcher.locator("#opp-cards .card[data-card]").evaluate_all(shown) == computer
+        you.check_clean()
+        spectator.check_clean()
+    finally:
+        ctx.close()
+        watch_ctx.close()

@@ -263,7 +263,9 @@ function fairPlayText(t) {
   const vsComputer = t.options.mode === "computer";
   bits.push(fair.hints ? (vsComputer ? "Hints are on." : "Hints are on for both players.") : "No hints at this table.");
   if (fair.undo)
-    bits.push("Undo takes back your last move until the computer moves; never a card drawn from the stock.");
+    bits.push(
+      `Undo takes back ${t.seat == null ? `${t.names[0]}'s` : "your"} last move until the computer moves; never a card drawn from the stock.`,
+    );
   else bits.push("No undo: every move is final.");
   if (fair.undo_used) bits.push("Undo was used in this game, so it does not count in statistics.");
   if (t.abandoned) bits.push("This game was closed as abandoned.");
@@ -312,10 +314,7 @@ function renderOpponentCards(v, opp) {
   if (!v) return;
   const t = table();
   if (v.seat == null) {
-    // spectator: counts and known cards for the far seat
-    const known = splitCards(v.known[opp]);
-    for (const c of known) row.append(cardElement(c, app.opts));
-    for (let i = known.length; i < v.counts[opp]; i++) row.append(cardElement(null));
+    seatInPublic(row, v, opp);
   } else if (v.knocker === opp && !v.opponent_hand) {
     row.append(h("span", { class: "muted" }, "laid out on the table"));
   } else if (v.opponent_hand) {
@@ -330,12 +329,29 @@ function renderOpponentCards(v, opp) {
     });
     for (let i = known.length; i < v.opponent_count; i++) row.append(cardElement(null));
   }
-  const count = v.seat == null ? v.counts[opp] : v.opponent_count;
   row.setAttribute(
     "aria-label",
-    `${t.names[opp]} holds ${count} cards` +
-      (v.opponent_known ? `, known: ${splitCards(v.opponent_known).map(cardName).join(", ")}` : ""),
+    v.seat == null ? publicLabel(v, opp) : heldLabel(t.names[opp], v.opponent_count, v.opponent_known),
   );
+}
+
+function heldLabel(name, count, known) {
+  return `${name} holds ${count} cards` + (known ? `, known: ${splitCards(known).map(cardName).join(", ")}` : "");
+}
+const publicLabel = (v, seat) => heldLabel(table().names[seat], v.counts[seat], v.known[seat]);
+
+// A seat as a spectator sees it: the cards it took from the pile and backs for the rest, its
+// cards laid out once it knocked, and its whole hand once the hand is over.
+function seatInPublic(row, v, seat) {
+  if (v.hands) {
+    for (const c of splitCards(v.hands[seat])) row.append(cardElement(c, app.opts));
+  } else if (v.knocker === seat) {
+    row.append(h("span", { class: "muted" }, "laid out on the table"));
+  } else {
+    const known = splitCards(v.known[seat]);
+    for (const c of known) row.append(cardElement(c, app.opts));
+    for (let i = known.length; i < v.counts[seat]; i++) row.append(cardElement(null));
+  }
 }
 
 function renderMiddle(v) {
@@ -418,8 +434,15 @@ function renderHand(v) {
   box.replaceChildren();
   renderArrangeControls();
   if (!v || v.seat == null) {
+    // a spectator: the near seat (the first player) as the far one, face down
     $("deadwood").textContent = "";
-    $("mine").hidden = !v || v.seat == null;
+    $("mine").hidden = !v;
+    $("arrange").hidden = true;
+    if (v) {
+      const row = h("div", { class: "cards opp", role: "img", "aria-label": publicLabel(v, 0) });
+      seatInPublic(row, v, 0);
+      box.append(row);
+    }
     return;
   }
   $("mine").hidden = false;
