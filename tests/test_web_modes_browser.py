@@ -18,6 +18,7 @@ from test_web_table_browser import (
     context,
     knock_on_the_readme_deal,
     open_table,
+    overflow,
     shot,
     stacked,
 )
@@ -154,3 +155,22 @@ def test_a_spectator_sees_both_seats_and_none_of_their_hidden_cards(
     finally:
         ctx.close()
         watch_ctx.close()
+
+
+def test_the_history_of_a_finished_game_fits_a_phone(stacked: LiveServer, browser: Any) -> None:
+    # The table of statistics by opponent and rules once widened the whole page on a phone.
+    ctx = context(browser, PHONES["phone-360"])
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(1), "you")
+        you.tap = True
+        knock_on_the_readme_deal(page, stacked, you, {"game_target": 10})
+        you.wait_for_showdown()
+        assert page.locator("#showdown button", has_text="Rematch").count() == 1
+        page.goto(f"{stacked.url}/history")
+        page.locator("#stats caption", has_text="By opponent and rules").wait_for()
+        assert overflow(page) <= 0
+        shot(page, "modes-history-phone")
+        you.check_clean()
+    finally:
+        ctx.close()

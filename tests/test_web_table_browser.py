@@ -361,7 +361,7 @@ def test_a_rematch_keeps_the_seats_and_the_spectator_follows(
         record = page.locator("#stats").inner_text()
         assert "Win rate" in record and "beginner" in record, record
         # every column of the breakdown by opponent has its cell (three were left out)
-        for row in page.locator("#stats table:nth-of-type(2) tbody tr").all():
+        for row in page.locator("#stats .scroll-x table tbody tr").all():
             assert row.locator("td").count() == 7
             assert row.locator("td").nth(4).inner_text() != ""
         assert page.locator("#games a").count() >= 1

@@ -122,6 +122,11 @@ function chart(series) {
   return svg;
 }
 
+// A table that scrolls sideways on a narrow screen, not the page.
+function scrolling(table, label) {
+  return h("div", { class: "scroll-x", tabindex: "0", role: "group", "aria-label": label }, table);
+}
+
 async function stats() {
   const s = await post("/api/stats", { tables });
   const box = document.getElementById("stats");
@@ -151,26 +156,29 @@ async function stats() {
   box.replaceChildren(
     h("table", { class: "sheet" }, h("tbody", {}, ...rows)),
     by.length
-      ? h(
-          "table",
-          { class: "sheet" },
-          h("caption", {}, "By opponent and rules"),
+      ? scrolling(
           h(
-            "thead",
-            {},
+            "table",
+            { class: "sheet" },
+            h("caption", {}, "By opponent and rules"),
             h(
-              "tr",
+              "thead",
               {},
-              h("th", { scope: "col" }, "Against"),
-              h("th", { scope: "col" }, "Rules"),
-              h("th", { scope: "col" }, "Games"),
-              h("th", { scope: "col" }, "Won"),
-              h("th", { scope: "col" }, "Points a hand"),
-              h("th", { scope: "col" }, "Gins"),
-              h("th", { scope: "col" }, "Undercuts"),
+              h(
+                "tr",
+                {},
+                h("th", { scope: "col" }, "Against"),
+                h("th", { scope: "col" }, "Rules"),
+                h("th", { scope: "col" }, "Games"),
+                h("th", { scope: "col" }, "Won"),
+                h("th", { scope: "col" }, "Points a hand"),
+                h("th", { scope: "col" }, "Gins"),
+                h("th", { scope: "col" }, "Undercuts"),
+              ),
             ),
+            h("tbody", {}, ...by),
           ),
-          h("tbody", {}, ...by),
+          "By opponent and rules",
         )
       : "",
     s.series?.length
