@@ -174,3 +174,37 @@ def test_the_history_of_a_finished_game_fits_a_phone(stacked: LiveServer, browse
         you.check_clean()
     finally:
         ctx.close()
+
+
+def test_a_hints_reason_does_not_repeat_its_action(stacked: LiveServer, browser: Any) -> None:
+    # "draw from the stock — draw from the stock: Q♠ does not fit your hand" was shown once:
+    # only a discard's reason lost the action it began with.
+    ctx = context(browser, DESKTOP)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{stacked.url}/")
+        said = page.evaluate(
+            """async () => {
+            const { hintReason } = await import('/static/js/words.js');
+            return [
+              hintReason('draw', 'draw from the stock: Qs does not fit your hand'),
+              hintReason('take', 'take Qs: it makes a set (Qs Qh Qd)'),
+              hintReason('discard Kd', 'discard Kd: leaves 23 deadwood'),
+              hintReason('gin Kd', 'gin: the bonus plus all his deadwood'),
+              hintReason('biggin', 'big gin: all eleven cards melded'),
+              hintReason('knock Kd', 'knock now with 4 deadwood; he holds about 20'),
+              hintReason('pass', 'pass: the hand ends dead, nobody scores'),
+            ];
+        }"""
+        )
+        assert said == [
+            "Qs does not fit your hand",
+            "it makes a set (Qs Qh Qd)",
+            "leaves 23 deadwood",
+            "the bonus plus all his deadwood",
+            "all eleven cards melded",
+            "knock now with 4 deadwood; he holds about 20",
+            "the hand ends dead, nobody scores",
+        ]
+    finally:
+        ctx.close()

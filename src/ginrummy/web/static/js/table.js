@@ -12,7 +12,7 @@ import { renderReview } from "./review.js";
 import { finalPanel, renderSheet } from "./sheet.js";
 import { playSound } from "./sound.js";
 import { dealtHand, verifyDeal } from "./verify.js";
-import { actionWords, namer, resultHeadline, resultWords } from "./words.js";
+import { actionWords, hintReason, namer, resultHeadline, resultWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
 const tableId = location.pathname.split("/").filter(Boolean).pop();
@@ -798,7 +798,7 @@ function renderHints() {
             "li",
             {},
             h("button", { type: "button", class: "link", onclick: () => act(x.action) }, actionWords(x.action)),
-            ` — ${prettyText(x.reason.startsWith(`${x.action}: `) ? x.reason.slice(x.action.length + 2) : x.reason)}`,
+            ` — ${prettyText(hintReason(x.action, x.reason))}`,
           ),
         ),
     ),

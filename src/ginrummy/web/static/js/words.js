@@ -139,3 +139,11 @@ export function actionWords(text) {
     }[kind] || text
   );
 }
+
+// A hint's reason without its leading "draw from the stock: " or "take Q♠: ", which the
+// hint's own words for the action say already ("draw from the stock — Q♠ does not fit…").
+export function hintReason(action, reason) {
+  const colon = reason.indexOf(": ");
+  const kind = action.split(" ")[0].replace("biggin", "big");
+  return colon >= 0 && reason.slice(0, colon).split(" ")[0] === kind ? reason.slice(colon + 2) : reason;
+}
