@@ -18,7 +18,7 @@ from ginrummy.engine import Rules
 from ginrummy.storage import Store
 from ginrummy.tui.app import Cards, PlayApp
 from ginrummy.tui.local import LocalGame
-from ginrummy.tui.words import legal, pretty
+from ginrummy.tui.words import legal, pretty, prompt, split_cards
 from tuiutil import (
     SEEDS,
     new_game,
@@ -306,6 +306,40 @@ def test_the_table_fits_80_by_24_and_follows_a_resize() -> None:
             assert "q Quit" in text
 
     drive(game, scenario, size=(100, 30))
+
+
+def test_a_narrow_screen_shows_every_card_and_the_prompt() -> None:
+    """At 60x20 the log goes under the table, which takes the whole width; narrower still,
+    the cards go on more rows rather than be cut off mid-card."""
+    game = new_game(SEEDS["knocked"])
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        def shows_all(phase: str) -> None:
+            view = table(app).state["view"]
+            text = screen_text(app)
+            lines = text.splitlines()
+            assert len(lines) == 20 and max(len(line) for line in lines) <= 60
+            for card in view["hand"].split():
+                assert f"│{pretty(card):>3}│" in text, (phase, card, text)
+            assert prompt(table(app).state)[:40] in text, (phase, text)
+
+        await play_hand(pilot, app, stop=lambda: table(app).state["view"]["phase"] == "discard")
+        await pilot.pause(0.1)
+        shows_all("discard")
+        await play_hand(pilot, app, stop=lambda: table(app).state["view"]["phase"] == "layoff")
+        await pilot.pause(0.1)
+        shows_all("layoff")
+        for melded in table(app).state["view"]["table_melds"]:
+            for card in split_cards(melded):
+                assert f"{pretty(card):>3}│" in screen_text(app)
+        await pilot.resize_terminal(40, 30)
+        await pilot.pause(0.1)
+        text = screen_text(app)
+        assert max(len(line) for line in text.splitlines()) <= 40
+        for card in table(app).state["view"]["hand"].split():
+            assert f"{pretty(card):>3}│" in text, (card, text)
+
+    drive(game, scenario, size=(60, 20))
 
 
 def test_a_saved_game_resumes_where_it_was_left(tmp_path: Any) -> None:

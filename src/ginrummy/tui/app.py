@@ -16,6 +16,7 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Size
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Input, Static
@@ -53,7 +54,7 @@ Screen { layout: vertical; }
 #felt { width: 1fr; padding: 0 1; background: #0f3d2e; color: #f1f5f9; }
 #side { width: 30%; min-width: 26; max-width: 48; padding: 0 1; background: $panel; }
 #opponent-label, #hand-label { height: 1; }
-.row { height: 3; }
+.row { height: auto; }
 #piles { margin: 1 0; }
 #table-melds { height: auto; margin-bottom: 1; }
 #hand { margin-bottom: 0; }
@@ -66,6 +67,11 @@ Screen { layout: vertical; }
 #logbox { height: 1fr; }
 #command { dock: bottom; display: none; }
 #command.shown { display: block; }
+/* A narrow screen: the hints and the log below the table, which takes the whole width. */
+.-narrow #main { layout: vertical; }
+.-narrow #felt { height: auto; max-height: 100%; }
+.-narrow #piles, .-narrow #table-melds { margin: 0; }
+.-narrow #side { width: 100%; max-width: 100%; min-width: 0; height: 1fr; }
 """
 
 
@@ -73,7 +79,7 @@ class Cards(Widget):
     """Rows of cards drawn by a function of the screen's state; a click on a card (or the
     stock, or the pile) tells the screen which."""
 
-    DEFAULT_CSS = "Cards { height: 3; }"
+    DEFAULT_CSS = "Cards { height: auto; }"
 
     def __init__(self, kind: str, *, id: str) -> None:
         super().__init__(id=id, classes="row")
@@ -91,8 +97,12 @@ class Cards(Widget):
         text.overflow = "crop"
         return text
 
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """As many rows of cards as fit the width (the hand wraps on a narrow screen)."""
+        return len(self.table.draw(self.kind, width).lines)
+
     def on_click(self, event: events.Click) -> None:
-        found = self.drawing.card_at(event.x)
+        found = self.drawing.card_at(event.x, event.y)
         if found is not None:
             self.table.clicked(self.kind, found, double=event.chain >= 2)
 
@@ -106,6 +116,10 @@ class Line(Static):
 
     def refresh_from(self, screen: TableScreen) -> None:
         self.update(screen.text(self.kind))
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self.kind == "melds":  # its cards are drawn to fit its width
+            self.refresh_from(cast(TableScreen, self.screen))
 
 
 class LogLines(Line):
@@ -122,6 +136,8 @@ class TableScreen(Screen[None]):
     """The table: the opponent, the stock and the pile, the melds or the showdown, your hand,
     what to do now, and beside it the hints and the move log."""
 
+    #: Below 72 columns the hints and the log go under the table (see the CSS).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (72, "-wide")]  # noqa: RUF012 (Textual types it so)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("d", "act('draw')", "Draw"),
         Binding("t", "act('take')", "Take"),
@@ -238,7 +254,7 @@ class TableScreen(Screen[None]):
         for line in self.query(Line):
             line.refresh_from(self)
         for cards in self.query(Cards):
-            cards.refresh()
+            cards.refresh(layout=True)
         self.query_one("#hints").set_class(self.hinting or self.hints is not None, "shown")
         self.query_one("#status").set_class(self.problem is not None, "error")
         self.refresh_bindings()
@@ -254,7 +270,7 @@ class TableScreen(Screen[None]):
         if not view:
             return Drawing()
         if kind == "opponent":
-            return draw_groups(board.opponent_groups(view))
+            return draw_groups(board.opponent_groups(view), width=width)
         if kind == "piles":
             return board.piles(view, width)
         return draw_groups(
@@ -262,6 +278,7 @@ class TableScreen(Screen[None]):
             selected=self.selected,
             marked=board.just_drawn(view),
             dimmed=view.get("taken_card") if view.get("phase") == "discard" else None,
+            width=width,
         )
 
     def text(self, kind: str) -> Text:
@@ -294,7 +311,8 @@ class TableScreen(Screen[None]):
         result = board.result_text(state)
         if result is not None:
             return result
-        area = board.knock_area(state)
+        width = self.query_one("#table-melds").size.width
+        area = board.knock_area(state, width or None)
         if area is None:
             return Text()
         title, drawing = area

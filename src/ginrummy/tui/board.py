@@ -141,13 +141,13 @@ def piles(view: Mapping[str, Any], width: int) -> Drawing:
     pile = split_cards(view.get("discard_pile"))
     drawing = draw_groups([[None]])
     stock_end = drawing.width
-    drawing.spans.append((0, stock_end, "stock"))
+    drawing.spans.append((0, stock_end, "stock", 0))
     drawing.gap()
     if pile:
         start = drawing.width
         draw_groups([[pile[-1]]], drawing=drawing)
         drawing.spans = [s for s in drawing.spans if s[2] != pile[-1]]
-        drawing.spans.append((start, drawing.width, "pile"))
+        drawing.spans.append((start, drawing.width, "pile", 0))
     else:
         for line, part in zip(drawing.lines, ("╭┄┄┄╮", "┆   ┆", "╰┄┄┄╯"), strict=True):
             line.append(part, EDGE)
@@ -178,8 +178,9 @@ def _fit(cards: Sequence[str], room: int) -> str:
     return " ".join(reversed(shown))
 
 
-def knock_area(state: State) -> tuple[Text, Drawing] | None:
-    """While the defender lays off: the knocker's melds, deadwood and the cards laid off."""
+def knock_area(state: State, width: int | None = None) -> tuple[Text, Drawing] | None:
+    """While the defender lays off: the knocker's melds, deadwood and the cards laid off (in
+    rows that fit ``width`` columns, if given)."""
     view = state.get("view") or {}
     knocker = view.get("knocker")
     if knocker is None or view.get("phase") == "over" or not view.get("table_melds"):
@@ -192,7 +193,7 @@ def knock_area(state: State) -> tuple[Text, Drawing] | None:
     if laid:
         title.append(f" · laid off {pretty_cards(laid)}", style="")
         groups.append(list(laid))
-    return title, draw_groups(groups)
+    return title, draw_groups(groups, width=width)
 
 
 def result_text(state: State) -> Text | None:

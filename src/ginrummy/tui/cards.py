@@ -42,18 +42,19 @@ def face_style(card: str) -> Style:
 
 @dataclass
 class Drawing:
-    """Three lines of text and where each card is: (first column, last column + 1, card)."""
+    """Rows of three lines of text and where each card is: (first column, last column + 1,
+    card, row)."""
 
     lines: list[Text] = field(default_factory=lambda: [Text(), Text(), Text()])
-    spans: list[tuple[int, int, str]] = field(default_factory=list)
+    spans: list[tuple[int, int, str, int]] = field(default_factory=list)
 
     @property
     def width(self) -> int:
         return self.lines[0].cell_len
 
-    def card_at(self, x: int) -> str | None:
-        for start, end, card in self.spans:
-            if start <= x < end:
+    def card_at(self, x: int, y: int = 0) -> str | None:
+        for start, end, card, row in self.spans:
+            if start <= x < end and row == y // ROWS:
                 return card
         return None
 
@@ -65,6 +66,33 @@ class Drawing:
         return Text("\n").join(self.lines)
 
 
+def group_width(count: int) -> int:
+    """The columns a group of ``count`` cards takes."""
+    return 1 + CELL * count
+
+
+def fit_rows(
+    groups: Sequence[Sequence[str | None]], width: int
+) -> list[list[Sequence[str | None]]]:
+    """The groups in rows that fit ``width`` columns: a group goes whole onto the next row
+    when it does not fit where it would start, and is split only when wider than a row."""
+    per_row = max(1, (width - 1) // CELL)
+    rows: list[list[Sequence[str | None]]] = [[]]
+    used = 0
+    for group in (g for g in groups if g):
+        rest = list(group)
+        while rest:
+            gap = 1 if used else 0
+            room = (width - used - gap - 1) // CELL
+            if used and room < min(len(rest), per_row):
+                rows.append([])
+                used, gap, room = 0, 0, per_row
+            part, rest = rest[: max(1, room)], rest[max(1, room) :]
+            rows[-1].append(part)
+            used += gap + group_width(len(part))
+    return rows
+
+
 def draw_groups(
     groups: Sequence[Sequence[str | None]],
     *,
@@ -72,9 +100,19 @@ def draw_groups(
     marked: str | None = None,
     dimmed: str | None = None,
     drawing: Drawing | None = None,
+    width: int | None = None,
 ) -> Drawing:
     """Groups of cards side by side (``None`` is a card face down); ``selected`` is shown
-    reversed, ``marked`` (the card just drawn) underlined, ``dimmed`` faint."""
+    reversed, ``marked`` (the card just drawn) underlined, ``dimmed`` faint. With ``width``,
+    in as many rows as it takes to fit that many columns."""
+    if width is not None and width > 0 and drawing is None:
+        rows = fit_rows(groups, width)
+        out = Drawing(lines=[])
+        for number, row in enumerate(rows):
+            part = draw_groups(row, selected=selected, marked=marked, dimmed=dimmed)
+            out.lines += part.lines
+            out.spans += [(start, end, card, number) for start, end, card, _ in part.spans]
+        return out if out.lines else Drawing()
     out = drawing if drawing is not None else Drawing()
     top, middle, bottom = out.lines
     for number, group in enumerate(g for g in groups if g):
@@ -98,5 +136,5 @@ def draw_groups(
                 middle.append(label(card), style)
             middle.append("│", EDGE)
             if card is not None:
-                out.spans.append((start - 1, start + 3, card))
+                out.spans.append((start - 1, start + 3, card, 0))
     return out
