@@ -112,6 +112,25 @@ def test_a_hand_typed_line_by_line_then_resumed(tmp_path: Path) -> None:
     assert child.exitstatus == 0
 
 
+def test_ctrl_c_says_the_game_is_saved_and_how_to_resume_it(tmp_path: Path) -> None:
+    db = tmp_path / "games.db"
+    child = spawn(tmp_path, "--level", "simple", "--seed", str(SEEDS["knock"]), "--db", str(db))
+    try:
+        child.expect(PROMPT)
+        child.sendline("pass")
+        child.expect(PROMPT)
+        child.sendintr()
+        child.expect("is saved: ginrummy play --resume ([A-Za-z0-9_-]+)")
+        game_id = child.match.group(1)
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 130
+    with Store(f"sqlite:///{db}") as store:
+        stored = store.load_game(game_id)
+        assert stored is not None and stored.hands[0].actions  # the pass was kept
+
+
 def test_commands_piped_in_are_played_in_order(tmp_path: Path) -> None:
     """A pipe sends every line at once: each waits for its turn (the computer's move first)."""
     db = tmp_path / "games.db"

@@ -170,7 +170,11 @@ def run(args: argparse.Namespace) -> int:
     store = _open_store(args.db)
     try:
         game = _local_game(args, store)
-        code = asyncio.run(_play(game, plain))
+        try:
+            code = asyncio.run(_play(game, plain))
+        except KeyboardInterrupt:  # Ctrl-C: every move is saved already; say how to go on
+            print()
+            code = 130
         table = game.table
         if not table.finished:
             print(_left_off(table.id, store.url))
