@@ -18,6 +18,7 @@ from ginrummy.tui.commands import (
     parse_command,
 )
 from ginrummy.tui.local import LocalGame
+from ginrummy.tui.plain import table_lines
 from ginrummy.tui.remote import parse_link
 from ginrummy.tui.sheet import final_lines, sheet_lines
 from ginrummy.tui.verify import DealCheck, dealt_hand
@@ -198,3 +199,18 @@ def test_the_prompt_says_whom_the_next_hand_waits_for() -> None:
     )
     table["ready"] = [1]  # he has asked; you have not
     assert prompt({"view": view, "table": table}) == "The hand is over: next hand?"
+
+
+def test_the_plain_table_says_what_the_app_shows_beside_the_cards() -> None:
+    """Under Oklahoma the hand's knock limit and its doubling (the app shows both by the
+    pile), and a card taken from the pile that may not be discarded this turn."""
+    rules = Rules.preset("oklahoma")
+    doubled = table_lines(new_game(1, rules=rules).table.state_for(0))  # K♠ upcard
+    assert "Knock limit 10 this hand · every score doubled (a spade upcard)." in doubled
+    plain = table_lines(new_game(8, rules=rules).table.state_for(0))  # 3♣ upcard
+    assert "Knock limit 3 this hand." in plain
+    assert not any("limit" in line for line in table_lines(new_game(8).table.state_for(0)))
+    game = new_game(8, rules=rules)
+    game.table.commit(game.table.plan(0, "take"))
+    lines = table_lines(game.table.state_for(0))
+    assert any("(took 3♣ from the pile: it cannot be discarded this turn)" in x for x in lines)

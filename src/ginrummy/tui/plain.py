@@ -91,6 +91,11 @@ def table_lines(state: State) -> list[str]:
             f"Stock {view.get('stock_count', 0)} · {top} · {n.who(other)} "
             f"{n.does(other, 'have')} {view.get('opponent_count', 0)} cards{took}."
         )
+        if (view.get("rules") or state["table"].get("rules") or {}).get("oklahoma"):
+            limit = view.get("knock_limit")
+            this_hand = "Gin only" if limit == 0 else f"Knock limit {limit}"
+            doubled = " · every score doubled (a spade upcard)"
+            out.append(f"{this_hand} this hand{doubled if view.get('multiplier', 1) > 1 else ''}.")
         area = board.knock_area(state)
         if area is not None:
             laid = " | ".join(pretty_cards([c for c in g if c]) for g in _melds(view))
@@ -99,6 +104,8 @@ def table_lines(state: State) -> list[str]:
     hand = " | ".join(pretty_cards([c for c in g if c]) for g in groups)
     drawn = board.just_drawn(view)
     note = f" (just drew {pretty(drawn)})" if drawn else ""
+    if drawn and drawn == view.get("taken_card"):
+        note = f" (took {pretty(drawn)} from the pile: it cannot be discarded this turn)"
     out.append(f"Your hand: {hand or 'no cards'}{note}.")
     if view.get("phase") != "over":
         out.append(f"{deadwood_words(view)}.")
