@@ -5,6 +5,8 @@ check that catches a deck other than the one committed to."""
 from __future__ import annotations
 
 import asyncio
+import copy
+import io
 from typing import Any
 
 import pytest
@@ -18,7 +20,7 @@ from ginrummy.tui.commands import (
     parse_command,
 )
 from ginrummy.tui.local import LocalGame
-from ginrummy.tui.plain import table_lines
+from ginrummy.tui.plain import PlainPlayer, table_lines
 from ginrummy.tui.remote import parse_link
 from ginrummy.tui.sheet import final_lines, sheet_lines
 from ginrummy.tui.verify import DealCheck, dealt_hand
@@ -32,7 +34,7 @@ from ginrummy.tui.words import (
     result_words,
     third_person,
 )
-from tuiutil import SEEDS, new_game
+from tuiutil import SEEDS, new_game, policy
 
 ANN = Namer(("Ann", "Bob"), 0)
 BOB = Namer(("Ann", "Bob"), 1)
@@ -214,3 +216,22 @@ def test_the_plain_table_says_what_the_app_shows_beside_the_cards() -> None:
     game.table.commit(game.table.plan(0, "take"))
     lines = table_lines(game.table.state_for(0))
     assert any("(took 3♣ from the pile: it cannot be discarded this turn)" in x for x in lines)
+
+
+def test_the_plain_mode_says_a_hand_s_result_once() -> None:
+    """Between people, asking for the next hand changes the prompt to whom it waits for: the
+    result already said is not said again."""
+    table = new_game(SEEDS["knock"]).table
+    while table.state_for(0)["view"]["phase"] != "over":
+        seat = table.hand.current_player if table.hand is not None else 0
+        table.commit(table.plan(seat, policy(table.state_for(seat))))
+    out = io.StringIO()
+    player = PlainPlayer(new_game(SEEDS["knock"]), out=out)
+    over = table.state_for(0)
+    player.show(over)
+    waiting = copy.deepcopy(over)
+    waiting["table"]["ready"] = [0]
+    player.show(waiting)
+    text = out.getvalue()
+    assert text.count("Score: You ") == 1 and text.count("Deal verified") == 1
+    assert text.index("Score: You ") < text.index("Waiting for Computer (simple)")

@@ -170,6 +170,8 @@ class PlainPlayer:
         self.state: Message | None = None
         self.shown: tuple[Any, int] = (None, 0)
         self.asked: str | None = None
+        #: The hand whose result was said: (table, hand number).
+        self.said_result: tuple[Any, int] | None = None
         self.lines: asyncio.Queue[str | None] = asyncio.Queue()
         #: Lines typed ahead, kept until the table waits for this seat.
         self.held: list[str] = []
@@ -318,7 +320,8 @@ class PlainPlayer:
         view = state.get("view") or {}
         asked = prompt(state)
         mine = bool(legal(state)) or view.get("phase") == "over"
-        if view.get("phase") == "over" and asked != self.asked:
+        if view.get("phase") == "over" and self.said_result != key:  # once a hand
+            self.said_result = key
             for line in showdown_lines(state, self.deals.verdict(state)):
                 self.say(line)
         if mine and (asked != self.asked or len(lines) > start):
