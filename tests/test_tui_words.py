@@ -104,7 +104,14 @@ def test_commands_are_read_against_the_state() -> None:
     assert knock_action("knock Kh", choices, 1) == "knock Kh Ac2c3c"
     assert parse_command("hint", state).message == {"type": "hint"}
     assert parse_command("q", state).name == "quit"
-    for bad, says in [("draw", "cannot draw"), ("discard Zz", "not a card"), ("fold", "unknown")]:
+    for bad, says in [
+        ("draw", "cannot draw"),
+        ("d", "you cannot draw from the stock now"),  # the move in words, not its short form
+        ("a", "you cannot make the optimal layoffs now"),
+        ("l Kh", "you cannot lay off K♥ now"),
+        ("discard Zz", "not a card"),
+        ("fold", "unknown"),
+    ]:
         with pytest.raises(CommandWordsError, match=says):
             parse_command(bad, state)
     assert prompt(state) == "Choose a card to discard. You can knock."

@@ -16,7 +16,7 @@ from typing import Any
 from ..engine.cards import Card
 from ..engine.errors import InvalidNotationError
 from .session import Message
-from .words import State, legal, pretty
+from .words import State, action_words, legal, pretty
 
 #: Commands the screen answers itself, with their short forms.
 LOCAL = {
@@ -133,7 +133,7 @@ def parse_command(text: str, state: State) -> Command:
     if head in BARE:
         action = BARE[head]
         if action not in moves:
-            raise CommandWordsError(f"you cannot {head} now")
+            raise CommandWordsError(f"you cannot {action_words(action)} now")
         if action == "biggin":
             return Command("knock", action=action)
         return Command("send", {"type": "action", "action": action})
@@ -154,7 +154,7 @@ def parse_command(text: str, state: State) -> Command:
             action = f"{action} {' '.join(rest[1:])}"  # melds named: sent as they are
             return Command("send", {"type": "action", "action": action})
         if action not in moves:
-            raise CommandWordsError(f"you cannot {kind} {pretty(card)} now")
+            raise CommandWordsError(f"you cannot {action_words(action)} now")
         if kind in ("knock", "gin"):
             return Command("knock", action=action)
         return Command("send", {"type": "action", "action": action})
