@@ -232,6 +232,24 @@ def test_the_score_sheet_and_help_open_and_close() -> None:
     drive(game, scenario)
 
 
+def test_typed_hand_and_log_open_the_table_and_the_moves() -> None:
+    game = new_game(SEEDS["knocked"])
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await until(pilot, lambda: waiting_for_me(app), "my turn")
+        await pilot.press("colon", *"log", "enter")
+        await until(pilot, lambda: "This hand's moves" in screen_text(app), "the log")
+        assert "deals" in screen_text(app)
+        await pilot.press("escape")
+        await until(pilot, lambda: "This hand's moves" not in screen_text(app), "the table")
+        await pilot.press("colon", *"hand", "enter")
+        await until(pilot, lambda: "The table" in screen_text(app), "the hand")
+        assert "Your hand:" in screen_text(app)
+        await pilot.press("escape")
+
+    drive(game, scenario)
+
+
 def test_the_mouse_draws_chooses_and_discards() -> None:
     game = new_game(SEEDS["knock"])
 

@@ -31,6 +31,7 @@ from .commands import (
     parse_command,
 )
 from .dialogs import DIALOG_CSS, KnockDialog, TextDialog, help_lines
+from .plain import table_lines
 from .session import Message, Session
 from .sheet import final_lines, sheet_lines
 from .verify import DealCheck
@@ -576,6 +577,11 @@ class TableScreen(Screen[None]):
             self.action_sheet()
         elif command.name == "help":
             self.action_help()
+        elif command.name == "hand":
+            self.app.push_screen(TextDialog("The table", table_lines(self.state), "escape"))
+        elif command.name == "log":
+            lines = [line.text for line in log_lines(self.state)] or ["No moves yet."]
+            self.app.push_screen(TextDialog("This hand's moves", lines, "escape"))
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
         box = self.query_one("#command", Input)
