@@ -90,7 +90,7 @@ def test_whole_game_with_undo_and_irregularities(db: str) -> None:
             for line in out.splitlines()
         ), label
     assert "Net: Ann +222. At 0.50 a point, Bob pays Ann 111.00." in out
-    assert "Another game with the same players and rules? [y/n/undo/edit]: n" in out
+    assert "Another game with the same players and rules? [y/n/sheet/undo/edit]: n" in out
 
     with Store(db) as store:
         (game,) = store.list_games()
@@ -184,7 +184,8 @@ def test_end_of_input_in_the_middle_of_setting_up_creates_nothing(
     db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     status, out, _ = score(db, ["Ann"], capsys=capsys, monkeypatch=monkeypatch)
-    assert status == 0 and "Stopped; everything entered is saved." in out
+    assert status == 0 and "Stopped before the game began; nothing was saved." in out
+    assert "everything entered is saved" not in out
     with Store(db) as store:
         assert store.list_games() == []
 
@@ -285,7 +286,7 @@ def test_match_offers_each_next_game_and_settles_once(
     assert "Game 3: Bob +300; match points Ann 290, Bob 580" in out
     assert "Bob wins the match by 290." in out
     assert "At 0.01 a point, Ann pays Bob 2.90." in out
-    assert "Another match with the same players and rules? [y/n/undo/edit]: n" in out
+    assert "Another match with the same players and rules? [y/n/sheet/undo/edit]: n" in out
     with Store(db) as store:
         (game,) = store.list_games()
         assert game.status == "finished" and game.winner == 1
@@ -298,14 +299,25 @@ def test_undo_after_the_end_reopens_the_game_and_again_starts_a_new_one(
     args = [*NEW, "--dealer", "bob", "--set", "game_target=25"]
     status, out, _ = score(
         db,
-        ["ann gin 0", "undo", "ann knock 1 bob 30", "maybe", "y", "bob knock 5 ann 9", "quit"],
+        [
+            "ann gin 0",
+            "undo",
+            "ann knock 1 bob 30",
+            "maybe",
+            "sheet",
+            "y",
+            "bob knock 5 ann 9",
+            "quit",
+        ],
         *args,
         capsys=capsys,
         monkeypatch=monkeypatch,
     )
     assert status == 0
     assert "Undone: hand 'ann gin 0'." in out
-    assert "error: answer y, n, undo or edit <hand> <result>, not 'maybe'" in out
+    assert "error: answer y, n, sheet, undo or edit <hand> <result>, not 'maybe'" in out
+    after = out.split("[y/n/sheet/undo/edit]: sheet")[1]  # the sheet, then the question again
+    assert after.index("Ann knock +29") < after.index("Another game")
     assert out.count("Started game") == 2
     with Store(db) as store:
         second, first = store.list_games()

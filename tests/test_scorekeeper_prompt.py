@@ -165,7 +165,7 @@ def test_edit_after_the_end_can_reopen_the_game(
     lines = ["ann gin 10", "edit 1 ann knock 5 bob 10", "bob gin 3", "n"]
     status, out, _ = score(db_url, lines, *args, capsys=capsys, monkeypatch=monkeypatch)
     assert status == 0
-    assert "[y/n/undo/edit]: edit 1 ann knock 5 bob 10" in out
+    assert "[y/n/sheet/undo/edit]: edit 1 ann knock 5 bob 10" in out
     assert "Hand 1 is now: Ann knocks with 5, Bob has 10: Ann scores 5." in out
     assert "Hand 2: Bob goes gin; Ann has 3: Bob scores 28." in out
     with Store(db_url) as store:

@@ -108,16 +108,24 @@ class ScorePrompt:
     # -- starting ------------------------------------------------------------------------
 
     def start(self, args: argparse.Namespace, *, new: bool) -> int:
+        session: Session | None = None
         try:
             session = self._choose(args, new)
             while session is not None:
                 session = self.play(session)
         except Quit:
-            self.view.say("Stopped; everything entered is saved.")
+            self.view.say(self._stopped("Stopped", session))
         except KeyboardInterrupt:
-            self.view.say("\nInterrupted; everything entered is saved.")
+            self.view.say("\n" + self._stopped("Interrupted", session))
             return 130
         return 0
+
+    @staticmethod
+    def _stopped(how: str, session: Session | None) -> str:
+        """What stopping keeps: everything entered, or nothing if no game had begun."""
+        if session is None:
+            return f"{how} before the game began; nothing was saved."
+        return f"{how}; everything entered is saved."
 
     def _choose(self, args: argparse.Namespace, new: bool) -> Session | None:
         if args.game:
@@ -241,6 +249,9 @@ class ScorePrompt:
                     continue
                 if answer == "again":
                     return self._started(session.again())
+                if answer == "sheet":
+                    self._show_all(keeper)
+                    continue
                 if answer.startswith("edit"):
                     try:
                         edit = parse_entry(answer, keeper)
@@ -397,7 +408,7 @@ class ScorePrompt:
     def _after_end(self, keeper: Keeper) -> str:
         what = "match" if keeper.match is not None else "game"
         return self.ask_until(
-            f"Another {what} with the same players and rules? [y/n/undo/edit]: ", _again
+            f"Another {what} with the same players and rules? [y/n/sheet/undo/edit]: ", _again
         )
 
     # -- showing -------------------------------------------------------------------------
@@ -470,11 +481,11 @@ def _again(answer: str) -> str:
         return "again"
     if word in ("n", "no", "q", "quit", "exit", ""):
         return "stop"
-    if word == "undo":
-        return "undo"
+    if word in ("undo", "sheet"):
+        return word
     if word.split()[0] == "edit":
         return answer.strip()
-    raise CommandError(f"answer y, n, undo or edit <hand> <result>, not {answer!r}")
+    raise CommandError(f"answer y, n, sheet, undo or edit <hand> <result>, not {answer!r}")
 
 
 def _prompt(keeper: Keeper) -> str:
