@@ -279,3 +279,14 @@ def test_stake_settlement() -> None:
     assert final.net == (105 + 25 + 100) - (1 + 25)
     assert final.settlement == Decimal("10.20")
     assert final.to_dict()["settlement"] == "10.20"
+
+
+@pytest.mark.parametrize(
+    ("stake", "paid"),
+    [("0.5", "102.00"), ("2", "408"), ("0.25", "51.00"), ("0.001", "0.204"), ("1.50", "306.00")],
+)
+def test_a_settlement_is_written_as_money(stake: str, paid: str) -> None:
+    rules = Rules(stake=Decimal(stake))
+    game = play(rules, knock(rules, 1, 5, 6), HandResult.gin(rules, 0, 80))  # net 204
+    assert game.final().net == 204
+    assert str(game.final().settlement) == paid

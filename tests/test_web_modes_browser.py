@@ -59,7 +59,7 @@ def test_a_match_won_in_its_first_game_shows_the_match_over(
         assert final_rows(page)[1:] == [["Game 1", "248", "0"], ["Total", "248", "0"]]
         words = final.locator("p").inner_text()
         assert words == (
-            "You win the match by 248. At 0.5 a point, Computer (beginner) pays you 124.0."
+            "You win the match by 248. At 0.5 a point, Computer (beginner) pays you 124.00."
         ), words
         assert page.locator("#showdown button", has_text="Rematch").count() == 1
         sheet = page.locator("#sheet-body").inner_text()

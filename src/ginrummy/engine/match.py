@@ -27,7 +27,7 @@ from .errors import (
 from .game import Game, GameRecord, HandEntry, derived_seed
 from .results import HandResult
 from .rules import Rules
-from .scoring import GameFinal
+from .scoring import GameFinal, money
 from .serial import json_object
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ class MatchFinal:
 
     @property
     def settlement(self) -> Decimal:
-        return self.net * self.stake
+        return money(self.net * self.stake)
 
     def to_dict(self) -> dict[str, Any]:
         return {

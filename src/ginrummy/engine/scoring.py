@@ -45,6 +45,18 @@ def _plus(pair: Pair, seat: int, amount: int) -> Pair:
     return (pair[0] + amount, pair[1]) if seat == 0 else (pair[0], pair[1] + amount)
 
 
+def money(amount: Decimal) -> Decimal:
+    """``amount`` as money is written: whole, or with at least two decimals (124.0 is 124.00;
+    a stake of a tenth of a cent keeps its three).
+
+    >>> money(Decimal("124.0")), money(Decimal("248")), money(Decimal("0.248"))
+    (Decimal('124.00'), Decimal('248'), Decimal('0.248'))
+    """
+    if amount.as_tuple().exponent == -1 and amount.adjusted() < 20:  # within the precision
+        return amount.quantize(Decimal("0.01"))
+    return amount
+
+
 def box_value(rules: Rules, result: HandResult) -> int:
     """The box (line) bonus the winner of ``result`` earns for it at the end of the game."""
     return rules.box_bonus * (result.multiplier if rules.oklahoma_double_boxes else 1)
@@ -214,7 +226,7 @@ class GameFinal:
 
     @property
     def settlement(self) -> Decimal:
-        return self.net * self.stake
+        return money(self.net * self.stake)
 
     def to_dict(self) -> dict[str, Any]:
         return {
