@@ -9,6 +9,8 @@ without asking the database; and the store turns a value the database refuses in
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from ginrummy.engine import Rules
@@ -82,3 +84,46 @@ def test_a_table_is_not_made_to_a_target_no_game_reaches() -> None:
             assert answer.json()["message"].startswith("a game is played to at most 1000")
         answer = client.post("/api/tables", json={"mode": "friend", "preset": "oklahoma"})
         assert answer.status_code == 200, answer.text
+
+
+#: A lone surrogate: JSON's "\ud800" escape makes one (``json.dumps`` writes it so), valid JSON
+#: and UTF-8 on the wire, but text that UTF-8 cannot encode again (a token hashed, an error
+#: quoting it, a message relayed).
+SURROGATE = "\ud800"
+
+
+def test_lone_surrogates_in_a_message_are_refused_and_the_socket_stays() -> None:
+    with app_client() as client:
+        created = new_table(client, mode="friend", name="Ann")
+        with client.websocket_connect(f"/ws/{created['id']}") as ws:
+            assert recv(ws)["type"] == "state"
+            for msg in (
+                {"type": "hello", "token": SURROGATE},
+                {"type": "hello", "token": created["token"] + SURROGATE},
+                {"type": "action", "action": "discard " + SURROGATE},
+                {"type": "name", "name": "Ann" + SURROGATE},
+            ):
+                ws.send_text(json.dumps(msg))
+                answer = recv(ws)
+                assert answer["type"] == "error", msg
+                assert "lone surrogate" in answer["message"]
+            ws.send_text(json.dumps({"type": "ping", "id": SURROGATE}))
+            assert recv(ws) == {
+                "type": "error",
+                "message": "a message's 'id' is a number or a short text",
+            }
+            # The socket still serves.
+            ws.send_json({"type": "state"})
+            assert recv(ws)["type"] == "state"
+
+
+def test_lone_surrogates_in_a_post_get_a_clear_answer() -> None:
+    headers = {"content-type": "application/json"}
+    with app_client() as client:
+        body = json.dumps({"tables": [{"id": "abcdefgh", "token": SURROGATE}]})
+        answer = client.post("/api/mine", content=body, headers=headers)
+        assert answer.status_code == 200 and answer.json() == []
+        body = json.dumps({"options": {SURROGATE: 1}})
+        answer = client.post("/api/tables", content=body, headers=headers)
+        assert answer.status_code == 400
+        assert answer.json()["message"] == "unknown rule option(s): ?"

@@ -756,3 +756,20 @@ def test_spectators_see_public_cards_only() -> None:
                 assert "reveal" in last
             else:
                 assert leaks(last, table.hand, None) == {} and "reveal" not in last
+
+
+def test_parse_message_refuses_an_id_that_cannot_be_relayed() -> None:
+    """A message's "id" is kept as sent, and relayed to another instance as orjson encodes
+    it: an id it could not encode (nesting, a number past 64 bits, a lone surrogate) is
+    refused, not the relaying socket dropped."""
+    from ginrummy.web.protocol import encode
+
+    deep: Any = []
+    for _ in range(400):
+        deep = [deep]
+    for value in (10**30, deep, "\ud800", {"a": 1}):
+        with pytest.raises(ProtocolError, match="'id' is a number or a short text"):
+            parse_message(json.dumps({"type": "action", "action": "discard Kh", "id": value}))
+    for value in (7, "r-12", None, 2.5, (1 << 63) - 1):
+        msg = parse_message(json.dumps({"type": "ping", "id": value}))
+        assert json.loads(encode(msg)) == msg

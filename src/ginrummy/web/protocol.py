@@ -134,4 +134,28 @@ def parse_message(raw: str | bytes) -> dict[str, Any]:
         value = data.get(name)
         if not isinstance(value, str) or not value.strip() or len(value) > 200:
             raise ProtocolError(f"{kind!r} needs a text field {name!r}")
+        if not _unicode(value):
+            raise ProtocolError(f"{kind!r}: {name!r} is not text (a lone surrogate escape)")
+    # A client's request id, kept as sent: only what can be encoded again (to relay the
+    # message to another instance), not nesting, numbers past 64 bits or lone surrogates.
+    if not _plain_id(data.get("id")):
+        raise ProtocolError("a message's 'id' is a number or a short text")
     return data
+
+
+def _plain_id(value: object) -> bool:
+    if value is None or isinstance(value, (bool, float)):
+        return True
+    if isinstance(value, int):
+        return -(1 << 63) <= value < 1 << 63
+    return isinstance(value, str) and len(value) <= 200 and _unicode(value)
+
+
+def _unicode(value: str) -> bool:
+    """Whether ``value`` is text UTF-8 can hold: JSON's ``\\ud800`` escapes make lone
+    surrogates, which no token hashes, no database stores and no message encodes."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

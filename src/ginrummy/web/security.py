@@ -97,6 +97,9 @@ async def read_body(request: Request, limit: int) -> bytes | None:
 
 
 def error(message: str, status: int, headers: dict[str, str] | None = None) -> Response:
+    # A message may quote what the client sent, lone surrogates too (JSON's "\ud800"),
+    # which UTF-8 cannot encode: they are answered as "?", not as a server error.
+    message = message.encode("utf-8", "replace").decode("utf-8")
     return JSONResponse({"type": "error", "message": message}, status_code=status, headers=headers)
 
 

@@ -49,7 +49,9 @@ INVITED = 1
 
 
 def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
+    # surrogatepass: a token from JSON may hold lone surrogates (``"\ud800"``); it hashes to
+    # what no seat's token does, rather than raising.
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 #: Seconds a player who has asked for the next hand waits for the other before it is dealt.
