@@ -16,7 +16,7 @@ from ginrummy.engine import Rules
 from ginrummy.storage import Store
 from ginrummy.storage.models import utcnow
 from ginrummy.web.dealing import shuffle
-from ginrummy.web.manager import UNLIMITED, Manager
+from ginrummy.web.manager import UNLIMITED, Client, Manager
 from ginrummy.web.tables import Options, token_hash
 from webutil import app_client, new_store, new_table, recv, unlimited_rate
 
@@ -152,3 +152,26 @@ def test_hashes_of_tokens_only_are_stored() -> None:
         saved = store.load_game(created["id"])
         hashes = {s.token_hash for s in saved.seats}
         assert token_hash(created["token"]) in hashes and created["token"] not in hashes
+
+
+def test_a_table_whose_sockets_all_closed_keeps_no_entry() -> None:
+    """The sockets of a table another instance holds (relayed) join and leave here, but the
+    table is never in memory here to be let go of: nothing of it stays once they close, or
+    every table ever relayed would stay in memory for good."""
+
+    async def run() -> None:
+        store = new_store()
+        manager = Manager(store, computer_delay=3600, seed=1, limits=UNLIMITED)
+        for number in range(3):
+            client = Client(f"elsewhere{number}", number % 2 or None, _nowhere, "10.0.0.1")
+            manager.join(client)
+            manager.leave(client)
+        assert manager.clients == {}
+        manager.close()
+        store.close()
+
+    asyncio.run(run())
+
+
+async def _nowhere(_msg: dict[str, Any]) -> None:
+    return None

@@ -414,6 +414,8 @@ class Manager:
         if group is None or client not in group:
             return
         group.discard(client)
+        if not group:  # not kept for a table no socket has (a relayed one is never evicted)
+            del self.clients[client.table_id]
         _count(self._address_sockets, client.address, -1)
         if client.seat is not None:
             _count(self._seat_sockets, (client.table_id, client.seat), -1)
