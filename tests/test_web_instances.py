@@ -432,6 +432,43 @@ def test_a_seats_socket_limit_holds_over_every_instance(instances: list[LiveServ
                 s.close()
 
 
+def test_a_seats_socket_limit_holds_over_every_instance_for_a_hello_too(
+    instances: list[LiveServer],
+) -> None:
+    """Sockets that open as spectators and then say hello with the seat's token are counted
+    where the table is held too: each relaying instance checked only its own count, so a
+    seat's sockets on three instances could be three times the limit."""
+    a, b, c = instances
+    created = post_table(a, mode="computer")  # a holds the table
+    table_id, token = created["id"], created["token"]
+    limit = 8  # the default sockets_per_seat
+    opened = [SeatSocket(b, table_id, token) for _ in range(limit)]
+    try:
+        for s in opened:
+            assert s.recv()["table"]["seat"] == 0
+        extra = SeatSocket(c, table_id)  # a spectator: not counted for the seat
+        opened.append(extra)
+        assert extra.recv()["table"]["seat"] is None
+        extra.send({"type": "hello", "token": token})
+        refused = extra.recv()
+        assert refused["type"] == "error", refused
+        assert refused["message"] == "this seat has too many open connections: close some tabs"
+        with pytest.raises(ConnectionClosed):
+            extra.recv(timeout=10)
+        opened.pop().close()
+        opened.pop().close()  # one of b's goes: c's socket may take the seat
+        time.sleep(0.5)  # the holder hears that it left
+        again = SeatSocket(c, table_id)
+        opened.append(again)
+        assert again.recv()["table"]["seat"] is None
+        again.send({"type": "hello", "token": token})
+        assert again.recv()["table"]["seat"] == 0
+    finally:
+        for s in opened:
+            with contextlib.suppress(Exception):
+                s.close()
+
+
 def test_a_seats_message_rate_holds_over_every_instance(instances: list[LiveServer]) -> None:
     """A seat's sockets on two instances send as fast as they can: the seat's rate (a burst
     of 30, then 10 a second) holds over both, where the table is held (each relaying

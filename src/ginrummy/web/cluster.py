@@ -457,7 +457,19 @@ class Cluster:
                     await remote.close()
                     break
                 if msg["op"] == "seat":
-                    manager.reseat(client, msg.get("seat"))
+                    seat = msg.get("seat")
+                    # A hello moves the socket to a seat: counted here, over every instance,
+                    # as one opened with the seat's token is (_remote_join).
+                    refusal = (
+                        None
+                        if seat == client.seat
+                        else manager.may_join(client.table_id, seat, client.address)
+                    )
+                    if refusal is not None:
+                        await client.send({"type": "error", "message": refusal})
+                        await remote.close()
+                        break
+                    manager.reseat(client, seat)
                     await client.send(manager.state_message(table, client, whole=True))
                     continue
                 if not manager.allow(client):  # the seat's rate, over every instance
