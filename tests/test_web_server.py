@@ -175,3 +175,31 @@ def test_a_table_whose_sockets_all_closed_keeps_no_entry() -> None:
 
 async def _nowhere(_msg: dict[str, Any]) -> None:
     return None
+
+
+def test_a_table_loaded_after_its_sockets_joined_counts_them() -> None:
+    """A socket joins while its table is out of memory (let go of as idle in the moment the
+    socket was being opened, or reloaded after a write in doubt): the table read again knows
+    the seat is there (or the other seat's "next" would deal at once, as if it were away) and
+    starts the computer if it is to move (joining would have)."""
+
+    async def run() -> None:
+        store = new_store()
+        manager = Manager(store, computer_delay=3600, seed=1, limits=UNLIMITED)
+        friend = (await manager.create(Rules(), Options("friend"), ("A", "B"))).table
+        rules = Rules(first_dealer="fixed", first_dealer_seat=0)  # the computer moves first
+        computer = (await manager.create(rules, Options("computer"), ("A", "C"))).table
+        assert computer.computer_to_move()
+        assert manager.evict_idle(now=time.monotonic() + 10_000) == 2
+        for table in (friend, computer):
+            manager.join(Client(table.id, 0, _nowhere, "10.0.0.1"))
+        loaded = await manager.find(friend.id)
+        assert loaded is not None and loaded is not friend
+        assert loaded.connected() == [True, False]
+        loaded = await manager.find(computer.id)
+        assert loaded is not None and loaded.connected() == [True, True]
+        assert computer.id in manager._thinking  # its turn is being played
+        manager.close()
+        store.close()
+
+    asyncio.run(run())

@@ -293,9 +293,18 @@ class Manager:
         except (GinRummyError, ValueError) as exc:  # a corrupt row: say so, serve the rest
             log.error("could not load table %s: %s", table_id, exc)
             return None
-        if table is not None:
-            table = self.tables.setdefault(table_id, table)
-        return table
+        if table is None:
+            return None
+        kept = self.tables.setdefault(table_id, table)
+        if kept is table:
+            # Sockets that joined while the table was out of memory (it was let go of as they
+            # were opening, or reloaded after a write in doubt) are there: each seat's socket
+            # counts, and the computer, if it is to move, is started as joining would have.
+            for client in self.clients.get(table_id, ()):
+                self._presence(table, client.seat, +1)
+            if self.clients.get(table_id):
+                self.kick(table)
+        return kept
 
     async def get(self, table_id: str) -> Table:
         table = await self.find(table_id)
