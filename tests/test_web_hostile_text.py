@@ -19,7 +19,7 @@ from webutil import app_client, new_store, new_table, recv
 
 pytestmark = pytest.mark.usefixtures("on_each_database")
 
-HOSTILE = ("Ann\x00", "Ann\x07", "Ann\u202eLOL")
+HOSTILE = ("Ann\x00", "Ann\x07", "Ann\u202eLOL", "Ann\u061c123 456")
 
 
 @pytest.mark.parametrize("name", HOSTILE)

@@ -89,7 +89,7 @@ def plain_text(value: str, what: str) -> str:
 
 
 #: The marks and embeddings that change the direction of the text after them.
-_BIDI = frozenset("\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_BIDI = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def clean_name(value: object, default: str | None = None) -> str:
