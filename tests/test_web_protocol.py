@@ -773,3 +773,45 @@ def test_parse_message_refuses_an_id_that_cannot_be_relayed() -> None:
     for value in (7, "r-12", None, 2.5, (1 << 63) - 1):
         msg = parse_message(json.dumps({"type": "ping", "id": value}))
         assert json.loads(encode(msg)) == msg
+
+
+def test_a_socket_opening_as_its_table_is_read_again_is_sent_the_table_as_it_is(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """While a socket's seat is being looked up, its table is let go of as idle, read again
+    and moved at: the new socket is sent the table as it is now, not the copy let go of
+    (which missed the move)."""
+    with app_client() as client:
+        tid, tokens = friend_table(client)
+        hand = manager_of(client).tables[tid].hand
+        assert hand is not None and hand.current_player is not None
+        mover = hand.current_player  # moves while the other's socket opens
+        seat_for = Manager.seat_for
+        moved: list[int] = []
+
+        async def slow_seat_for(self: Manager, table_id: str, token: str | None) -> int | None:
+            if token and not moved:  # once: let the table go, and the other seat moves
+                assert self.evict_idle(now=time.monotonic() + 10_000) == 1
+                table = await self.find(table_id)
+                assert table is not None and table.hand is not None
+                action = "pass"  # the first upcard: the other seat then takes it or passes
+                await self.handle(Client(tid, mover, _ignore), {"type": "action", "action": action})
+                moved.append(table.version)
+            return await seat_for(self, table_id, token)
+
+        monkeypatch.setattr(Manager, "seat_for", slow_seat_for)
+        me = 1 - mover
+        with client.websocket_connect(f"/ws/{tid}?token={tokens[me]}") as ws:
+            state = recv(ws)
+            assert state["table"]["seat"] == me
+            assert len(state["view"]["history"]) == 1 and state["version"] == moved[0]
+            assert state["table"]["connected"][me]  # counted at the table read again
+            # and its moves reach the table as it is (the other seat passed: this one is to)
+            assert state["view"]["current_player"] == me
+            ws.send_json({"type": "action", "action": state["view"]["legal_actions"][0]})
+            state = recv(ws)
+            assert state["type"] == "state" and len(state["view"]["history"]) == 2
+
+
+async def _ignore(_msg: dict[str, Any]) -> None:
+    return None

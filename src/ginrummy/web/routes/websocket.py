@@ -25,7 +25,7 @@ from ..context import Context, context_of
 from ..manager import Client, Manager
 from ..protocol import TOO_MANY_MESSAGES, ProtocolError, encode, is_table_id, parse_message
 from ..security import address, origin_ok, player_key
-from ..tables import INVITED, Table
+from ..tables import INVITED
 
 #: The close code for a socket the database cannot serve now: "try again later" (pages
 #: reconnect by themselves).
@@ -103,14 +103,20 @@ async def _serve(ws: WebSocket, context: Context) -> None:
     if cluster is not None and holder is not None:
         await _relay(context, cluster, client, holder, ws, owner)
         return
-    assert table is not None
     manager.join(client)
     try:
+        # Read again now that the socket is counted: while its seat was being looked up, the
+        # table may have been let go of (idle) and read again, or moved to another instance.
+        table = await manager.find(table_id)
+        if table is None:
+            await send(ws, {"type": "error", "message": "the table moved: reconnecting"})
+            await ws.close(code=MOVED)
+            return
         await send(ws, manager.state_message(table, client))
         async for msg, received in _messages(ws, client, manager):
             try:
                 if msg["type"] == "hello":
-                    await _hello(context, client, table, msg["token"], owner)
+                    await _hello(context, client, msg["token"], owner)
                     continue
                 await manager.handle(client, msg)
                 context.metrics.observe_round_trip(msg["type"], time.perf_counter() - received)
@@ -197,12 +203,11 @@ async def _relay(
         await ws.close(MOVED)
 
 
-async def _hello(
-    context: Context, client: Client, table: Table, token: str, owner: str | None
-) -> None:
+async def _hello(context: Context, client: Client, token: str, owner: str | None) -> None:
     """A socket says which seat it holds (its token in a message, not in the URL); the seat
     becomes its player's (``owner``) unless it is someone's already."""
     await _check_hello(context, client, token, owner)
+    table = await context.manager.get(client.table_id)  # as it is now, not as it was
     await client.send(context.manager.state_message(table, client, whole=True))
 
 
