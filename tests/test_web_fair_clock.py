@@ -21,7 +21,7 @@ import pytest
 from sqlalchemy import update
 
 from ginrummy.engine import IllegalActionError, Rules
-from ginrummy.storage import Writer
+from ginrummy.storage import Store, Writer
 from ginrummy.storage.models import GameRow, utcnow
 from ginrummy.web.manager import UNLIMITED, Manager
 from ginrummy.web.tables import READY_WAIT, Options
@@ -330,3 +330,41 @@ def test_the_best_discard_by_deadwood_is_given_only_at_tables_with_hints() -> No
                 state = next_state(ws)
                 assert state["table"]["fair_play"]["hints"] is hints
                 assert ("discard_deadwood" in state["view"]) is hints
+
+
+def test_the_log_says_which_moves_the_clock_made() -> None:
+    """A seat out of time gets the simple player's move; both seats' logs (and the terminal's)
+    say the clock made it, and a move made in time is not so named."""
+    from ginrummy.tui.words import log_lines
+
+    async def run() -> None:
+        store = Store("sqlite://")
+        manager = Manager(store, computer_delay=0, seed=6, limits=UNLIMITED)
+        table = (await manager.create(Rules(), Options("friend", clock=30), ("Ann", "Bob"))).table
+        hand = table.hand
+        assert hand is not None and hand.current_player is not None and table.deadline
+        late = hand.current_player
+        seats = [Seat(manager, table, seat) for seat in (0, 1)]
+        for seat in seats:
+            manager.join(seat.client)
+        table.deadline -= 60  # the time has run out
+        await manager.tick()
+        for task in list(manager._tasks):
+            await task
+        hand = table.hand  # a move replaces the table's hand
+        assert hand is not None
+        assert len(hand.events) == 1 and table.clock_moves == [hand.events[0].number]
+        for seat in seats:
+            state = [m for m in seat.sent if m["type"] == "state"][-1]
+            assert state["table"]["clock_moves"] == table.clock_moves
+            words = [line.text for line in log_lines(state)]
+            whom = "you" if seat.client.seat == late else ("Ann", "Bob")[late]
+            assert words[-1].endswith(f"(Out of time: the clock moved for {whom}.)"), words
+        assert hand.current_player is not None and hand.current_player != late
+        await seats[hand.current_player].act(str(hand.legal_actions()[0]))
+        assert table.hand is not None and len(table.hand.events) == 2
+        assert len(table.clock_moves) == 1  # a move made in time is not named
+        manager.close()
+        store.close()
+
+    asyncio.run(run())

@@ -218,6 +218,31 @@ def test_the_move_log_names_the_computers_draw_and_discard(
         ctx.close()
 
 
+def test_the_log_names_the_moves_the_clock_made(server: LiveServer, browser: Any) -> None:
+    ctx = context(browser, DESKTOP)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{server.url}/")
+        said = page.evaluate(
+            """async () => {
+            const w = await import('/static/js/words.js');
+            const log = await import('/static/js/movelog.js');
+            const view = { dealer: 1, upcard: 'Jd', result: null, history: [
+              { n: 0, seat: 0, action: 'pass' }, { n: 1, seat: 1, action: 'pass' }] };
+            const table = { hand_number: 2, sheet: {}, clock_moves: [1] };
+            return [0, 1].map((me) =>
+              log.logLines({ view, table, n: w.namer(['Ann', 'Bob'], me) }).map((l) => l.text));
+        }"""
+        )
+        assert said[0][1:] == [
+            "You pass on the upcard J♦.",
+            "Bob passes on the upcard J♦. (Out of time: the clock moved for Bob.)",
+        ]
+        assert said[1][2] == "You pass on the upcard J♦. (Out of time: the clock moved for you.)"
+    finally:
+        ctx.close()
+
+
 def test_sentences_are_right_for_you_and_for_anyone(server: LiveServer, browser: Any) -> None:
     ctx = context(browser, DESKTOP)
     try:

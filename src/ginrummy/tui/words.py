@@ -261,10 +261,14 @@ def log_lines(state: State) -> list[LogLine]:
     lines.append(
         LogLine(deal_line(table["hand_number"], view["dealer"], view["upcard"], n), "deal")
     )
+    clocked = set(table.get("clock_moves") or [])
     for i, event in enumerate(view.get("history") or []):
         upcard = view["upcard"] if event["action"] == "pass" and i < 2 else None
         kind = "mine" if n.you(event["seat"]) else "theirs"
-        lines.append(LogLine(move_line(event, n, upcard), kind))
+        text = move_line(event, n, upcard)
+        if event.get("n") in clocked:
+            text += f" (Out of time: the clock moved for {n.whom(event['seat'])}.)"
+        lines.append(LogLine(text, kind))
     result = view.get("result")
     if result:
         lines.append(LogLine(f"{result_headline(result, n)}.", "result"))

@@ -885,6 +885,9 @@ class Manager:
             except StorageError as exc:  # the database is away, or the game was just closed
                 log.warning("the clock's move at table %s: %s", table.id, exc)
                 return  # nothing changed: the next tick tries again if the time is still out
+            moved = table.hand
+            if moved is not None and moved.events:  # the log says the clock made it
+                table.clock_moves.append(moved.events[-1].number)
         await self.after_change(table)
 
 

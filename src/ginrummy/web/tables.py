@@ -139,6 +139,9 @@ class Table:
     #: (:meth:`ready_for_next`), and since when (``time.monotonic``) the first has waited.
     ready: set[int] = field(default_factory=set, repr=False, compare=False)
     ready_since: float | None = field(default=None, repr=False, compare=False)
+    #: The numbers of this hand's events the move clock made for a seat out of time (kept in
+    #: memory: a restarted server names none of the hand's earlier ones).
+    clock_moves: list[int] = field(default_factory=list, repr=False, compare=False)
     #: Held by whoever changes the table (its moves, deals, undo, the clock), across the wait
     #: for the store, so that changes happen one at a time and in order.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
@@ -256,6 +259,7 @@ class Table:
         self.hand_number += 1
         self.agent = None
         self.ready.clear()
+        self.clock_moves = []
         self.ready_since = None
         self.touch()
 
@@ -511,6 +515,7 @@ class Table:
             "fair_play": self.fair_play(),
             "connected": self.connected(),
             "ready": sorted(self.ready),
+            "clock_moves": list(self.clock_moves),
             "ready_wait": READY_WAIT,
             "rematch": self.options.rematch,
         }

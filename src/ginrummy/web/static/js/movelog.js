@@ -12,9 +12,12 @@ export function logLines({ view, table, n }) {
   }
   lines.push({ text: dealLine(table.hand_number, view.dealer, view.upcard, n), kind: "deal" });
   const history = view.history || [];
+  const clocked = new Set(table.clock_moves || []); // moves the clock made for a seat out of time
   history.forEach((event, i) => {
     const upcard = event.action === "pass" && i < 2 ? view.upcard : null;
-    lines.push({ text: moveLine(event, n, { upcard }), kind: n.you(event.seat) ? "mine" : "theirs", seat: event.seat });
+    let text = moveLine(event, n, { upcard });
+    if (clocked.has(event.n)) text += ` (Out of time: the clock moved for ${n.whom(event.seat)}.)`;
+    lines.push({ text, kind: n.you(event.seat) ? "mine" : "theirs", seat: event.seat });
   });
   if (view.result) lines.push({ text: `${resultHeadline(view.result, n)}.`, kind: "result" });
   return lines;

@@ -336,7 +336,8 @@ function renderOpponentCards(v, opp) {
 }
 
 function heldLabel(name, count, known) {
-  return `${name} holds ${count} cards` + (known ? `, known: ${splitCards(known).map(cardName).join(", ")}` : "");
+  const seen = known ? `, known: ${splitCards(known).map(cardName).join(", ")}` : "";
+  return `${name} holds ${count} cards${seen}`;
 }
 const publicLabel = (v, seat) => heldLabel(table().names[seat], v.counts[seat], v.known[seat]);
 
