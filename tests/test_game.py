@@ -21,6 +21,7 @@ from ginrummy.engine.hand import Hand
 from ginrummy.engine.match import Match, MatchRecord
 from ginrummy.engine.results import HandResult
 from ginrummy.engine.rules import Rules
+from helpers import deal, knock_deal, play
 
 STANDARD = Rules()
 
@@ -255,3 +256,23 @@ def test_engine_hands_are_dealt_scored_and_replayed() -> None:
     replayed = record.replay(play=True)
     assert replayed.sheet() == game.sheet()
     assert [e.action_texts for e in replayed.hands] == [e.action_texts for e in game.hands]
+
+
+def test_a_hand_dealt_by_the_wrong_dealer_or_under_other_rules_is_refused() -> None:
+    # A finished knock ("knock Kd" after both pass and the non-dealer draws the Ad), dealt by
+    # seat 0: the game's record would replay it with the game's dealer and rules, so a hand
+    # dealt otherwise would not replay to its result. It is refused and the game unchanged.
+    game = Game(STANDARD, seed=5, first_dealer=1)
+    hand = play(deal(**knock_deal()), "pass, pass, draw, knock Kd, auto")
+    assert hand.dealer == 0 and hand.result is not None
+    with pytest.raises(IllegalActionError, match="dealt by seat 0, but seat 1 deals it"):
+        game.finish_hand(hand)
+    assert game.hands == () and game.dealer == 1
+    game = Game(STANDARD, seed=5, first_dealer=0)
+    other = play(deal(Rules(gin_bonus=20), **knock_deal()), "pass, pass, draw, knock Kd, auto")
+    with pytest.raises(IllegalActionError, match="not played under the game's rules"):
+        game.finish_hand(other)
+    assert game.hands == ()
+    game.finish_hand(hand)
+    replayed = GameRecord.from_json(game.to_record().to_json()).replay(play=True)
+    assert replayed.hands[0].result.points == hand.result.points

@@ -205,9 +205,19 @@ class Game:
         return Hand.deal(self.rules, self.dealer, hand_seed(self.seed, self.number))
 
     def finish_hand(self, hand: Hand) -> HandEntry:
-        """Score a finished engine hand, keeping its deck and actions for the record."""
+        """Score a finished engine hand, keeping its deck and actions for the record.
+
+        The hand must have been dealt by the game's dealer under the game's rules: the record
+        replays it so, and a hand dealt otherwise would not replay to its result.
+        """
         if hand.result is None:
             raise IllegalActionError("the hand is not over")
+        if hand.rules != self.rules:
+            raise IllegalActionError("the hand was not played under the game's rules")
+        if hand.dealer != self.dealer:
+            raise IllegalActionError(
+                f"the hand was dealt by seat {hand.dealer}, but seat {self.dealer} deals it"
+            )
         return self._add(hand.result, tuple(hand.action_texts), tuple(hand.deck))
 
     def _add(
