@@ -148,10 +148,33 @@ def test_wall_pickup_take_is_illegal_when_it_gives_no_knock() -> None:
     assert hand.result is not None and hand.result.kind is ResultKind.DEAD
 
 
+@pytest.mark.parametrize(
+    "text", ["draw", "discard 2c", "knock 3d", "gin 3d", "biggin", "layoff 6s", "done", "auto"]
+)
+def test_at_the_wall_only_take_or_pass_and_nothing_changes(text: str) -> None:
+    # The non-dealer discarded the 6s with two cards left in the stock; the dealer (2c 3d
+    # against QhQdQc 9sTsJs 6d6h) may take it to knock, or pass.
+    hand = to_the_wall(deal(WALL_PICKUP, **wall_deal(WALL_DEALER, "6s")))
+    hand.apply("discard 6s")
+    before = snapshot(hand)
+    with pytest.raises(IllegalActionError, match=r"not allowed at the wall: take \(to knock\)"):
+        hand.apply(text)
+    assert not hand.is_legal(text)
+    # The player who discarded has no say at the wall.
+    with pytest.raises(IllegalActionError, match="seat 0 is to take or pass at the wall"):
+        hand.apply("take", seat=1)
+    assert snapshot(hand) == before and hand.stock_count == 2
+
+
 def test_without_wall_pickup_the_last_discard_cannot_be_taken() -> None:
     hand = to_the_wall(deal(**wall_deal(WALL_DEALER, "6s")))
     hand.apply("discard 6s")
     assert hand.is_over and hand.result is not None and hand.result.kind is ResultKind.DEAD
+    before = snapshot(hand)
+    for seat in (0, 1):
+        with pytest.raises(IllegalActionError, match="the hand is over"):
+            hand.apply("take", seat=seat)
+    assert snapshot(hand) == before
 
 
 def test_wall_pickup_with_must_gin_offers_only_the_gin() -> None:

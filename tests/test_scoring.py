@@ -130,6 +130,19 @@ def test_shutout_rules(shutout: str, extra: int, total: int) -> None:
     assert final.net == total
 
 
+def test_the_shutout_bonus_comes_from_the_rules_and_a_finished_game_takes_no_more_hands() -> None:
+    rules = Rules(shutout_bonus=50)
+    game = play(rules, HandResult.gin(rules, 0, 80))  # 105 in one hand: P1 shut out
+    final = game.final()
+    assert final.players[0].shutout == 50 and final.players[0].total == 105 + 25 + 100 + 50
+    before = game.to_record()
+    with pytest.raises(IllegalActionError, match="the game is over"):
+        game.record(HandResult.gin(rules, 1, 80))
+    with pytest.raises(IllegalActionError, match="the game is over"):
+        game.deal_hand()
+    assert game.to_record() == before and game.final() == final
+
+
 def test_no_shutout_once_the_loser_has_won_a_hand() -> None:
     game = play(STANDARD, knock(STANDARD, 1, 5, 6), HandResult.gin(STANDARD, 0, 80))
     final = game.final()
