@@ -27,6 +27,7 @@ from ginrummy.web.manager import IN_DOUBT, UNLIMITED, Client, Manager
 from ginrummy.web.protocol import ProtocolError
 from ginrummy.web.tables import Options, Table
 from pgutil import Outage, postgres_url
+from test_web_fairplay import fixed_deck
 from test_web_instances import LEASE, states, stored_hand
 from webutil import (
     LiveServer,
@@ -37,6 +38,7 @@ from webutil import (
     running_instances,
 )
 
+__all__ = ["fixed_deck"]  # a fixture, used by name
 ENDS = ("knock", "gin", "biggin")
 
 
@@ -338,6 +340,76 @@ def test_a_move_whose_commit_was_cut_off_reloads_the_table(
             step = table.plan(seat, str(action))
             with pytest.raises(ProtocolError, match="reloaded"):
                 await manager.writes.write(lambda tx: manager._write(tx, table, table.write, step))
+        finally:
+            manager.close()
+            store.close()
+
+    asyncio.run(run())
+
+
+@pytest.mark.postgresql
+def test_a_rematch_whose_commit_answer_was_lost_is_made_once(
+    postgres_schema_url: str, fixed_deck: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database commits the rematch (the new table, the old one pointing to it) but its
+    answer is lost on the way: the rematch may have been made, so the old table is read
+    again, its sockets told and closed; asked again, the rematch is the one stored, not a
+    second table with the same seats."""
+    from sqlalchemy.exc import OperationalError
+    from sqlalchemy.orm import Session
+
+    async def run() -> None:
+        store = Store(postgres_schema_url)
+        manager = Manager(store, computer_delay=0, seed=1, limits=UNLIMITED)
+        try:
+            rules = Rules(first_dealer="fixed", first_dealer_seat=0, game_target=1)
+            table = (await manager.create(rules, Options("friend"), ("Ann", "Bob"))).table
+            for seat, action in (
+                (1, "pass"),
+                (0, "pass"),
+                (1, "draw"),
+                (1, "knock Kd"),
+                (0, "done"),
+            ):
+                table.act(store, seat, action)
+            assert table.finished
+            said: list[dict[str, Any]] = []
+            closed: list[bool] = []
+
+            async def send(msg: dict[str, Any]) -> None:
+                said.append(msg)
+
+            async def close() -> None:
+                closed.append(True)
+
+            client = Client(table.id, 0, send, close=close)
+            manager.join(client)
+            commit = Session.commit
+
+            def commit_then_lose_the_answer(self: Session) -> None:
+                commit(self)
+                raise OperationalError("COMMIT", {}, Exception("server closed the connection"))
+
+            monkeypatch.setattr(Session, "commit", commit_then_lose_the_answer)
+            with contextlib.suppress(DatabaseUnavailable):
+                await manager.handle(client, {"type": "rematch"})
+            monkeypatch.setattr(Session, "commit", commit)
+            stored = store.load_game(table.id)
+            assert stored is not None
+            first = stored.game.options.get("rematch")
+            assert first is not None  # it was committed
+            for _ in range(50):  # the sockets are told on a task of their own
+                if closed:
+                    break
+                await asyncio.sleep(0.05)
+            assert {"type": "error", "message": IN_DOUBT} in said and closed
+            again = Client(table.id, 0, send)
+            manager.join(again)
+            await manager.handle(again, {"type": "rematch"})  # asked again, after reconnecting
+            now = await manager.get(table.id)
+            assert now.options.rematch == first
+            games = [g.id for g in store.list_games()]
+            assert sorted(games) == sorted([table.id, first])  # no second rematch
         finally:
             manager.close()
             store.close()

@@ -575,12 +575,17 @@ class Manager:
         try:
             await self.writes.write(lambda tx: self._write(tx, table, fn, *args))
         except DatabaseUnavailable as exc:
-            why = (table.id, exc)
-            if exc.in_doubt:
-                log.warning("table %s: %s; it is read again once the database is back", *why)
-                self._retire(table)
-                self._spawn(self._reconnect_all(table.id, IN_DOUBT))
+            self._in_doubt(table, exc)
             raise
+
+    def _in_doubt(self, table: Table, exc: DatabaseUnavailable) -> None:
+        """A change of the table (the caller holds its lock) failed with the database gone:
+        where it may have been stored after all, the table is let go of, to be read again,
+        and its sockets reconnect to see whether it was."""
+        if exc.in_doubt:
+            log.warning("table %s: %s; it is read again once the database is back", table.id, exc)
+            self._retire(table)
+            self._spawn(self._reconnect_all(table.id, IN_DOUBT))
 
     def _write(self, tx: Writer, table: Table, fn: Callable[..., None], *args: Any) -> None:
         """A table's write in the transaction ``tx`` (of :attr:`writes`)."""
@@ -715,7 +720,15 @@ class Manager:
                 options = Options.from_dict(
                     {**table.options.to_dict(), "undo_used": False, "rematch": None}
                 )
-                created = await self.create(table.rules, options, table.names, after=table.id)
+                try:
+                    created = await self.create(table.rules, options, table.names, after=table.id)
+                except DatabaseUnavailable as exc:
+                    # Stored or not, as a move in doubt: asked again on this copy, a second
+                    # rematch would be made over the first.
+                    self._in_doubt(table, exc)
+                    if exc.in_doubt:
+                        return  # its sockets are told (_in_doubt)
+                    raise
                 table.moved_to(created.table.id)
         await self.broadcast(table)
 
