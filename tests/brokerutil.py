@@ -5,11 +5,13 @@ own, to be killed and restarted (the fixture ``own_redis``)."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 from pgutil import UNREACHABLE
@@ -90,3 +92,70 @@ class OwnRedis:
             self.proc.kill()
             self.proc.wait(timeout=10)
         self.proc = None
+
+
+class SilentCut:
+    """A TCP relay to a broker that can drop its connections silently: ``sever()`` closes
+    the broker's side of each (the broker sees its client gone) and leaves the client's side
+    open and quiet, as a firewall or NAT that forgot an idle connection does; connections
+    made after it pass as before."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        import socket
+        import threading
+
+        self.target = target
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port: int = self.listener.getsockname()[1]
+        self._upstream: set[Any] = set()
+        self._kept: list[Any] = []  # the clients' sides of severed connections, never closed
+        self._lock = threading.Lock()
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def url(self, db: int = 0) -> str:
+        return f"redis://127.0.0.1:{self.port}/{db}"
+
+    def sever(self) -> None:
+        import socket
+
+        with self._lock:
+            for sock in self._upstream:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+                sock.close()
+            self._upstream.clear()
+
+    def close(self) -> None:
+        self.sever()
+        self.listener.close()
+        for sock in self._kept:
+            with contextlib.suppress(OSError):
+                sock.close()
+
+    def _accept(self) -> None:
+        import socket
+        import threading
+
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            try:
+                upstream = socket.create_connection(self.target, timeout=5)
+            except OSError:
+                client.close()
+                continue
+            upstream.settimeout(None)
+            with self._lock:
+                self._upstream.add(upstream)
+                self._kept.append(client)
+            threading.Thread(target=self._pump, args=(client, upstream), daemon=True).start()
+            threading.Thread(target=self._pump, args=(upstream, client), daemon=True).start()
+
+    def _pump(self, source: Any, sink: Any) -> None:
+        # An end of either side stops the pump and nothing more: the client's side is never
+        # closed here, so its owner hears nothing of a severed connection.
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                sink.sendall(data)

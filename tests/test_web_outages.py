@@ -19,10 +19,10 @@ import pytest
 from sqlalchemy.engine import make_url
 from websockets.exceptions import ConnectionClosed
 
-from brokerutil import OwnRedis
+from brokerutil import OwnRedis, SilentCut
 from ginrummy.engine import Rules
 from ginrummy.storage import DatabaseUnavailable, Store
-from ginrummy.web.cluster import FORGOTTEN, channel
+from ginrummy.web.cluster import FORGOTTEN, Cluster, channel
 from ginrummy.web.manager import IN_DOUBT, UNLIMITED, Client, Manager
 from ginrummy.web.protocol import ProtocolError
 from ginrummy.web.tables import Options, Table
@@ -415,3 +415,49 @@ def test_a_rematch_whose_commit_answer_was_lost_is_made_once(
             store.close()
 
     asyncio.run(run())
+
+
+def test_a_subscription_the_network_dropped_silently_is_made_again(own_redis: OwnRedis) -> None:
+    """The broker's side of an instance's subscription ends and the instance hears nothing
+    of it (a firewall forgot the idle connection): the other instances see nobody on its
+    channel and take it for dead, though it renews its leases, so its tables could be reached
+    from nowhere else, for good. It notices its channel empty and subscribes again."""
+    import redis.asyncio
+
+    cut = SilentCut(("127.0.0.1", own_redis.port))
+
+    async def run() -> None:
+        store = Store("sqlite://")
+        manager = Manager(store, computer_delay=0, seed=1, limits=UNLIMITED)
+        cluster = Cluster(manager, cut.url(), lease_seconds=0.6, instance="quiet")
+        manager.cluster = cluster
+        direct = redis.asyncio.from_url(own_redis.url)
+
+        async def listeners() -> int:
+            found = await direct.pubsub_numsub(channel("quiet"))
+            return int(found[0][1])
+
+        async def until(count: int, seconds: float) -> bool:
+            deadline = time.monotonic() + seconds
+            while time.monotonic() < deadline:
+                if await listeners() == count:
+                    return True
+                await asyncio.sleep(0.05)
+            return False
+
+        try:
+            await cluster.start()
+            assert await until(1, 5.0)
+            cut.sever()
+            assert await until(0, 5.0)  # the broker let the subscription go at once
+            assert await until(1, 5.0), "never subscribed again"
+        finally:
+            await cluster.stop()
+            await direct.aclose()
+            manager.close()
+            store.close()
+
+    try:
+        asyncio.run(run())
+    finally:
+        cut.close()

@@ -38,8 +38,10 @@ How a table is shared, and why:
   sent meanwhile was not made, or was stored and shows once it is back) and closed, and a
   socket arriving for a table held elsewhere is told to try again in a moment. Each instance
   reconnects by itself, waiting longer each time up to ``RETRY_MAX`` seconds, subscribes
-  again and relays as before. A message is published at most once (the client never
-  retries a publish that may have gone through), so no move is applied twice.
+  again and relays as before; so it does when the broker is found to have let its
+  subscription go unheard (a connection the network dropped silently). A message is
+  published at most once (the client never retries a publish that may have gone through),
+  so no move is applied twice.
 """
 
 from __future__ import annotations
@@ -171,6 +173,10 @@ class Cluster:
         #: Whether this instance's channel is unsubscribed: the broker was lost and has not
         #: been reached again (only the task listening on it says so, and says it is back).
         self.broker_lost = False
+        #: Lease keepings running that found nobody subscribed to this instance's channel at
+        #: the broker, though this instance thinks it is (see :meth:`_check_subscribed`).
+        self._unheard = 0
+        self._resubscribe = False
         #: Tables whose creating transaction may not have committed: their lease row is not
         #: there yet for the renewal to find. Their creator puts them in memory once it has.
         self._creating: set[str] = set()
@@ -303,6 +309,7 @@ class Cluster:
                 await self.drop(table_id)
         if self.broker_lost:  # relayed and remote sockets were let go when it was lost
             return
+        await self._check_subscribed()
         # Only the relays whose leases are read: one that starts while they are is not in
         # what comes back, and would be closed as if its table had no holder.
         relays = list(self.relays.values())
@@ -323,6 +330,20 @@ class Cluster:
             if not await self._alive(origin):
                 for remote in [r for r in self.remotes.values() if r.origin == origin]:
                     self.forget_remote(remote.conn)
+
+    async def _check_subscribed(self) -> None:
+        """Whether the broker still has this instance's subscription. A connection the network
+        dropped silently (a firewall or NAT forgetting an idle one) tells the subscriber
+        nothing, while the broker lets the subscription go: the other instances would see
+        this one's channel empty and take it for dead, though it renews its leases, and its
+        tables could be reached from no other instance, ever. Found empty twice running (once
+        may be a subscription on its way), the subscription is made again."""
+        if await self._alive(self.id):
+            self._unheard = 0
+            return
+        self._unheard += 1
+        if self._unheard >= 2:
+            self._resubscribe = True
 
     # -- the broker ---------------------------------------------------------------------------
 
@@ -360,8 +381,11 @@ class Cluster:
                 if self.broker_lost:
                     log.warning("the broker is back: relaying again")
                 self.broker_lost, delay = False, RETRY_FIRST
+                self._unheard, self._resubscribe = 0, False
                 self._ready.set()
                 while True:
+                    if self._resubscribe:
+                        raise ConnectionError("the broker no longer has this instance's channel")
                     message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
                     if message is None:
                         continue
