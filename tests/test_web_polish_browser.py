@@ -1,0 +1,114 @@
+"""The pages as players hold them, in Debian's Chromium: controls a finger can hit on a phone,
+charts a player can read, the undo that warns before a game leaves the statistics, what a
+spectator is told, and a Hollywood game's three scores.
+
+Screenshots go to test-artifacts/ (polish-*.png). A touch screen's styles are taken without
+``full_page``: Chromium's full-page capture drops the touch emulation (``pointer: coarse``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from test_web_browser import CHROMIUM, Player, browser
+from test_web_table_browser import (
+    DESKTOP,
+    PHONES,
+    context,
+    knock_on_the_readme_deal,
+    stacked,
+)
+from webutil import ARTIFACTS, LiveServer
+
+__all__ = ["browser", "stacked"]  # fixtures
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="needs Debian's Chromium: apt install chromium"
+)
+
+
+def screen(page: Any, name: str) -> None:
+    """What the screen shows now (the viewport, with the touch screen's styles)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"polish-{name}.png"))
+
+
+# Every control on the screen whose box (a radio button's or checkbox's: its label's) is less
+# than 44px high. Links and buttons inside a sentence are exempt, as WCAG exempts them.
+SMALL_TARGETS = """() => [...document.querySelectorAll(
+    'a[href], button, select, input, textarea, summary')]
+  .filter((e) => e.getClientRects().length && !e.closest('[hidden], dialog:not([open])'))
+  .map((e) => (e.matches('[type=radio], [type=checkbox]') && e.closest('label')) || e)
+  .filter((e) => { const line = e.parentElement.closest('p, li');
+    return !line || line.textContent.trim() === e.textContent.trim(); })
+  .filter((e) => e.getBoundingClientRect().height < 43.5)
+  .map((e) => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''} "${
+    e.textContent.trim().slice(0, 24)}" ${Math.round(e.getBoundingClientRect().height)}px`)"""
+
+
+def small_targets(page: Any) -> list[str]:
+    found: list[str] = page.evaluate(SMALL_TARGETS)
+    return found
+
+
+def open_all(page: Any) -> None:
+    """Open every folded section, so that its controls are measured too."""
+    page.evaluate("() => document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+
+
+@pytest.mark.parametrize("name", sorted(PHONES))
+def test_every_control_is_big_enough_for_a_finger(
+    stacked: LiveServer, browser: Any, name: str
+) -> None:
+    ctx = context(browser, PHONES[name])
+    try:
+        page = ctx.new_page()
+        page.goto(f"{stacked.url}/")
+        page.locator("#preset option").first.wait_for(state="attached")
+        screen(page, f"{name}-lobby")
+        open_all(page)
+        assert small_targets(page) == [], "lobby"
+        page.locator("input[name=mode][value=friend]").check()
+        assert small_targets(page) == [], "lobby, a friend's options"
+        page.goto(f"{stacked.url}/learn")
+        page.locator("#lesson h2").first.wait_for()
+        assert small_targets(page) == [], "learn"
+        # a game to 10, won by my knock: then the history and the replay have a game
+        you = Player(page, random.Random(1), "you")
+        you.tap = True
+        knock_on_the_readme_deal(page, stacked, you, {"game_target": 10})
+        you.wait_for_showdown()
+        table_id = page.url.rstrip("/").split("/")[-1]
+        open_all(page)
+        assert small_targets(page) == [], "table at the showdown"
+        page.locator("#showdown").scroll_into_view_if_needed()
+        screen(page, f"{name}-showdown")
+        page.click("#review-ask")
+        page.locator("#review h3").wait_for()
+        assert small_targets(page) == [], "the expert's review"
+        page.goto(f"{stacked.url}/history")
+        page.locator("#games a").first.wait_for()
+        page.locator("#stats .chart").wait_for()
+        assert small_targets(page) == [], "history"
+        page.goto(f"{stacked.url}/replay/{table_id}")
+        page.locator("#board .card").first.wait_for()
+        assert small_targets(page) == [], "replay"
+        screen(page, f"{name}-replay")
+        you.check_clean()
+    finally:
+        ctx.close()
+
+
+def test_a_desktop_keeps_its_compact_controls(stacked: LiveServer, browser: Any) -> None:
+    # The bigger targets are for touch screens: a mouse keeps the denser page.
+    ctx = context(browser, DESKTOP)
+    try:
+        page = ctx.new_page()
+        page.goto(f"{stacked.url}/")
+        page.locator("#preset option").first.wait_for(state="attached")
+        assert page.locator("#preset").bounding_box()["height"] < 40
+    finally:
+        ctx.close()
