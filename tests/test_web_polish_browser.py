@@ -112,3 +112,37 @@ def test_a_desktop_keeps_its_compact_controls(stacked: LiveServer, browser: Any)
         assert page.locator("#preset").bounding_box()["height"] < 40
     finally:
         ctx.close()
+
+
+def test_the_chart_of_net_points_has_a_scale(stacked: LiveServer, browser: Any) -> None:
+    # The chart was a bare line: no values, no games, nothing a player could read off it.
+    ctx = context(browser, PHONES["phone"])
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(1), "you")
+        you.tap = True
+        knock_on_the_readme_deal(page, stacked, you, {"game_target": 10})  # won by 248
+        you.wait_for_showdown()
+        page.goto(f"{stacked.url}/history")
+        chart = page.locator("#stats .chart")
+        chart.wait_for()
+        labels = chart.locator("text").all_text_contents()
+        # zero and the highest total (the lowest, −10, too close to zero to read apart)
+        assert labels[:2] == ["0", "+248"] and "−10" not in labels, labels
+        assert "start" in labels and "game 1" in labels, labels
+        # the labels are inside the chart and big enough to read on a phone
+        box = chart.bounding_box()
+        for label in chart.locator("text").all():
+            b = label.bounding_box()
+            assert b["x"] >= box["x"] and b["x"] + b["width"] <= box["x"] + box["width"] + 0.5
+            assert b["height"] >= 10, b
+        boxes = [t.bounding_box() for t in chart.locator("text").all()]
+        for i, a in enumerate(boxes):  # no two labels overlap
+            for b in boxes[i + 1 :]:
+                apart = a["x"] + a["width"] <= b["x"] or b["x"] + b["width"] <= a["x"]
+                assert apart or a["y"] + a["height"] <= b["y"] or b["y"] + b["height"] <= a["y"]
+        chart.scroll_into_view_if_needed()
+        screen(page, "phone-history-chart")
+        you.check_clean()
+    finally:
+        ctx.close()

@@ -90,16 +90,19 @@ function percent(part, whole) {
   return whole ? `${Math.round((100 * part) / whole)}%` : "—";
 }
 
-// Your running total of net points, game after game: a line above or below zero.
+// Your running total of net points, game after game: a line above or below zero, on a scale
+// (the highest, zero and the lowest total marked on the left, the games counted along the foot).
 function chart(series) {
   const width = 320;
-  const height = 120;
+  const height = 150;
+  const left = 44; // room for the points' labels
+  const foot = 26; // room for the games' labels
   let total = 0;
   const points = [0, ...series.map((g) => (total += g.net))];
   const top = Math.max(10, ...points);
   const bottom = Math.min(-10, ...points);
-  const x = (i) => (points.length > 1 ? (i * (width - 10)) / (points.length - 1) + 5 : width / 2);
-  const y = (v) => 5 + ((top - v) * (height - 10)) / (top - bottom);
+  const x = (i) => left + 6 + (points.length > 1 ? (i * (width - left - 16)) / (points.length - 1) : 0);
+  const y = (v) => 8 + ((top - v) * (height - foot - 16)) / (top - bottom);
   const ns = "http://www.w3.org/2000/svg";
   const svg = document.createElementNS(ns, "svg");
   svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
@@ -109,16 +112,28 @@ function chart(series) {
     "aria-label",
     `Net points over your last ${series.length} games: from 0 to ${total} (highest ${top}, lowest ${bottom})`,
   );
-  const line = (x1, y1, x2, y2, cls) => {
-    const el = document.createElementNS(ns, "line");
-    for (const [k, v] of Object.entries({ x1, y1, x2, y2, class: cls })) el.setAttribute(k, v);
+  const add = (tag, attrs, text) => {
+    const el = document.createElementNS(ns, tag);
+    for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+    if (text !== undefined) el.textContent = text;
     svg.append(el);
   };
-  line(0, y(0), width, y(0), "axis");
-  const path = document.createElementNS(ns, "polyline");
-  path.setAttribute("points", points.map((v, i) => `${x(i)},${y(v)}`).join(" "));
-  path.setAttribute("class", "trend");
-  svg.append(path);
+  const signed = (v) => (v > 0 ? `+${v}` : v < 0 ? `−${-v}` : "0");
+  const marked = [];
+  for (const v of [0, top, bottom]) {
+    add("line", { x1: left, y1: y(v), x2: width - 4, y2: y(v), class: v === 0 ? "axis" : "grid" });
+    if (marked.some((m) => Math.abs(y(m) - y(v)) < 14)) continue; // too close to read apart
+    marked.push(v);
+    add("text", { x: left - 4, y: y(v) + 4, class: "label", "text-anchor": "end" }, signed(v));
+  }
+  add("line", { x1: left, y1: 8, x2: left, y2: height - foot - 8, class: "axis" });
+  const base = height - foot + 6;
+  add("text", { x: x(0), y: base, class: "label", "text-anchor": "start" }, "start");
+  if (series.length)
+    add("text", { x: x(series.length), y: base, class: "label", "text-anchor": "end" }, `game ${series.length}`);
+  add("text", { x: (left + width) / 2, y: height - 3, class: "label", "text-anchor": "middle" }, "games played →");
+  add("polyline", { points: points.map((v, i) => `${x(i)},${y(v)}`).join(" "), class: "trend" });
+  add("circle", { cx: x(points.length - 1), cy: y(total), r: 3.5, class: "now" });
   return svg;
 }
 
