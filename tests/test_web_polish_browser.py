@@ -9,6 +9,7 @@ Screenshots go to test-artifacts/ (polish-*.png). A touch screen's styles are ta
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -19,6 +20,7 @@ from test_web_table_browser import (
     PHONES,
     context,
     knock_on_the_readme_deal,
+    open_table,
     stacked,
 )
 from webutil import ARTIFACTS, LiveServer
@@ -144,5 +146,66 @@ def test_the_chart_of_net_points_has_a_scale(stacked: LiveServer, browser: Any) 
         chart.scroll_into_view_if_needed()
         screen(page, "phone-history-chart")
         you.check_clean()
+    finally:
+        ctx.close()
+
+
+@pytest.fixture(scope="module")
+def slow(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A server whose computer waits 30 s before each move: time to undo."""
+    db = tmp_path_factory.mktemp("slow") / "games.db"
+    with LiveServer(db, computer_delay=30) as live:
+        yield live
+
+
+def test_the_first_undo_warns_and_the_second_press_takes_the_move_back(
+    slow: LiveServer, browser: Any
+) -> None:
+    ctx = context(browser, PHONES["phone"])
+    try:
+        page = ctx.new_page()
+        rules = {"first_dealer": "fixed", "first_dealer_seat": 1}  # I decide on the upcard first
+        open_table(page, slow, mode="computer", level="beginner", name="Ann", options=rules)
+        page.locator("#actions button", has_text="Pass").tap()
+        log = page.locator("#log-list")
+        page.wait_for_function(
+            "() => /You pass/.test(document.querySelector('#log-list').textContent)"
+        )
+        undo = page.locator("#undo")
+        assert undo.is_visible()
+        assert "Undo was used" not in page.locator("#fair-play").inner_text()
+        undo.tap()
+        toast = page.locator("#toast")
+        assert (
+            "count in no statistics" in toast.inner_text()
+            and "press Undo again" in toast.inner_text()
+        )
+        # across the screen, not squeezed into half of it
+        box = toast.bounding_box()
+        assert box["width"] >= 390 - 40 and box["x"] >= 0, box
+        page.wait_for_function(
+            "() => getComputedStyle(document.querySelector('#toast')).opacity === '1'"
+        )
+        screen(page, "phone-undo-warning")
+        page.wait_for_timeout(4500)  # the first press takes nothing back; the warning stays
+        assert toast.evaluate("(e) => e.classList.contains('show')")
+        assert "You pass" in log.inner_text()
+        undo.tap()
+        page.wait_for_function(
+            "() => !/You pass/.test(document.querySelector('#log-list').textContent)"
+        )
+        assert page.locator("#actions button", has_text="Pass").is_visible()  # my move again
+        page.wait_for_function(
+            "() => /Undo was used/.test(document.querySelector('#fair-play').textContent)"
+        )
+        # later undos in this game need no second press
+        page.locator("#actions button", has_text="Pass").tap()
+        page.wait_for_function(
+            "() => /You pass/.test(document.querySelector('#log-list').textContent)"
+        )
+        undo.tap()
+        page.wait_for_function(
+            "() => !/You pass/.test(document.querySelector('#log-list').textContent)"
+        )
     finally:
         ctx.close()

@@ -124,6 +124,8 @@ function undo() {
     }, 6000);
     toast(
       "Undo takes back your last move, and this game will then count in no statistics: press Undo again to take it back.",
+      false,
+      6000, // shown as long as the second press is awaited
     );
     return;
   }
@@ -146,14 +148,14 @@ function setConn(ok) {
   $("conn").hidden = ok;
 }
 
-function toast(text, isError = false) {
+function toast(text, isError = false, ms = 3500) {
   const el = $("toast");
   el.textContent = text;
   el.className = `toast show${isError ? " error" : ""}`;
   clearTimeout(toast.timer);
   toast.timer = setTimeout(() => {
     el.className = "toast";
-  }, 3500);
+  }, ms);
 }
 
 // -- reading the state ---------------------------------------------------------------------------
