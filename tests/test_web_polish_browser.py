@@ -9,6 +9,7 @@ Screenshots go to test-artifacts/ (polish-*.png). A touch screen's styles are ta
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -209,3 +210,50 @@ def test_the_first_undo_warns_and_the_second_press_takes_the_move_back(
         )
     finally:
         ctx.close()
+
+
+# What a spectator reads and hears: the page's text but for the settings panel (its keys and
+# seat link are for players), and every label read aloud.
+SPOKEN = """() => {
+  const parts = [...document.querySelectorAll(
+    'header, .table-layout, section[aria-label="Table notices"], #toast')].map((e) => e.innerText);
+  for (const e of document.querySelectorAll('[aria-label], [title]'))
+    parts.push(e.getAttribute('aria-label') || '', e.getAttribute('title') || '');
+  return parts.join(' | ');
+}"""
+
+
+def test_a_spectator_is_told_of_the_players_by_name(stacked: LiveServer, browser: Any) -> None:
+    ctx = context(browser, DESKTOP)
+    watcher_ctx = context(browser, PHONES["phone"])
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(1), "you")
+        rules = {"first_dealer": "fixed", "first_dealer_seat": 1}
+        created = open_table(
+            page, stacked, mode="computer", level="beginner", name="Ann", options=rules
+        )
+        watcher = watcher_ctx.new_page()
+        watcher.goto(f"{stacked.url}{created['watch']}")
+        watcher.locator("#opp-cards .card").first.wait_for()
+        fair = watcher.locator("#fair-play").inner_text()
+        assert fair.startswith("Hints are on for Ann. Undo takes back Ann's last move"), fair
+        said = {watcher.evaluate(SPOKEN)}
+        page.locator("#actions button", has_text="Pass").click()
+        page.locator("#stock .card.playable").wait_for()
+        page.locator("#stock .card.playable").click()
+        page.locator("#hand .card[data-card='Ad']").wait_for()
+        said.add(watcher.evaluate(SPOKEN))
+        page.locator("#hand .card[data-card='Kd']").click()
+        page.locator("#actions button", has_text="Knock with").click()
+        page.locator("#knock-ok").click()
+        watcher.locator("#showdown h2, #showdown h3").first.wait_for()
+        said.add(watcher.evaluate(SPOKEN))
+        screen(watcher, "phone-spectator")
+        addressed = [s for s in said if re.search(r"\byou(r|rs)?\b", s, re.IGNORECASE)]
+        words = [m for s in addressed for m in re.findall(r"[^|.]*\byour?\b[^|.]*", s, re.I)]
+        assert not words, words
+        you.check_clean()
+    finally:
+        ctx.close()
+        watcher_ctx.close()

@@ -241,6 +241,9 @@ function render() {
   const fair = t.fair_play || {};
   $("hint").hidden = !(fair.hints && myTurn());
   $("fair-play").textContent = fairPlayText(t);
+  const near = t.seat == null ? `${t.names[0]}'s` : "Your";
+  $("mine").setAttribute("aria-label", `${near} hand`);
+  $("actions").setAttribute("aria-label", `${near} moves`);
   if (v && t.commitment && !app.commitments[t.hand_number] && v.seat != null) {
     app.commitments[t.hand_number] = { commitment: t.commitment, dealt: dealtHand(v) };
     saveCommitments();
@@ -263,7 +266,15 @@ function fairPlayText(t) {
   const fair = t.fair_play || {};
   const bits = [];
   const vsComputer = t.options.mode === "computer";
-  bits.push(fair.hints ? (vsComputer ? "Hints are on." : "Hints are on for both players.") : "No hints at this table.");
+  // A spectator is told of the players by name: the page speaks to no seat.
+  const forWhom = t.seat == null ? ` for ${t.names[0]}` : "";
+  bits.push(
+    fair.hints
+      ? vsComputer
+        ? `Hints are on${forWhom}.`
+        : "Hints are on for both players."
+      : "No hints at this table.",
+  );
   if (fair.undo)
     bits.push(
       `Undo takes back ${t.seat == null ? `${t.names[0]}'s` : "your"} last move until the computer moves; never a card drawn from the stock.`,
