@@ -249,6 +249,10 @@ def test_a_spectator_is_told_of_the_players_by_name(stacked: LiveServer, browser
         page.locator("#knock-ok").click()
         watcher.locator("#showdown h2, #showdown h3").first.wait_for()
         said.add(watcher.evaluate(SPOKEN))
+        # Ann's knocked cards lie on the table and in the result, and not also in her row
+        assert watcher.locator("#hand .card[data-card]").count() == 0
+        assert "laid out on the table" in watcher.locator("#mine").inner_text()
+        watcher.locator("#showdown").scroll_into_view_if_needed()
         screen(watcher, "phone-spectator")
         addressed = [s for s in said if re.search(r"\byou(r|rs)?\b", s, re.IGNORECASE)]
         words = [m for s in addressed for m in re.findall(r"[^|.]*\byour?\b[^|.]*", s, re.I)]

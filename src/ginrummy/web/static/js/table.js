@@ -328,7 +328,7 @@ function renderOpponentCards(v, opp) {
   const t = table();
   if (v.seat == null) {
     seatInPublic(row, v, opp);
-  } else if (v.knocker === opp && !v.opponent_hand) {
+  } else if (v.knocker === opp) {
     row.append(h("span", { class: "muted" }, "laid out on the table"));
   } else if (v.opponent_hand) {
     for (const c of splitCards(v.opponent_hand)) row.append(cardElement(c, app.opts));
@@ -357,10 +357,11 @@ const publicLabel = (v, seat) => heldLabel(table().names[seat], v.counts[seat], 
 // A seat as a spectator sees it: the cards it took from the pile and backs for the rest, its
 // cards laid out once it knocked, and its whole hand once the hand is over.
 function seatInPublic(row, v, seat) {
-  if (v.hands) {
-    for (const c of splitCards(v.hands[seat])) row.append(cardElement(c, app.opts));
-  } else if (v.knocker === seat) {
+  if (v.knocker === seat) {
+    // the knocker's cards lie on the table (and, once the hand is over, in the result too)
     row.append(h("span", { class: "muted" }, "laid out on the table"));
+  } else if (v.hands) {
+    for (const c of splitCards(v.hands[seat])) row.append(cardElement(c, app.opts));
   } else {
     const known = splitCards(v.known[seat]);
     for (const c of known) row.append(cardElement(c, app.opts));
