@@ -261,3 +261,27 @@ def test_a_spectator_is_told_of_the_players_by_name(stacked: LiveServer, browser
     finally:
         ctx.close()
         watcher_ctx.close()
+
+
+def test_a_hollywood_table_shows_each_columns_score(stacked: LiveServer, browser: Any) -> None:
+    # My knock scores 23 in the first column, and my box opens the second: the header once
+    # summed the columns ("Ann 46 – 0").
+    ctx = context(browser, PHONES["phone-360"])
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(1), "you")
+        you.tap = True
+        knock_on_the_readme_deal(page, stacked, you, preset="hollywood")
+        you.wait_for_showdown()
+        sheet = page.locator("#sheet-body tbody tr").first.locator("td").all_inner_texts()
+        names = page.locator("#names").inner_text()
+        assert names == (
+            f"Ann – Computer (beginner): g1 {sheet[4]}–{sheet[5]} · g2 {sheet[6]}–{sheet[7]}"
+            f" · g3 {sheet[8]}–{sheet[9]}"
+        ), (names, sheet)
+        assert "g1 23–0" in names
+        page.evaluate("() => window.scrollTo(0, 0)")
+        screen(page, "phone-hollywood")
+        you.check_clean()
+    finally:
+        ctx.close()

@@ -227,7 +227,7 @@ function render() {
   const t = table();
   const v = view();
   document.title = `Gin Rummy: ${t.names[0]} vs ${t.names[1]}`;
-  $("names").textContent = `${t.names[0]} ${t.scores[0]} – ${t.scores[1]} ${t.names[1]}`;
+  $("names").textContent = scoreLine(t);
   const bits = [`Hand ${t.hand_number}`, `Game to ${t.rules.game_target}`];
   if (t.options.match) bits.push(`Match ${t.match_totals[0]}–${t.match_totals[1]} to ${t.rules.match_target}`);
   if (v) bits.push(`Knock limit ${v.knock_limit === 0 ? "gin only" : v.knock_limit}`);
@@ -260,6 +260,21 @@ function render() {
   const log = renderLog($("log-list"), { view: v, table: t, n: words() }, app.logShown);
   app.logShown = log.shown;
   if (log.fresh.length) $("live").textContent = log.fresh.join(" ");
+}
+
+// The players and their score; in a game of several columns (Hollywood) each column's score,
+// as the sheet keeps them, not one sum of them.
+function scoreLine(t) {
+  const games = t.sheet?.games;
+  const sheet = games ? games[games.length - 1] : t.sheet;
+  const cols = sheet?.columns || 1;
+  if (cols < 2) return `${t.names[0]} ${t.scores[0]} – ${t.scores[1]} ${t.names[1]}`;
+  const last = sheet.hands?.[sheet.hands.length - 1];
+  const each = Array.from({ length: cols }, (_, i) => {
+    const pair = last?.totals[i] || [0, 0];
+    return `g${i + 1} ${pair[0]}–${pair[1]}`;
+  });
+  return `${t.names[0]} – ${t.names[1]}: ${each.join(" · ")}`;
 }
 
 function fairPlayText(t) {
