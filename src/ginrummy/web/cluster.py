@@ -309,7 +309,6 @@ class Cluster:
                 await self.drop(table_id)
         if self.broker_lost:  # relayed and remote sockets were let go when it was lost
             return
-        await self._check_subscribed()
         # Only the relays whose leases are read: one that starts while they are is not in
         # what comes back, and would be closed as if its table had no holder.
         relays = list(self.relays.values())
@@ -330,6 +329,7 @@ class Cluster:
             if not await self._alive(origin):
                 for remote in [r for r in self.remotes.values() if r.origin == origin]:
                     self.forget_remote(remote.conn)
+        await self._check_subscribed()  # last: the relays above are those read before a wait
 
     async def _check_subscribed(self) -> None:
         """Whether the broker still has this instance's subscription. A connection the network
@@ -404,7 +404,7 @@ class Cluster:
                 delay = min(delay * 2, RETRY_MAX)
             finally:
                 with contextlib.suppress(Exception):
-                    await pubsub.reset()
+                    await pubsub.aclose()
 
     async def _broker_lost(self) -> None:
         """Messages may have been lost with the broker: close every relayed socket, here
