@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import update
 
 from ginrummy.engine import Rules
-from ginrummy.storage import LeaseLost, Store
+from ginrummy.storage import DatabaseUnavailable, LeaseLost, Store
 from ginrummy.storage.models import GameRow, LeaseRow, utcnow
 from ginrummy.web.cluster import Cluster
 from ginrummy.web.manager import UNLIMITED, Client, Manager
@@ -122,3 +122,65 @@ def test_a_holder_closes_nothing_at_an_epoch_it_no_longer_holds(
         assert not a.tables[table_id].abandoned
 
     two_instances(postgres_schema_url, test)
+
+
+@pytest.mark.postgresql
+def test_a_rematch_refused_forgets_the_lease_it_recorded(postgres_schema_url: str) -> None:
+    """The rematch's transaction records the new table's lease, then finds the old table
+    taken over and rolls back: the new table is not there, nor held, nor waited on."""
+
+    async def test(store: Store, a: Manager, b: Manager, table_id: str) -> None:
+        cluster = a.cluster
+        assert cluster is not None
+        expire(store, table_id)
+        assert store.take_lease(table_id, "newcomer", 60) == 2
+        with pytest.raises(LeaseLost):
+            await a.create(Rules(), Options("friend"), ("Ann", "Bob"), after=table_id)
+        assert set(cluster.epochs) == {table_id}  # a's stale lease, dropped by its renewal
+        assert cluster._creating <= {table_id}  # (the old table's, until the next renewal)
+        assert [g.id for g in store.list_games()] == [table_id]
+
+    two_instances(postgres_schema_url, test)
+
+
+@pytest.mark.postgresql
+def test_a_creation_in_doubt_keeps_its_lease_as_any_other(
+    postgres_schema_url: str, broker_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The new table's commit happened but its answer was lost: its lease is renewed as any
+    other (not left as one still being created, never renewed, thought held after it ran
+    out), and let go of with the table out of memory."""
+    from sqlalchemy.exc import OperationalError
+    from sqlalchemy.orm import Session
+
+    async def run() -> None:
+        store = Store(postgres_schema_url)
+        manager = Manager(store, computer_delay=0, seed=1, limits=UNLIMITED)
+        cluster = manager.cluster = Cluster(manager, broker_url, lease_seconds=60, instance="a")
+        try:
+            commit = Session.commit
+
+            def commit_then_lose_the_answer(self: Session) -> None:
+                commit(self)
+                raise OperationalError("COMMIT", {}, Exception("server closed the connection"))
+
+            monkeypatch.setattr(Session, "commit", commit_then_lose_the_answer)
+            with pytest.raises(DatabaseUnavailable) as lost:
+                await manager.create(Rules(), Options("friend"), ("Ann", "Bob"))
+            monkeypatch.setattr(Session, "commit", commit)
+            assert lost.value.in_doubt
+            [table_id] = [g.id for g in store.list_games()]  # it was committed
+            assert table_id not in manager.tables and table_id in cluster.epochs
+            assert not cluster._creating  # renewed and let go of as any lease
+            await cluster.maintain()
+            assert table_id in cluster.epochs  # renewed: still a's
+            await cluster.maintain()  # out of memory twice running: let go of
+            assert table_id not in cluster.epochs
+            holder, expires = store.lease_holders([table_id])[table_id]
+            assert holder == "a" and expires <= utcnow()
+        finally:
+            await cluster.stop()
+            manager.close()
+            store.close()
+
+    asyncio.run(run())

@@ -233,6 +233,16 @@ class Cluster:
         self._creating.add(table_id)  # before the epoch: maintain reads them in that order
         self.epochs[table_id] = epoch
 
+    def not_created(self, table_id: str, *, in_doubt: bool) -> None:
+        """A new table's transaction failed after :meth:`created`. Rolled back, the table and
+        its lease are not there: forget them, or the lease would be thought held for good
+        (never renewed, never let go, as one still being created). In doubt (the commit may
+        have happened), the lease is kept as any other: renewed, and dropped should the
+        renewal not find it; let go of once the table is found out of memory."""
+        self._creating.discard(table_id)
+        if not in_doubt:
+            self.epochs.pop(table_id, None)
+
     async def place(self, table_id: str) -> str | None:
         """Where a socket for the table is served: None here (this instance holds the table,
         or there is no such table), else the holding instance's id. A holder whose channel

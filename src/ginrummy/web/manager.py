@@ -260,7 +260,13 @@ class Manager:
                     tx.update_options(after, {"rematch": game_id})
                 return game_id
 
-        game_id = await self.db(write)
+        try:
+            game_id = await self.db(write)
+        except Exception as exc:
+            if self.cluster is not None and table.id:  # its lease may have been recorded
+                in_doubt = isinstance(exc, DatabaseUnavailable) and exc.in_doubt
+                self.cluster.not_created(table.id, in_doubt=in_doubt)
+            raise
         table.start(deal)
         self.tables[game_id] = table
         return Created(table, (tokens[0] or "", tokens[1]))
