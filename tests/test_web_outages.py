@@ -461,3 +461,64 @@ def test_a_subscription_the_network_dropped_silently_is_made_again(own_redis: Ow
         asyncio.run(run())
     finally:
         cut.close()
+
+
+@pytest.mark.postgresql
+def test_stale_games_closed_in_doubt_are_read_again(
+    postgres_schema_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Closing stale games as abandoned commits, but the answer is lost: each such table in
+    memory may have been closed, so it is let go of, its sockets told and closed, and read
+    again it is abandoned (not a copy still open whose every move the store refuses)."""
+    from sqlalchemy import update
+    from sqlalchemy.exc import OperationalError
+    from sqlalchemy.orm import Session
+
+    from ginrummy.storage.models import GameRow, utcnow
+
+    async def run() -> None:
+        store = Store(postgres_schema_url)
+        manager = Manager(store, computer_delay=0, seed=1, limits=UNLIMITED)
+        try:
+            table = (await manager.create(Rules(), Options("friend"), ("Ann", "Bob"))).table
+            with store.engine.begin() as connection:
+                connection.execute(
+                    update(GameRow)
+                    .where(GameRow.id == table.id)
+                    .values(updated_at=utcnow() - manager.abandon_after * 2)
+                )
+            said: list[dict[str, Any]] = []
+            closed: list[bool] = []
+
+            async def send(msg: dict[str, Any]) -> None:
+                said.append(msg)
+
+            async def close() -> None:
+                closed.append(True)
+
+            manager.join(Client(table.id, 0, send, close=close))
+            commit = Session.commit
+
+            def commit_then_lose_the_answer(self: Session) -> None:
+                commit(self)
+                raise OperationalError("COMMIT", {}, Exception("server closed the connection"))
+
+            monkeypatch.setattr(Session, "commit", commit_then_lose_the_answer)
+            with pytest.raises(DatabaseUnavailable) as lost:
+                await manager.abandon_stale()
+            monkeypatch.setattr(Session, "commit", commit)
+            assert lost.value.in_doubt
+            assert store.get_game(table.id).status == "abandoned"  # type: ignore[union-attr]
+            assert table.id not in manager.tables  # let go of
+            for _ in range(50):  # the sockets are told on a task of their own
+                if closed:
+                    break
+                await asyncio.sleep(0.05)
+            assert {"type": "error", "message": IN_DOUBT} in said and closed
+            again = await manager.get(table.id)
+            assert again is not table and again.abandoned and again.finished
+        finally:
+            manager.close()
+            store.close()
+
+    asyncio.run(run())

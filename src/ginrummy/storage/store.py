@@ -206,6 +206,14 @@ class Store:
         with self._reading() as session:
             return [game_info(row) for row in session.scalars(query)]
 
+    def stale_games(self, kind: str, before: datetime) -> list[str]:
+        """The open games of ``kind`` last changed before ``before``: those that
+        :meth:`.Writer.abandon_stale` would close now (at most; never one not among them,
+        as a game's status and time of change never go back)."""
+        stale = (GameRow.kind == kind, GameRow.status == "open", GameRow.updated_at < before)
+        with self._reading() as session:
+            return list(session.scalars(select(GameRow.id).where(*stale)))
+
     def lease_holders(self, game_ids: Iterable[str]) -> dict[str, tuple[str, datetime]]:
         """Who holds each game's lease, until when (games never leased are missing)."""
         wanted = sorted(set(game_ids))

@@ -343,7 +343,20 @@ class Manager:
         fence: dict[str, Any] = {}
         if self.cluster is not None:  # only this instance's tables, and those nobody holds
             fence = {"holder": self.cluster.id, "held": dict(self.cluster.epochs)}
-        closed: list[str] = await self.db(self.store.abandon_stale, "online", before, **fence)
+        # Those it may close, read first: should its answer be lost (in doubt), each of them
+        # in memory may have been closed, and is let go of, to be read again.
+        stale = await self.db(self.store.stale_games, "online", before)
+        try:
+            closed: list[str] = await self.db(self.store.abandon_stale, "online", before, **fence)
+        except DatabaseUnavailable as exc:
+            if exc.in_doubt:
+                for game_id in stale:
+                    table = self.tables.get(game_id)
+                    if table is not None:
+                        async with table.lock:
+                            if self.tables.get(game_id) is table:
+                                self._in_doubt(table, exc)
+            raise
         for game_id in closed:
             table = self.tables.get(game_id)
             if table is None:
