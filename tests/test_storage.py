@@ -909,3 +909,26 @@ def test_many_leases_are_renewed_in_one_statement_and_the_lost_ones_named(db_url
             renewed = game_id not in (games[0], games[2])
             assert (after[game_id][1] > before[game_id][1]) == renewed, game_id
         assert after[games[0]][0] == "B"
+
+
+@pytest.mark.postgresql
+def test_a_postgresql_transaction_left_idle_is_ended_in_the_end(postgres_schema_url: str) -> None:
+    """A process stopped mid-transaction would hold its game's row lock, and every write to
+    that game, for good: the store's connections end such a transaction after a minute (the
+    URL's own options, the search path here, kept)."""
+    store = Store(postgres_schema_url)
+    try:
+        store.add_player("Ann")  # a transaction: the setting outlives its end (and rollbacks)
+        for _ in range(2):
+            with store.engine.connect() as connection:
+                assert (
+                    connection.exec_driver_sql("SHOW idle_in_transaction_session_timeout").scalar()
+                    == "1min"
+                )
+                assert (
+                    connection.exec_driver_sql("SHOW search_path").scalar()
+                    == (postgres_schema_url.rsplit("search_path%3D", 1)[1].split("&")[0])
+                )
+        assert [p.name for p in store.list_players()] == ["Ann"]
+    finally:
+        store.close()

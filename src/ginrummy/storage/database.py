@@ -120,7 +120,10 @@ def make_engine(url: str) -> Engine:
     if parsed.get_backend_name() != "sqlite":
         # pre-ping: a connection the database closed (a restart, a failover) is replaced
         # before use instead of failing the move that drew it from the pool.
-        return create_engine(parsed, pool_pre_ping=True)
+        engine = create_engine(parsed, pool_pre_ping=True)
+        if parsed.get_backend_name() == "postgresql":
+            event.listen(engine, "connect", _postgresql_session)
+        return engine
     memory = is_memory(parsed)
     kwargs: dict[str, Any] = {}
     if memory:
@@ -151,6 +154,28 @@ def make_engine(url: str) -> Engine:
         connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
     return engine
+
+
+#: How long a PostgreSQL transaction may sit idle (its client sending nothing) before the
+#: server ends the session: a process stopped or hung mid-transaction would otherwise keep its
+#: game's row locked, and every write to that game (and the batches that hold it) waiting,
+#: for good. The store's transactions send their statements one after the other, with no
+#: wait between them (no player, no network call), so this cuts none of them short.
+IDLE_IN_TRANSACTION_SECONDS = 60
+
+
+def _postgresql_session(dbapi_connection: Any, _record: Any) -> None:
+    """Each new PostgreSQL connection: the idle-in-transaction limit, set for the session
+    (committed, or the pool's rollback on return would undo it)."""
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute(
+            "SET SESSION idle_in_transaction_session_timeout = "
+            f"{IDLE_IN_TRANSACTION_SECONDS * 1000}"
+        )
+    finally:
+        cursor.close()
+    dbapi_connection.commit()
 
 
 def _config() -> Config:
