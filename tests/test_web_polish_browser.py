@@ -280,6 +280,15 @@ def test_a_hollywood_table_shows_each_columns_score(stacked: LiveServer, browser
             f" · g3 {sheet[8]}–{sheet[9]}"
         ), (names, sheet)
         assert "g1 23–0" in names
+        # the score line has a row of its own across the phone, read in one or two lines (it
+        # wrapped to five in a narrow column between the logo and the Share button)
+        line = page.locator("#names")
+        box = line.bounding_box()
+        size = float(line.evaluate("(e) => parseFloat(getComputedStyle(e).fontSize)"))
+        assert box["width"] >= 360 - 40 and box["height"] <= 2 * 1.5 * size, (box, size)
+        for other in ("header .home", "#copy-link"):
+            b = page.locator(other).bounding_box()
+            assert b["y"] + b["height"] <= box["y"] or box["y"] + box["height"] <= b["y"], other
         page.evaluate("() => window.scrollTo(0, 0)")
         screen(page, "phone-hollywood")
         you.check_clean()
