@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from test_web_browser import CHROMIUM, Player, browser
+from test_web_browser import CHROMIUM, Player, browser, play_to_showdown
 from test_web_table_browser import (
     DESKTOP,
     PHONES,
@@ -40,13 +40,15 @@ def screen(page: Any, name: str) -> None:
 
 
 # Every control on the screen whose box (a radio button's or checkbox's: its label's) is less
-# than 44px high. Links and buttons inside a sentence are exempt, as WCAG exempts them.
+# than 44px high. Links and buttons inside a sentence are exempt, as WCAG exempts them, but
+# for the expert's review's "Move N" buttons, each heading its line: the controls of that list.
 SMALL_TARGETS = """() => [...document.querySelectorAll(
     'a[href], button, select, input, textarea, summary')]
   .filter((e) => e.getClientRects().length && !e.closest('[hidden], dialog:not([open])'))
   .map((e) => (e.matches('[type=radio], [type=checkbox]') && e.closest('label')) || e)
   .filter((e) => { const line = e.parentElement.closest('p, li');
-    return !line || line.textContent.trim() === e.textContent.trim(); })
+    return !line || line.textContent.trim() === e.textContent.trim()
+      || line.matches('.review li'); })
   .filter((e) => e.getBoundingClientRect().height < 43.5)
   .map((e) => `${e.tagName.toLowerCase()}${e.id ? '#' + e.id : ''} "${
     e.textContent.trim().slice(0, 24)}" ${Math.round(e.getBoundingClientRect().height)}px`)"""
@@ -100,6 +102,34 @@ def test_every_control_is_big_enough_for_a_finger(
         page.locator("#board .card").first.wait_for()
         assert small_targets(page) == [], "replay"
         screen(page, f"{name}-replay")
+        you.check_clean()
+    finally:
+        ctx.close()
+
+
+def test_the_reviews_move_buttons_are_big_enough_for_a_finger(
+    stacked: LiveServer, browser: Any
+) -> None:
+    # The review lists each decision the expert would not have made with a "Move N" button
+    # that walks the hand to it: a link's 19px in the line, too small for a finger.
+    ctx = context(browser, PHONES["phone-360"])
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(1), "you")
+        you.tap = True
+        rules = {"first_dealer": "fixed", "first_dealer_seat": 1}
+        open_table(page, stacked, mode="computer", level="beginner", name="Ann", options=rules)
+        # Jd fits nothing in As 2s 3s 4s 3h 7h 7d Kd 4c 7c: the expert would pass it
+        page.locator("#actions button", has_text="Take upcard").tap()
+        page.locator("#hand .card[data-card='Jd']").wait_for()
+        play_to_showdown([you])
+        page.locator("#review-ask").tap()
+        page.locator("#review h3").wait_for()
+        moves = page.locator("#review li button", has_text="Move")
+        assert moves.count() > 0
+        assert small_targets(page) == [], "the expert's review"
+        moves.first.scroll_into_view_if_needed()
+        screen(page, "phone-360-review")
         you.check_clean()
     finally:
         ctx.close()
