@@ -192,7 +192,7 @@ def slow(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 def test_the_first_undo_warns_and_the_second_press_takes_the_move_back(
     slow: LiveServer, browser: Any
 ) -> None:
-    ctx = context(browser, PHONES["phone"])
+    ctx = context(browser, PHONES["phone-360"])
     try:
         page = ctx.new_page()
         rules = {"first_dealer": "fixed", "first_dealer_seat": 1}  # I decide on the upcard first
@@ -213,11 +213,20 @@ def test_the_first_undo_warns_and_the_second_press_takes_the_move_back(
         )
         # across the screen, not squeezed into half of it
         box = toast.bounding_box()
-        assert box["width"] >= 390 - 40 and box["x"] >= 0, box
+        assert box["width"] >= 360 - 40 and box["x"] >= 0, box
         page.wait_for_function(
             "() => getComputedStyle(document.querySelector('#toast')).opacity === '1'"
         )
-        screen(page, "phone-undo-warning")
+        screen(page, "phone-360-undo-warning")
+        # and not over my hand, which it hid for the six seconds it stays, nor over the Undo
+        # it asks me to press again
+        for covered in ("#hand", "#undo"):
+            b = page.locator(covered).bounding_box()
+            assert box["y"] + box["height"] <= b["y"] or b["y"] + b["height"] <= box["y"], (
+                covered,
+                box,
+                b,
+            )
         page.wait_for_timeout(4500)  # the first press takes nothing back; the warning stays
         assert toast.evaluate("(e) => e.classList.contains('show')")
         assert "You pass" in log.inner_text()

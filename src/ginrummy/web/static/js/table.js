@@ -150,6 +150,9 @@ function setConn(ok) {
 
 function toast(text, isError = false, ms = 3500) {
   const el = $("toast");
+  // under the header while it is on the screen (used where the notice is at the top: phones)
+  const header = document.querySelector("header.top");
+  el.style.setProperty("--toast-top", `${Math.max(8, header.getBoundingClientRect().bottom + 8)}px`);
   el.textContent = text;
   el.className = `toast show${isError ? " error" : ""}`;
   clearTimeout(toast.timer);
