@@ -137,11 +137,11 @@ def test_links_are_read_as_the_page_reads_them() -> None:
     assert (old.base, old.token) == ("ws://[::1]:8000", "xyz")
 
 
-def finished_hand(seed: int, store: Store) -> tuple[LocalGame, list[dict[str, Any]]]:
+def finished_hand(seed: int, store: Store, **kwargs: Any) -> tuple[LocalGame, list[dict[str, Any]]]:
     """A hand played to its end by the local game's own messages: every state on the way."""
     from tuiutil import policy
 
-    game = new_game(seed, store)
+    game = new_game(seed, store, **kwargs)
     states: list[dict[str, Any]] = []
 
     async def run() -> None:
@@ -242,3 +242,28 @@ def test_the_plain_mode_says_a_hand_s_result_once() -> None:
     text = out.getvalue()
     assert text.count("Score: You ") == 1 and text.count("Deal verified") == 1
     assert text.index("Score: You ") < text.index("Waiting for Computer (simple)")
+
+
+def test_a_hollywood_score_is_each_columns_not_their_sum() -> None:
+    from ginrummy.tui.plain import showdown_lines
+    from ginrummy.tui.words import title_line
+
+    store = Store("sqlite://")
+    _, states = finished_hand(SEEDS["knocked"], store, rules=Rules.preset("hollywood"))
+    last = states[-1]
+    table = last["table"]
+    totals = table["sheet"]["hands"][-1]["totals"]
+    assert len(totals) == 3 and totals[1] == [0, 0]  # a first win scores in game 1 only
+    first = totals[0]
+    assert title_line(last).startswith(f"You – Computer (simple): g1 {first[0]}–{first[1]} · ")
+    assert title_line(last).split(" · ")[:3] == [
+        f"You – Computer (simple): g1 {first[0]}–{first[1]}",
+        "g2 0–0",
+        "g3 0–0",
+    ]
+    score = next(line for line in showdown_lines(last) if line.startswith("Score:"))
+    assert score == (
+        f"Score: game 1: You {first[0]}, Computer (simple) {first[1]}; "
+        "game 2: You 0, Computer (simple) 0; game 3: You 0, Computer (simple) 0."
+    )
+    store.close()

@@ -29,6 +29,7 @@ from .words import (
     Namer,
     State,
     action_words,
+    column_scores,
     deadwood_words,
     legal,
     log_lines,
@@ -145,7 +146,14 @@ def showdown_lines(state: State, verdict: str | None = None) -> list[str]:
         other = 1 - view["seat"]
         out.append(f"{n.who(other)} held {pretty_cards(split_cards(view['opponent_hand']))}.")
     totals = table.get("scores") or [0, 0]
-    out.append(f"Score: {n.who(0)} {totals[0]}, {n.who(1)} {totals[1]}.")
+    columns = column_scores(table)
+    if columns is None:
+        out.append(f"Score: {n.who(0)} {totals[0]}, {n.who(1)} {totals[1]}.")
+    else:  # Hollywood: each game's column
+        each = "; ".join(
+            f"game {i}: {n.who(0)} {p[0]}, {n.who(1)} {p[1]}" for i, p in enumerate(columns, 1)
+        )
+        out.append(f"Score: {each}.")
     if verdict:
         out.append(verdict)
     final = final_lines(table, n)

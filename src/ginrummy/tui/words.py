@@ -353,6 +353,21 @@ def deadwood_words(view: Mapping[str, Any], selected: str | None = None) -> str:
     return text
 
 
+def column_scores(table: Mapping[str, Any]) -> list[list[int]] | None:
+    """Each score column's totals, seat 0's first, in a game of several columns (Hollywood);
+    None in a game of one (its score is the table's ``scores``)."""
+    sheet = table.get("sheet") or {}
+    games = sheet.get("games")
+    if games:
+        sheet = games[-1]
+    columns = int(sheet.get("columns") or 1)
+    if columns < 2:
+        return None
+    hands = sheet.get("hands") or []
+    totals = hands[-1]["totals"] if hands else [[0, 0]] * columns
+    return [list(pair) for pair in totals]
+
+
 def title_line(state: State) -> str:
     """Who plays whom, the score and the rules, in a line."""
     table = state["table"]
@@ -361,6 +376,10 @@ def title_line(state: State) -> str:
     me = table.get("seat")
     order = (0, 1) if me != 1 else (1, 0)
     score = " – ".join(f"{n.who(s) if n.you(s) else table['names'][s]} {scores[s]}" for s in order)
+    columns = column_scores(table)
+    if columns is not None:  # Hollywood: each game's column, not their sum
+        each = " · ".join(f"g{i} {p[order[0]]}–{p[order[1]]}" for i, p in enumerate(columns, 1))
+        score = f"{n.who(order[0])} – {table['names'][order[1]]}: {each}"
     preset = table.get("preset") or "custom rules"
     parts = [score, f"hand {table['hand_number']}", preset]
     if table.get("match_totals") is not None:
