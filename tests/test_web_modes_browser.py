@@ -145,7 +145,15 @@ def test_a_spectator_sees_both_seats_and_none_of_their_hidden_cards(
         play_to_showdown([you], limit=180)
         you.wait_for_showdown()
         watcher.locator("#showdown").wait_for(state="visible")
-        watcher.locator("#hand .card[data-card]").first.wait_for()
+        # Ann's hand face up, or laid out on the table if she knocked (not shown twice)
+        watcher.wait_for_function(
+            "() => document.querySelector('#hand .card[data-card]')"
+            " || /laid out on the table/.test(document.querySelector('#hand').textContent)"
+        )
+        if watcher.locator("#hand .card[data-card]").count() == 0:
+            assert "Ann knocks: melds on the table" in watcher.locator("#melds").inner_text()
+        else:
+            assert watcher.locator("#hand .card.back").count() == 0
         assert watcher.locator("#opp-cards .card.back").count() == 0
         shown = "els => els.map(e => e.dataset.card).sort()"
         computer = page.locator("#opp-cards .card[data-card]").evaluate_all(shown)
