@@ -111,21 +111,21 @@ GAME_TYPE: Final = pyspiel.GameType(
 
 
 def rules_of(params: dict[str, Any]) -> Rules:
-    """The rules the game parameters name: a preset and its changes (:func:`options_text`)."""
+    """The rules the game parameters name: a preset and its changes (see :func:`_as_text`)."""
     return Rules.from_changes(
         str(params.get("rules", "standard")), _changes(str(params.get("options") or ""))
     )
 
 
-def options_text(options: str) -> str:
-    """``options`` as a game string carries it: ``key:value;key:value``.
+def _as_text(changes: list[str]) -> str:
+    """The changes as a game string carries them: ``key:value;key:value``.
 
-    ``options`` is a JSON object (``{"big_gin": true, "gin_bonus": 30}``) or already that
-    form (``big_gin:true;gin_bonus:30``). A game string splits its parameters at commas, so a
-    JSON object of two options or more could not be read back from ``str(game)``: the game
-    keeps the comma-free form.
+    The ``options`` parameter is a JSON object (``{"big_gin": true, "gin_bonus": 30}``) or
+    already that form (``big_gin:true;gin_bonus:30``). A game string splits its parameters at
+    commas, so a JSON object of two options or more could not be read back from
+    ``str(game)``: the game keeps the comma-free form.
     """
-    return ";".join(change.replace("=", ":", 1) for change in _changes(options))
+    return ";".join(change.replace("=", ":", 1) for change in changes)
 
 
 def _changes(options: str) -> list[str]:
@@ -161,8 +161,9 @@ class GinRummyGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = {**_PARAMS, **(params or {})}
-        self.rules = rules_of(params)
-        params["options"] = options_text(str(params["options"] or ""))
+        changes = _changes(str(params["options"] or ""))  # read once: rules and kept string
+        self.rules = Rules.from_changes(str(params["rules"]), changes)
+        params["options"] = _as_text(changes)
         self.mode = str(params["mode"])
         if self.mode not in ("hand", "game"):
             raise ValueError(f"mode must be 'hand' or 'game', not {self.mode!r}")
