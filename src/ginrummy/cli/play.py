@@ -98,7 +98,8 @@ def add_parser(subparsers: Subparsers) -> None:
         type=float,
         default=0.5,
         metavar="SECONDS",
-        help="seconds the computer waits before each move (default %(default)g)",
+        help="seconds from the start of the computer's turn to its move, which it thinks "
+        "over meanwhile (default %(default)g)",
     )
 
 

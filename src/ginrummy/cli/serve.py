@@ -55,7 +55,8 @@ def add_parser(subparsers: Subparsers) -> None:
         "--computer-delay",
         type=float,
         default=0.5,
-        help="seconds the computer waits before each move",
+        help="seconds from the start of the computer's turn to its move (it thinks meanwhile, so "
+        "how long it thought does not show)",
     )
     parser.add_argument(
         "--think-workers",

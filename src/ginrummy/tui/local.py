@@ -235,15 +235,22 @@ class LocalGame:
     async def _play_computer(self) -> None:
         table = self.table
         while table.computer_to_move():
-            version = table.version
-            if self.computer_delay:
-                await asyncio.sleep(self.computer_delay)
-            hand = table.hand
-            if table.version != version or hand is None:
-                continue  # the person moved (undo): look again
+            version, hand = table.version, table.hand
+            assert hand is not None  # computer_to_move
             view = table.player_view(hand, COMPUTER_SEAT)
             rng = random.Random(self._agent_rng.getrandbits(64))
-            action = await asyncio.to_thread(think, self._agent(), view, rng)
+            # As on the web (Manager._computer_turns): the computer thinks while its delay
+            # runs, so how long it thought (which depends on its cards) does not show, and
+            # from the moment its move is due the person's last move stands.
+            thinking = asyncio.ensure_future(asyncio.to_thread(think, self._agent(), view, rng))
+            if self.computer_delay:
+                await asyncio.sleep(self.computer_delay)
+            due = table.version == version
+            if due:
+                table.replying = version
+            action = await thinking
+            if not due:
+                continue  # the person moved (undo): look again
             async with table.lock:
                 if table.version != version:
                     continue

@@ -655,15 +655,26 @@ class Manager:
     async def _computer_turns(self, table: Table) -> None:
         try:
             while table.computer_to_move():
-                version = table.version
-                await asyncio.sleep(self.computer_delay)
-                hand = table.hand
-                if table.version != version or hand is None:
-                    continue  # the person moved (undo): look again
+                version, hand = table.version, table.hand
+                assert hand is not None  # computer_to_move
                 # A frozen view and a seed drawn here: the thinker shares nothing that changes.
                 view = table.player_view(hand, COMPUTER_SEAT)
                 seed = self._agent_rng.getrandbits(64)
-                action = await self._computer_move(table, view, seed)
+                # The computer thinks while its delay runs, and its move is made once both are
+                # done: how long it thinks depends on its cards (the expert searches when the
+                # upcard would meld with them, or it could knock), and a page timing its moves
+                # must not learn that. From the moment the move is due the person's last move
+                # stands (Table.replying): an undo later would be one made knowing that the
+                # computer is still thinking. Awaited even when the person moved meanwhile:
+                # the table's agent thinks in one thread at a time.
+                thinking = asyncio.ensure_future(self._computer_move(table, view, seed))
+                await asyncio.sleep(self.computer_delay)
+                due = table.version == version
+                if due:
+                    table.replying = version
+                action = await thinking
+                if not due:
+                    continue  # the person moved (undo): look again
                 async with table.lock:
                     if table.version != version:
                         continue

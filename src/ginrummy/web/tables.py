@@ -160,6 +160,10 @@ class Table:
     #: the computer only; :func:`~ginrummy.agents.style.evidence` of the computer's view), for
     #: the expert's reading of his style. Rebuilt with the hands when a table is read again.
     seen: list[Evidence] = field(default_factory=list, repr=False, compare=False)
+    #: The version of the table at which the computer's move fell due (:meth:`undo_point`):
+    #: while the table is still at it, the computer is thinking past its delay, and the
+    #: person's last move stands. (A later version, once anything changed, says nothing.)
+    replying: int | None = field(default=None, repr=False, compare=False)
     #: Open sockets per seat (kept by the manager): each side sees whether the other is there.
     present: list[int] = field(default_factory=lambda: [0, 0], repr=False, compare=False)
     # What every state message repeats, worked out once: the rules and options never change
@@ -359,7 +363,8 @@ class Table:
         and never past any move of the computer. Even the computer's stock draw or pass tells
         something (that it did not want the upcard or your discard), and no player may take
         back a choice once it has learnt something from it: only your own last action is
-        taken back, and only while the computer has not moved since."""
+        taken back, and only while the computer has not moved since, nor its move fallen
+        due (:attr:`replying`: how long it thinks past that depends on its cards)."""
         hand = self.hand
         if self.abandoned:
             raise IllegalActionError(ABANDONED)
@@ -377,6 +382,10 @@ class Table:
         if keep + 1 < len(events):  # everything after your last action is the computer's
             raise IllegalActionError(
                 "the computer has moved since: your move cannot be taken back now"
+            )
+        if self.replying == self.version:  # its move is due: it is only thinking longer
+            raise IllegalActionError(
+                "the computer is making its move: yours cannot be taken back now"
             )
         return keep
 
