@@ -182,3 +182,34 @@ def test_an_undo_before_the_computers_move_is_due_is_made(
             store.close()
 
     asyncio.run(run())
+
+
+def test_a_new_name_neither_puts_off_the_computers_move_nor_opens_an_undo(
+    fixed_deck: None, release: threading.Event
+) -> None:
+    """A name changes the table, not the hand: sent while the computer's delay runs it does
+    not start the delay again (which would keep the undo open for as long as the computer
+    thought), and sent once the move is due it does not open the undo again."""
+
+    async def run() -> None:
+        manager, store, table, me = await computer_table(delay=0.4)
+        try:
+            await me.act("pass")
+            await asyncio.sleep(0.1)
+            await me.do({"type": "name", "name": "Ann B"})  # within the delay
+            await asyncio.sleep(0.7)  # due, and the computer still thinks
+            with pytest.raises(IllegalActionError, match="computer is making its move"):
+                await me.do({"type": "undo"})
+            await me.do({"type": "name", "name": "Ann C"})  # once due
+            assert table.state_for(0)["table"]["can_undo"] is False
+            with pytest.raises(IllegalActionError, match="computer is making its move"):
+                await me.do({"type": "undo"})
+            assert table.hand is not None and len(table.hand.events) == 1
+            release.set()
+            await computer_moved(table, 2)
+        finally:
+            release.set()
+            manager.close()
+            store.close()
+
+    asyncio.run(run())

@@ -235,7 +235,7 @@ class LocalGame:
     async def _play_computer(self) -> None:
         table = self.table
         while table.computer_to_move():
-            version, hand = table.version, table.hand
+            position, hand = table.position(), table.hand
             assert hand is not None  # computer_to_move
             view = table.player_view(hand, COMPUTER_SEAT)
             rng = random.Random(self._agent_rng.getrandbits(64))
@@ -245,14 +245,14 @@ class LocalGame:
             thinking = asyncio.ensure_future(asyncio.to_thread(think, self._agent(), view, rng))
             if self.computer_delay:
                 await asyncio.sleep(self.computer_delay)
-            due = table.version == version
+            due = table.position() == position
             if due:
-                table.replying = version
+                table.replying = position
             action = await thinking
             if not due:
                 continue  # the person moved (undo): look again
             async with table.lock:
-                if table.version != version:
+                if table.position() != position or not table.computer_to_move():
                     continue
                 await self._store_and_commit(table.plan(COMPUTER_SEAT, str(action)))
             self._tell_state()

@@ -655,7 +655,7 @@ class Manager:
     async def _computer_turns(self, table: Table) -> None:
         try:
             while table.computer_to_move():
-                version, hand = table.version, table.hand
+                position, hand = table.position(), table.hand
                 assert hand is not None  # computer_to_move
                 # A frozen view and a seed drawn here: the thinker shares nothing that changes.
                 view = table.player_view(hand, COMPUTER_SEAT)
@@ -665,19 +665,21 @@ class Manager:
                 # upcard would meld with them, or it could knock), and a page timing its moves
                 # must not learn that. From the moment the move is due the person's last move
                 # stands (Table.replying): an undo later would be one made knowing that the
-                # computer is still thinking. Awaited even when the person moved meanwhile:
-                # the table's agent thinks in one thread at a time.
+                # computer is still thinking. Only a change of the hand (an undo) puts the
+                # move off, never a name: the delay would start again, and the undo with it.
+                # Awaited even when the person moved meanwhile: the table's agent thinks in
+                # one thread at a time.
                 thinking = asyncio.ensure_future(self._computer_move(table, view, seed))
                 await asyncio.sleep(self.computer_delay)
-                due = table.version == version
+                due = table.position() == position
                 if due:
-                    table.replying = version
+                    table.replying = position
                 action = await thinking
                 if not due:
                     continue  # the person moved (undo): look again
                 async with table.lock:
-                    if table.version != version:
-                        continue
+                    if table.position() != position or not table.computer_to_move():
+                        continue  # (closed as abandoned meanwhile)
                     try:
                         await self._store_and_commit(table, table.plan(COMPUTER_SEAT, action))
                         stored = True

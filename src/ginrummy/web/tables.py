@@ -160,10 +160,10 @@ class Table:
     #: the computer only; :func:`~ginrummy.agents.style.evidence` of the computer's view), for
     #: the expert's reading of his style. Rebuilt with the hands when a table is read again.
     seen: list[Evidence] = field(default_factory=list, repr=False, compare=False)
-    #: The version of the table at which the computer's move fell due (:meth:`undo_point`):
-    #: while the table is still at it, the computer is thinking past its delay, and the
-    #: person's last move stands. (A later version, once anything changed, says nothing.)
-    replying: int | None = field(default=None, repr=False, compare=False)
+    #: Where the hand stood (:meth:`position`) when the computer's move fell due: while it
+    #: still stands there the computer is thinking past its delay, and the person's last move
+    #: stands (:meth:`undo_point`). A name or any other change of the table leaves it so.
+    replying: Position | None = field(default=None, repr=False, compare=False)
     #: Open sockets per seat (kept by the manager): each side sees whether the other is there.
     present: list[int] = field(default_factory=lambda: [0, 0], repr=False, compare=False)
     # What every state message repeats, worked out once: the rules and options never change
@@ -383,11 +383,20 @@ class Table:
             raise IllegalActionError(
                 "the computer has moved since: your move cannot be taken back now"
             )
-        if self.replying == self.version:  # its move is due: it is only thinking longer
+        if self.replying == self.position():  # its move is due: it is only thinking longer
             raise IllegalActionError(
                 "the computer is making its move: yours cannot be taken back now"
             )
         return keep
+
+    def position(self) -> Position:
+        """Where the hand being played stands: its number, how many events, and the last of
+        them (an undo and another move make another position; a name does not)."""
+        hand = self.hand
+        if hand is None:
+            return (self.hand_number, 0, None)
+        events = hand.events
+        return (self.hand_number, len(events), events[-1] if events else None)
 
     def can_undo(self, seat: int | None) -> bool:
         try:
@@ -576,6 +585,8 @@ class Table:
         }
 
 
+#: Where a hand stands (:meth:`Table.position`): its number, how many events, the last of them.
+Position = tuple[int, int, Event | None]
 #: A socket's record of the history it was sent: the hand's number, the seat, how many events,
 #: and the last of them (an undo takes events back; the next ones then differ).
 HistoryMark = tuple[int, int, int, Event]
