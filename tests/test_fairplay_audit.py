@@ -213,3 +213,40 @@ def test_a_new_name_neither_puts_off_the_computers_move_nor_opens_an_undo(
             store.close()
 
     asyncio.run(run())
+
+
+def test_the_computers_answer_to_another_move_waits_for_nothing_it_thought_before(
+    fixed_deck: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The person passes, takes the pass back at once, then takes the upcard and discards.
+    The computer's answer to the discard comes after its delay, whatever became of what it
+    was thinking over the pass: when it waited for that, the time its answer came (and how
+    long the undo of the discard stayed open) told how long it thought over the pass."""
+    real = manager_module.think
+    release = threading.Event()
+    calls: list[int] = []
+
+    def think(agent: Any, view: Any, rng: random.Random) -> Any:
+        calls.append(len(calls))
+        if len(calls) == 1:  # over the pass: thinks until released
+            release.wait(30)
+        return real(agent, view, rng)
+
+    monkeypatch.setattr(manager_module, "think", think)
+
+    async def run() -> None:
+        manager, store, table, me = await computer_table(delay=0.3)
+        try:
+            await me.act("pass")
+            await me.do({"type": "undo"})
+            await me.act("take")
+            await me.act("discard Kd")
+            await asyncio.sleep(1.2)  # time for its draw and its discard
+            assert table.hand is not None and len(table.hand.events) >= 3
+            assert table.hand.events[2].seat == 1
+        finally:
+            release.set()
+            manager.close()
+            store.close()
+
+    asyncio.run(run())

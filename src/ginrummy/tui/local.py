@@ -245,12 +245,14 @@ class LocalGame:
             thinking = asyncio.ensure_future(asyncio.to_thread(think, self._agent(), view, rng))
             if self.computer_delay:
                 await asyncio.sleep(self.computer_delay)
-            due = table.position() == position
-            if due:
-                table.replying = position
+            if table.position() != position:
+                # The person moved (undo): look again, not waiting for this thinking, which
+                # keeps the table's agent (the next turn makes another).
+                thinking.add_done_callback(_forgotten)
+                table.agent = None
+                continue
+            table.replying = position
             action = await thinking
-            if not due:
-                continue  # the person moved (undo): look again
             async with table.lock:
                 if table.position() != position or not table.computer_to_move():
                     continue
@@ -358,3 +360,9 @@ def load_table(store: Store, game_id: str) -> Table:
     if stored is None or stored.game.kind != "online" or not is_terminal(stored.game.options):
         raise ResumeError(f"there is no terminal game {game_id!r}")
     return table_of(stored)
+
+
+def _forgotten(task: asyncio.Future[Any]) -> None:
+    """The end of the computer's thinking over a position the person has since taken back."""
+    if not task.cancelled():
+        task.exception()  # dropped with the position

@@ -667,16 +667,18 @@ class Manager:
                 # stands (Table.replying): an undo later would be one made knowing that the
                 # computer is still thinking. Only a change of the hand (an undo) puts the
                 # move off, never a name: the delay would start again, and the undo with it.
-                # Awaited even when the person moved meanwhile: the table's agent thinks in
-                # one thread at a time.
                 thinking = asyncio.ensure_future(self._computer_move(table, view, seed))
                 await asyncio.sleep(self.computer_delay)
-                due = table.position() == position
-                if due:
-                    table.replying = position
+                if table.position() != position:
+                    # The person moved (undo): look again, not waiting for this thinking (when
+                    # the next turn began would tell how long it went on). It keeps the
+                    # table's agent, which thinks in one thread at a time: the next turn
+                    # makes another (an agent keeps nothing within a hand).
+                    thinking.add_done_callback(_forgotten)
+                    table.agent = None
+                    continue
+                table.replying = position
                 action = await thinking
-                if not due:
-                    continue  # the person moved (undo): look again
                 async with table.lock:
                     if table.position() != position or not table.computer_to_move():
                         continue  # (closed as abandoned meanwhile)
@@ -939,6 +941,12 @@ class Manager:
 def timeout_move(view: Any) -> Any:
     """The move made for a seat that ran out of time: the simple player's."""
     return get_agent("simple").act(view, random.Random(0))
+
+
+def _forgotten(task: asyncio.Future[Any]) -> None:
+    """The end of a computer's thinking over a position the person has since taken back."""
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("computer player failed over a move taken back", exc_info=task.exception())
 
 
 def _discard(items: set[str], item: str, _task: object) -> None:
