@@ -671,9 +671,11 @@ class Manager:
                 await asyncio.sleep(self.computer_delay)
                 if table.position() != position:
                     # The person moved (undo): look again, not waiting for this thinking (when
-                    # the next turn began would tell how long it went on). It keeps the
-                    # table's agent, which thinks in one thread at a time: the next turn
-                    # makes another (an agent keeps nothing within a hand).
+                    # the next turn began would tell how long it went on), and dropping it
+                    # from the workers' queue if it waits there. Begun, it keeps the table's
+                    # agent, which thinks in one thread at a time: the next turn makes another
+                    # (an agent keeps nothing within a hand).
+                    thinking.cancel()
                     thinking.add_done_callback(_forgotten)
                     table.agent = None
                     continue
