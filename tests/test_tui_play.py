@@ -19,6 +19,7 @@ from ginrummy.storage import Store
 from ginrummy.tui.app import Cards, PlayApp
 from ginrummy.tui.local import LocalGame
 from ginrummy.tui.words import legal, pretty, prompt, split_cards
+from ginrummy.web.manager import UNLIMITED, Manager
 from tuiutil import (
     SEEDS,
     new_game,
@@ -521,3 +522,23 @@ def test_a_lost_connection_and_a_closed_table_are_said() -> None:
             await until(pilot, lambda: "closed the connection" in screen_text(app), "the end")
 
     asyncio.run(run())
+
+
+def test_the_web_server_does_not_open_a_terminal_game_in_the_same_database() -> None:
+    """A terminal game is the terminal's: a server on the same database opening it (by its id,
+    as a watcher would) would play the computer's moves into it beside the terminal. It is no
+    game of the server's, and the terminal resumes it as it was."""
+    store = Store("sqlite://")
+    game = new_game(SEEDS["answered"], store)
+    manager = Manager(store, computer_delay=0, limits=UNLIMITED)
+
+    async def open_it() -> object:
+        return await manager.find(game.table.id)
+
+    try:
+        assert asyncio.run(open_it()) is None
+        assert game.table.id not in manager.tables
+        assert LocalGame.resume(store, game.table.id).table.hand is not None
+    finally:
+        manager.close()
+        store.close()

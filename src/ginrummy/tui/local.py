@@ -25,11 +25,18 @@ from ..engine import GinRummyError, IllegalActionError, Rules
 from ..engine.game import Game
 from ..engine.match import Match
 from ..storage import StorageError, Store
-from ..web.tables import COMPUTER_SEAT, Options, Step, Table, table_of, think
+from ..web.tables import (
+    COMPUTER_SEAT,
+    TERMINAL,
+    Options,
+    Step,
+    Table,
+    is_terminal,
+    table_of,
+    think,
+)
 from .session import Message, error
 
-#: The ``interface`` option that marks a game as played in the terminal.
-TERMINAL = "terminal"
 PERSON_SEAT = 0
 
 
@@ -339,10 +346,6 @@ class LocalGame:
 
 def _first_line(exc: BaseException) -> str:
     return (str(getattr(exc, "orig", None) or exc).strip().splitlines() or [type(exc).__name__])[0]
-
-
-def is_terminal(options: dict[str, Any] | None) -> bool:
-    return bool(options) and (options or {}).get("interface") == TERMINAL
 
 
 def latest_open(store: Store) -> str | None:

@@ -44,6 +44,7 @@ from .tables import (
     Table,
     computer_agent,
     computer_payload,
+    is_terminal,
     new_token,
     replay_hand,
     table_of,
@@ -272,9 +273,11 @@ class Manager:
         return Created(table, (tokens[0] or "", tokens[1]))
 
     def _load(self, game_id: str) -> Table | None:
-        """The table as stored (run in a database thread), or None for no such online game."""
+        """The table as stored (run in a database thread), or None for no such online game.
+        A game played in the terminal (in the same database) is not the server's to open: it
+        would play the computer's moves into it beside the terminal."""
         stored = self.store.load_game(game_id)
-        if stored is None or stored.game.kind != "online":
+        if stored is None or stored.game.kind != "online" or is_terminal(stored.game.options):
             return None
         return table_of(stored)
 

@@ -44,6 +44,9 @@ from .thinking import make_agent, think
 
 LEVELS = ("beginner", "intermediate", "expert")
 COMPUTER_SEAT = 1
+#: The ``interface`` option that marks a game as played in the terminal (``ginrummy play``):
+#: its moves are made by that program alone, so the server neither opens nor plays it.
+TERMINAL = "terminal"
 #: The seat whose link the creator of a friend table sends out as an invite (the friend's).
 INVITED = 1
 
@@ -708,6 +711,11 @@ def _step(hand: Hand, event: Event | None) -> dict[str, Any]:
     if event is not None:
         step["event"] = event_to_dict(event)  # the page says it in words
     return step
+
+
+def is_terminal(options: dict[str, Any] | None) -> bool:
+    """Whether a stored game's options mark it as played in the terminal."""
+    return bool(options) and (options or {}).get("interface") == TERMINAL
 
 
 def table_of(stored: SavedGame) -> Table:
