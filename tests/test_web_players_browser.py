@@ -9,12 +9,14 @@ Screenshots go to test-artifacts/ (players-*.png).
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from test_web_browser import CHROMIUM, Player, browser
-from test_web_table_browser import DESKTOP, context, open_table, stacked
+from test_web_table_browser import DESKTOP, PHONES, context, open_table, shot, stacked
 from webutil import ARTIFACTS, LiveServer
 
 __all__ = ["browser", "stacked"]  # fixtures
@@ -22,6 +24,37 @@ __all__ = ["browser", "stacked"]  # fixtures
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="needs Debian's Chromium: apt install chromium"
 )
+
+# The computer (the non-dealer when I deal) holds As 2s 3s 4s 5h 5d 5c 9h 9d Kd and the upcard
+# is 9c: it takes it and goes gin, discarding Kd. I hold Qh Qd Qc 9s Ts Js 6d 6h 8c Kc.
+GIN_TOP = "As Qh 2s Qd 3s Qc 4s 9s 5h Ts 5d Js 5c 6d 9h 6h 9d 8c Kd Kc 9c Ad"
+I_DEAL = {"first_dealer": "fixed", "first_dealer_seat": 0}
+
+
+@pytest.fixture(scope="module")
+def gin_deal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A server dealing ``GIN_TOP`` on top of the deck."""
+    db: Path = tmp_path_factory.mktemp("gin") / "games.db"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("GINRUMMY_STACKED_TOP", GIN_TOP)  # read when the server starts
+        live = LiveServer(db, computer_delay=0.3, module="stacked_serve")
+        live.start()
+    try:
+        yield live
+    finally:
+        live.kill()
+
+
+def the_computer_knocks(page: Any, server: LiveServer) -> Player:
+    """At a new table on the README's deck, where I deal: the expert passes Jd, I pass it,
+    and the expert draws Ad and knocks with Kd (3h Ad 4c: 8 deadwood). Nothing of mine
+    (Qh Qd Qc 9s Ts Js 6d 6h 9c Kc) lays off on its melds."""
+    you = Player(page, random.Random(1), "you")
+    open_table(page, server, mode="computer", level="expert", name="Ann", options=I_DEAL)
+    page.locator("#actions button", has_text="Pass").click()
+    page.wait_for_function("() => /knock/i.test(document.querySelector('#melds').textContent)")
+    return you
+
 
 # The marks around a card that are not where it sits: its outline and its shadows' colours.
 RING = """(sel) => { const s = getComputedStyle(document.querySelector(sel));
@@ -57,6 +90,48 @@ def test_the_focused_card_stands_out_from_the_cards_that_may_be_played(
         assert page.evaluate(RING, "#pile .card") == playable  # the pile, playable, unfocused
         ARTIFACTS.mkdir(exist_ok=True)
         page.locator(".middle").screenshot(path=str(ARTIFACTS / "players-focus.png"))
+        you.check_clean()
+    finally:
+        ctx.close()
+
+
+# -- after a knock ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [PHONES["phone"], DESKTOP], ids=["phone", "desktop"])
+def test_the_knockers_deadwood_is_on_the_table_for_the_layoffs(
+    stacked: LiveServer, browser: Any, size: tuple[int, int]
+) -> None:
+    # To lay off well, and to see an undercut coming, the defender needs the knocker's
+    # deadwood: the table showed its cards only, in a darker group, to be added up.
+    ctx = context(browser, size)
+    try:
+        page = ctx.new_page()
+        you = the_computer_knocks(page, stacked)
+        melds = page.locator("#melds .seat-label").inner_text()
+        assert melds == "Computer (expert) knocks: melds on the table (8 deadwood)", melds
+        shot(page, f"players-{'phone' if size[0] < 700 else 'desktop'}-layoff")
+        page.keyboard.press("f")
+        you.wait_for_showdown()
+        you.check_clean()
+    finally:
+        ctx.close()
+
+
+def test_the_computers_gin_is_called_gin_on_the_table(gin_deal: LiveServer, browser: Any) -> None:
+    # The table said "Computer (expert) knocks: melds on the table" over a gin (as the move
+    # log and the result said "goes gin").
+    ctx = context(browser, PHONES["phone"])
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(1), "you")
+        open_table(page, gin_deal, mode="computer", level="expert", name="Ann", options=I_DEAL)
+        you.wait_for_showdown()
+        assert (
+            page.locator("#showdown h2").inner_text() == "Computer (expert) wins the hand with gin"
+        )
+        melds = page.locator("#melds .seat-label").inner_text()
+        assert melds == "Computer (expert) goes gin: melds on the table", melds
         you.check_clean()
     finally:
         ctx.close()

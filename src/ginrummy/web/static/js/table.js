@@ -422,15 +422,20 @@ function renderMiddle(v) {
   // what the table shows after a knock
   if (v.knocker != null && v.table_melds.length) {
     const n = words();
+    // a gin is called so (it ends the hand at once, so the result names it), and a knock's
+    // deadwood is counted: the defender needs it to lay off and to see an undercut coming
+    const kind = v.result?.kind;
+    const verb = kind === "gin" ? "go gin" : kind === "big_gin" ? "make big gin" : "knock";
+    const dead = splitCards(v.knocker_deadwood);
+    const count = dead.length ? ` (${dead.reduce((sum, c) => sum + cardValue(c), 0)} deadwood)` : "";
     melds.append(
-      h("div", { class: "seat-label" }, `${n.who(v.knocker)} ${n.does(v.knocker, "knock")}: melds on the table`),
+      h("div", { class: "seat-label" }, `${n.who(v.knocker)} ${n.does(v.knocker, verb)}: melds on the table${count}`),
     );
     const row = h("div", { class: "meld-row" });
     // the melds as the layoffs extend them, each card laid off marked on its meld (it slides
     // over from the defender's hand)
     const off = new Set(v.layoffs.map(([c]) => c));
     for (const m of v.table_melds) row.append(meldGroup(meldCards(m), "", off));
-    const dead = splitCards(v.knocker_deadwood);
     if (dead.length) row.append(meldGroup(dead, "deadwood"));
     melds.append(row);
     if (v.layoffs.length)
