@@ -110,6 +110,11 @@ def test_the_knockers_deadwood_is_on_the_table_for_the_layoffs(
         you = the_computer_knocks(page, stacked)
         melds = page.locator("#melds .seat-label").inner_text()
         assert melds == "Computer (expert) knocks: melds on the table (8 deadwood)", melds
+        # Nothing lays off: the page says so, and the move it asks for is Done, not the
+        # optimal layoffs of nothing.
+        status = page.locator("#status").inner_text()
+        assert status == "Nothing to lay off: press Done (F) to see the result.", status
+        assert page.locator("#actions button.primary").inner_text() == "Done (F)"
         shot(page, f"players-{'phone' if size[0] < 700 else 'desktop'}-layoff")
         page.keyboard.press("f")
         you.wait_for_showdown()

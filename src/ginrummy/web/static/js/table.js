@@ -643,11 +643,13 @@ function renderActions(v) {
     const offs = L.filter((a) => a.startsWith("layoff "));
     status.textContent = offs.length
       ? "Lay off cards onto the knocker's melds (click them), or let the optimal layoffs be made."
-      : "Nothing to lay off.";
+      : "Nothing to lay off: press Done (F) to see the result.";
     for (const a of offs) bar.append(button(`Lay off ${pretty(a.split(" ")[1])}`, () => act(a)));
+    // with nothing to lay off, Done is the move asked for (the optimal layoffs of nothing are
+    // no more than it)
     bar.append(
-      button("Optimal layoffs (A)", () => act("auto"), "primary"),
-      button("Done (F)", () => act("done")),
+      button("Optimal layoffs (A)", () => act("auto"), offs.length ? "primary" : ""),
+      button("Done (F)", () => act("done"), offs.length ? "" : "primary"),
     );
   } else if (v.phase === "wall") {
     status.textContent = "The stock is down to two cards: take the last discard only to knock with it, or pass.";
