@@ -140,3 +140,35 @@ def test_the_computers_gin_is_called_gin_on_the_table(gin_deal: LiveServer, brow
         you.check_clean()
     finally:
         ctx.close()
+
+
+# -- what a screen reader hears --------------------------------------------------------------
+
+
+def test_a_screen_reader_hears_which_cards_make_the_melds(
+    stacked: LiveServer, browser: Any
+) -> None:
+    # Arranged by melds, the hand's groups were told apart by their shading alone: a screen
+    # reader read ten card names with nothing to say which made a meld.
+    ctx = context(browser, DESKTOP)
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(1), "you")
+        rules = {"first_dealer": "fixed", "first_dealer_seat": 1}  # As 2s 3s 4s 3h 7h 7d Kd 4c 7c
+        open_table(page, stacked, mode="computer", level="beginner", name="Ann", options=rules)
+        hand = page.locator("#hand")
+
+        def cards(group: Any) -> set[str]:
+            found = group.locator("[data-card]").evaluate_all("els => els.map(e => e.dataset.card)")
+            return set(found)
+
+        melds = hand.get_by_role("group", name="Meld", exact=True)
+        assert sorted(map(sorted, map(cards, melds.all()))) == [
+            ["2s", "3s", "4s", "As"],
+            ["7c", "7d", "7h"],
+        ]
+        dead = hand.get_by_role("group", name="Deadwood", exact=True)
+        assert cards(dead) == {"3h", "4c", "Kd"}
+        you.check_clean()
+    finally:
+        ctx.close()

@@ -493,8 +493,11 @@ function renderHand(v) {
     return;
   }
   const drawn = justDrawn(v);
+  // a meld and the deadwood are groups with a name, for those who do not see their shading
+  const groupNames = { meld: "Meld", deadwood: "Deadwood" };
   for (const group of handCards(v)) {
-    const g = h("div", { class: `group ${group.kind}` });
+    const name = groupNames[group.kind];
+    const g = h("div", { class: `group ${group.kind}`, role: name && "group", "aria-label": name });
     for (const c of group.cards) {
       const el = cardElement(c, { ...app.opts, button: true });
       if (c === app.selected) {
