@@ -31,18 +31,32 @@ GIN_TOP = "As Qh 2s Qd 3s Qc 4s 9s 5h Ts 5d Js 5c 6d 9h 6h 9d 8c Kd Kc 9c Ad"
 I_DEAL = {"first_dealer": "fixed", "first_dealer_seat": 0}
 
 
-@pytest.fixture(scope="module")
-def gin_deal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    """A server dealing ``GIN_TOP`` on top of the deck."""
-    db: Path = tmp_path_factory.mktemp("gin") / "games.db"
+# The README's deal but for two of my cards: I hold 5s and 7s (for 6h and 9c), and lay them off
+# on the expert's melds once it knocks (it sees what it saw on the README's deal).
+LAYOFF_TOP = "As Qh 2s Qd 3s Qc 4s 9s 7h Ts 7d Js 7c 6d Kd 5s 4c 7s 3h Kc Jd Ad"
+
+
+def deal_server(tmp_path_factory: pytest.TempPathFactory, top: str) -> Iterator[LiveServer]:
+    """A server dealing ``top`` on top of the deck."""
+    db: Path = tmp_path_factory.mktemp("deal") / "games.db"
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("GINRUMMY_STACKED_TOP", GIN_TOP)  # read when the server starts
+        mp.setenv("GINRUMMY_STACKED_TOP", top)  # read when the server starts
         live = LiveServer(db, computer_delay=0.3, module="stacked_serve")
         live.start()
     try:
         yield live
     finally:
         live.kill()
+
+
+@pytest.fixture(scope="module")
+def gin_deal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    yield from deal_server(tmp_path_factory, GIN_TOP)
+
+
+@pytest.fixture(scope="module")
+def layoff_deal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    yield from deal_server(tmp_path_factory, LAYOFF_TOP)
 
 
 def the_computer_knocks(page: Any, server: LiveServer) -> Player:
@@ -137,6 +151,35 @@ def test_the_computers_gin_is_called_gin_on_the_table(gin_deal: LiveServer, brow
         )
         melds = page.locator("#melds .seat-label").inner_text()
         assert melds == "Computer (expert) goes gin: melds on the table", melds
+        you.check_clean()
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("size", [PHONES["phone"], DESKTOP], ids=["phone", "desktop"])
+def test_the_cards_that_lay_off_are_marked_in_the_hand(
+    layoff_deal: LiveServer, browser: Any, size: tuple[int, int]
+) -> None:
+    # The layoff step named the cards that lay off only on buttons; in the hand, where a
+    # click lays one off, nothing marked them.
+    ctx = context(browser, size)
+    try:
+        page = ctx.new_page()
+        you = the_computer_knocks(page, layoff_deal)
+        buttons = page.locator("#actions button").all_inner_texts()
+        assert "Lay off 5♠" in buttons and "Lay off 7♠" in buttons, buttons
+        marked = page.locator("#hand .card.playable")
+        assert sorted(marked.evaluate_all("els => els.map(e => e.dataset.card)")) == ["5s", "7s"]
+        assert marked.first.get_attribute("aria-label").endswith(": lay it off")
+        shot(page, f"players-{'phone' if size[0] < 700 else 'desktop'}-layoffs")
+        # by the keyboard: the card focused, Enter lays it off
+        page.locator("#hand .card[data-card='7s']").focus()
+        page.keyboard.press("Enter")
+        page.locator("#melds .card.laid-off[data-card='7s']").wait_for()
+        page.keyboard.press("a")  # the rest: 5s
+        you.wait_for_showdown()
+        assert "lays off" not in page.locator("#showdown .result-words").inner_text()
+        assert "you lay off 7♠ 5♠" in page.locator("#showdown .result-words").inner_text()
         you.check_clean()
     finally:
         ctx.close()

@@ -513,6 +513,11 @@ function renderHand(v) {
         el.title += " (just drawn)";
         el.setAttribute("aria-label", `${cardName(c)}, just drawn`);
       }
+      if (v.phase === "layoff" && isLegal(`layoff ${c}`)) {
+        // a card that lays off is ringed, as the stock is when it may be drawn: a click lays it off
+        el.classList.add("playable");
+        el.setAttribute("aria-label", `${cardName(c)}: lay it off`);
+      }
       el.onclick = () => onCardClick(c);
       el.ondblclick = () => isLegal(`discard ${c}`) && act(`discard ${c}`);
       g.append(el);
@@ -645,7 +650,7 @@ function renderActions(v) {
   } else if (v.phase === "layoff") {
     const offs = L.filter((a) => a.startsWith("layoff "));
     status.textContent = offs.length
-      ? "Lay off cards onto the knocker's melds (click them), or let the optimal layoffs be made."
+      ? "Lay off the ringed cards onto the knocker's melds (click them), or let the optimal layoffs be made."
       : "Nothing to lay off: press Done (F) to see the result.";
     for (const a of offs) bar.append(button(`Lay off ${pretty(a.split(" ")[1])}`, () => act(a)));
     // with nothing to lay off, Done is the move asked for (the optimal layoffs of nothing are
