@@ -215,3 +215,28 @@ def test_a_screen_reader_hears_which_cards_make_the_melds(
         you.check_clean()
     finally:
         ctx.close()
+
+
+def test_the_knock_dialog_is_named_by_its_question(stacked: LiveServer, browser: Any) -> None:
+    # A screen reader entering the dialog heard no name: not what it asks, nor what it lays down.
+    ctx = context(browser, DESKTOP)
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(1), "you")
+        rules = {"first_dealer": "fixed", "first_dealer_seat": 1}  # As 2s 3s 4s 3h 7h 7d Kd 4c 7c
+        open_table(page, stacked, mode="computer", level="beginner", name="Ann", options=rules)
+        page.keyboard.press("p")  # on Jd
+        page.locator("#stock .card.playable").wait_for()
+        page.keyboard.press("d")  # Ad
+        page.locator("#hand .card[data-card='Ad']").wait_for()
+        page.locator("#hand .card[data-card='Kd']").click()
+        page.keyboard.press("k")
+        dialog = page.get_by_role("dialog", name="Knock, discarding K♦?")
+        dialog.wait_for()
+        assert dialog.get_attribute("aria-describedby") == "knock-intro"
+        page.keyboard.press("Escape")  # and it closes, the hand as it was
+        dialog.wait_for(state="hidden")
+        assert page.locator("#hand .card[data-card]").count() == 11
+        you.check_clean()
+    finally:
+        ctx.close()
