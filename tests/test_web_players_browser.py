@@ -240,3 +240,46 @@ def test_the_knock_dialog_is_named_by_its_question(stacked: LiveServer, browser:
         you.check_clean()
     finally:
         ctx.close()
+
+
+# -- a reload -----------------------------------------------------------------------------------
+
+# Everything the page's live region said, and whether the page ever showed my hand as a
+# spectator sees it (face down, as "Ann's hand").
+WATCH = """() => { window.said = []; window.asSpectator = false;
+  new MutationObserver(() => {
+    const live = document.querySelector('#live'), mine = document.querySelector('#mine');
+    if (live && live.textContent && window.said.at(-1) !== live.textContent)
+      window.said.push(live.textContent);
+    if (mine && /'s hand$/.test(mine.getAttribute('aria-label') || '')) window.asSpectator = true;
+  }).observe(document, { subtree: true, childList: true, characterData: true, attributes: true });
+}"""
+
+
+def test_a_reload_shows_my_seat_and_never_the_spectators_view(
+    stacked: LiveServer, browser: Any
+) -> None:
+    # On each connection the server sends the spectator's state until the seat's token has
+    # been read: the page drew it, my hand face down as "Ann's hand", and told a screen reader
+    # "Ann draws from the stock." of my own move, before my seat's state came.
+    ctx = context(browser, DESKTOP)
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(1), "you")
+        rules = {"first_dealer": "fixed", "first_dealer_seat": 1}  # As 2s 3s 4s 3h 7h 7d Kd 4c 7c
+        open_table(page, stacked, mode="computer", level="beginner", name="Ann", options=rules)
+        page.keyboard.press("p")  # on Jd
+        page.locator("#stock .card.playable").wait_for()
+        page.keyboard.press("d")  # Ad
+        page.locator("#hand .card.drawn[data-card='Ad']").wait_for()
+        page.add_init_script(f"document.addEventListener('DOMContentLoaded', {WATCH})")
+        page.reload()
+        page.locator("#hand .card.drawn[data-card='Ad']").wait_for()
+        page.wait_for_timeout(500)  # anything more the server sends
+        said = page.evaluate("() => window.said")
+        assert not [s for s in said if "Ann" in s], said
+        assert not page.evaluate("() => window.asSpectator")
+        assert page.locator("#mine").get_attribute("aria-label") == "Your hand"
+        you.check_clean()
+    finally:
+        ctx.close()

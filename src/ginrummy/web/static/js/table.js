@@ -28,6 +28,8 @@ const app = {
   watching: false, // watching as a spectator although this browser holds a seat
   ws: null,
   retry: 500,
+  awaitingSeat: false, // our hello is sent and its seat's state not yet come
+  heldState: null, // the spectator's state that came meanwhile
   state: null,
   connected: null, // who is connected, as last told
   selected: null,
@@ -86,7 +88,13 @@ function connect() {
   ws.onopen = () => {
     app.retry = 500;
     setConn(true);
-    if (app.token && !app.watching) ws.send(JSON.stringify({ type: "hello", token: app.token }));
+    if (app.token && !app.watching) {
+      ws.send(JSON.stringify({ type: "hello", token: app.token }));
+      // The server sends a spectator's state until it has read the token: kept aside, not
+      // drawn (the hand face down, "Ann draws…" said of our own move), unless the seat is
+      // refused.
+      app.awaitingSeat = true;
+    }
   };
   ws.onclose = () => {
     setConn(false);
@@ -95,12 +103,23 @@ function connect() {
   };
   ws.onmessage = (e) => {
     const msg = JSON.parse(e.data);
-    if (msg.type === "state") onState(msg);
-    else if (msg.type === "presence") {
+    if (msg.type === "state") {
+      if (app.awaitingSeat && msg.table.seat == null) {
+        app.heldState = msg;
+        return;
+      }
+      app.awaitingSeat = false;
+      app.heldState = null;
+      onState(msg);
+    } else if (msg.type === "presence") {
       app.connected = msg.connected;
       renderPlayers();
-    } else if (msg.type === "error") toast(msg.message, true);
-    else if (msg.type === "review") {
+    } else if (msg.type === "error") {
+      toast(msg.message, true);
+      if (app.awaitingSeat && app.heldState) onState(app.heldState); // the seat refused: watch
+      app.awaitingSeat = false;
+      app.heldState = null;
+    } else if (msg.type === "review") {
       app.review = msg;
       showReview();
     } else if (msg.type === "hints") {
