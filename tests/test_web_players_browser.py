@@ -283,3 +283,36 @@ def test_a_reload_shows_my_seat_and_never_the_spectators_view(
         you.check_clean()
     finally:
         ctx.close()
+
+
+# -- the move clock -----------------------------------------------------------------------------
+
+# The text of every region a screen reader reads out as it changes.
+SPOKEN = """() => [...document.querySelectorAll(
+    '[aria-live]:not([aria-live="off"]), [role=status], [role=alert], [role=log]')]
+  .map((e) => e.textContent)"""
+
+
+def test_the_move_clock_is_not_read_out_each_second(stacked: LiveServer, browser: Any) -> None:
+    # The clock between friends ticked in a live region: a screen reader read "⏱ 14s",
+    # "⏱ 13s", ... over every other thing it had to say. It is a timer, and the page says
+    # once, ten seconds before the end, that time is running out.
+    ctx = context(browser, DESKTOP)
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(1), "you")
+        rules = {"first_dealer": "fixed", "first_dealer_seat": 1}  # I move first
+        open_table(page, stacked, mode="friend", name="Ann", clock=14, options=rules)
+        page.wait_for_function("() => /⏱ \\d+s/.test(document.querySelector('#clock').textContent)")
+        assert page.get_by_role("timer").inner_text().startswith("⏱")
+        for _ in range(3):
+            assert not [s for s in page.evaluate(SPOKEN) if "⏱" in s]
+            page.wait_for_timeout(500)
+        page.wait_for_function(
+            "() => /^(10|9) seconds left to move[.]$/"
+            ".test(document.querySelector('#live').textContent)",
+            timeout=8000,
+        )
+        you.check_clean()
+    finally:
+        ctx.close()

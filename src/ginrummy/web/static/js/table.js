@@ -880,7 +880,14 @@ function renderClock(t) {
     return;
   }
   const tick = () => {
-    el.textContent = `⏱ ${Math.max(0, Math.round(t.deadline - Date.now() / 1000))}s`;
+    const left = Math.max(0, Math.round(t.deadline - Date.now() / 1000));
+    el.textContent = `⏱ ${left}s`;
+    // The clock is a timer, not read out at each tick (it drowned everything else): the
+    // player to move is told once that time is running out.
+    if (left <= 10 && myTurn() && renderClock.warned !== t.deadline) {
+      renderClock.warned = t.deadline;
+      $("live").textContent = `${left} seconds left to move.`;
+    }
   };
   tick();
   renderClock.timer = setInterval(tick, 1000);
