@@ -242,6 +242,44 @@ def test_the_knock_dialog_is_named_by_its_question(stacked: LiveServer, browser:
         ctx.close()
 
 
+def test_enter_discards_the_selected_card_as_the_keys_say(
+    stacked: LiveServer, browser: Any
+) -> None:
+    # The keys ("X or Enter discard the selected card"): an arrow selects a card and gives it
+    # the focus, and Enter then pressed the card's button, which took the selection back.
+    ctx = context(browser, DESKTOP)
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(1), "you")
+        rules = {"first_dealer": "fixed", "first_dealer_seat": 1}  # As 2s 3s 4s 3h 7h 7d Kd 4c 7c
+        open_table(page, stacked, mode="computer", level="beginner", name="Ann", options=rules)
+        keys = page.locator(".panel").last.text_content()
+        assert "X or Enter discard the selected card" in " ".join(keys.split())
+        page.keyboard.press("p")  # on Jd
+        page.locator("#stock .card.playable").wait_for()
+        page.keyboard.press("d")  # Ad
+        page.locator("#hand .card[data-card='Ad']").wait_for()
+        page.keyboard.press("ArrowLeft")  # the last card
+        card = str(page.locator("#hand .card.selected").get_attribute("data-card"))
+        assert page.evaluate("() => document.activeElement.dataset.card") == card
+        page.keyboard.press("Enter")
+        page.wait_for_function(
+            "(c) => !document.querySelector(`#hand [data-card='${c}']`)", arg=card, timeout=5000
+        )
+        assert page.locator("#hand .card[data-card]").count() == 10
+        # Enter on a card not selected still selects it
+        page.locator("#stock .card.playable").wait_for()
+        page.keyboard.press("d")
+        page.locator("#hand .card[data-card]").nth(10).wait_for()
+        first = page.locator("#hand .card[data-card]").first
+        first.focus()
+        page.keyboard.press("Enter")
+        assert first.get_attribute("aria-pressed") == "true"
+        you.check_clean()
+    finally:
+        ctx.close()
+
+
 # -- a reload -----------------------------------------------------------------------------------
 
 # Everything the page's live region said, and whether the page ever showed my hand as a

@@ -933,6 +933,14 @@ document.addEventListener("keydown", (e) => {
   const toggle = e.target.matches?.('input[type="radio"], input[type="checkbox"]');
   if (e.target.closest("textarea,select,dialog") || (e.target.closest("input") && !toggle)) return;
   if (toggle && (e.key === " " || e.key === "Enter")) return;
+  // Enter on the selected card, which has the focus once an arrow or a click selected it,
+  // discards it, as the keys say ("X or Enter"): pressing its button took the selection back.
+  const onSelected = e.target.closest?.("#hand .card")?.dataset.card === app.selected;
+  if (e.key === "Enter" && onSelected && isLegal(`discard ${app.selected}`)) {
+    e.preventDefault();
+    act(`discard ${app.selected}`);
+    return;
+  }
   // Enter and space on a focused button press that button (a card selects itself), as always.
   if ((e.key === "Enter" || e.key === " ") && e.target.closest("button,a")) return;
   const v = view();
