@@ -280,6 +280,32 @@ def test_enter_discards_the_selected_card_as_the_keys_say(
         ctx.close()
 
 
+def test_a_screen_reader_hears_the_card_i_draw(stacked: LiveServer, browser: Any) -> None:
+    # The live region says the opponent's moves, not mine (I know what I did): but a card
+    # drawn from the stock is news, and after D nothing said which card it was.
+    ctx = context(browser, DESKTOP)
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(1), "you")
+        rules = {"first_dealer": "fixed", "first_dealer_seat": 1}  # As 2s 3s 4s 3h 7h 7d Kd 4c 7c
+        open_table(page, stacked, mode="computer", level="beginner", name="Ann", options=rules)
+        page.keyboard.press("p")  # on Jd
+        page.locator("#stock .card.playable").wait_for()
+        assert "You pass" not in str(page.locator("#live").text_content())
+        page.keyboard.press("d")  # Ad
+        page.locator("#hand .card[data-card='Ad']").wait_for()
+        assert page.locator("#live").text_content() == "You draw A♦ from the stock."
+        page.locator("#hand .card[data-card='Kd']").click()
+        page.keyboard.press("x")
+        page.wait_for_function(
+            "() => !/You draw/.test(document.querySelector('#live').textContent)"
+        )
+        assert "You discard" not in str(page.locator("#live").text_content())
+        you.check_clean()
+    finally:
+        ctx.close()
+
+
 # -- a reload -----------------------------------------------------------------------------------
 
 # Everything the page's live region said, and whether the page ever showed my hand as a

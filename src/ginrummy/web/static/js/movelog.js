@@ -17,21 +17,24 @@ export function logLines({ view, table, n }) {
     const upcard = event.action === "pass" && i < 2 ? view.upcard : null;
     let text = moveLine(event, n, { upcard });
     if (clocked.has(event.n)) text += ` (Out of time: the clock moved for ${n.whom(event.seat)}.)`;
-    lines.push({ text, kind: n.you(event.seat) ? "mine" : "theirs", seat: event.seat });
+    // a card drawn from the stock is news even to the one who drew it: it is said too
+    const news = event.action === "draw" && !!event.card;
+    lines.push({ text, kind: n.you(event.seat) ? "mine" : "theirs", seat: event.seat, news });
   });
   if (view.result) lines.push({ text: `${resultHeadline(view.result, n)}.`, kind: "result" });
   return lines;
 }
 
 // Draw the log into ``list`` (an <ol>). ``shown`` is what the last call returned; returns
-// {fresh, shown}: fresh are the new lines that were not the viewer's own moves.
+// {fresh, shown}: fresh are the new lines that were not the viewer's own moves (but for the card
+// the viewer drew, which was news).
 export function renderLog(list, data, shown = { key: null, count: 0 }) {
   const lines = logLines(data);
   const key = `${data.table.id}:${data.table.hand_number}`;
   const before = shown.key === key ? shown.count : 0;
   const fresh = lines
     .slice(before)
-    .filter((l) => l.kind !== "mine")
+    .filter((l) => l.kind !== "mine" || l.news)
     .map((l) => l.text);
   list.replaceChildren(
     ...lines.map((l) => {
