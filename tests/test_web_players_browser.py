@@ -16,7 +16,15 @@ from typing import Any
 import pytest
 
 from test_web_browser import CHROMIUM, Player, browser
-from test_web_table_browser import DESKTOP, PHONES, context, open_table, shot, stacked
+from test_web_table_browser import (
+    DESKTOP,
+    PHONES,
+    context,
+    knock_on_the_readme_deal,
+    open_table,
+    shot,
+    stacked,
+)
 from webutil import ARTIFACTS, LiveServer
 
 __all__ = ["browser", "stacked"]  # fixtures
@@ -301,6 +309,38 @@ def test_a_screen_reader_hears_the_card_i_draw(stacked: LiveServer, browser: Any
             "() => !/You draw/.test(document.querySelector('#live').textContent)"
         )
         assert "You discard" not in str(page.locator("#live").text_content())
+        you.check_clean()
+    finally:
+        ctx.close()
+
+
+def test_the_result_is_not_read_out_again_when_nothing_in_it_changed(
+    stacked: LiveServer, browser: Any
+) -> None:
+    # The result is a live region, and every redraw of the page built it anew: a screen reader
+    # read the whole result again when a setting was changed (or, between friends, when the
+    # other player got ready for the next hand).
+    ctx = context(browser, DESKTOP)
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(1), "you")
+        knock_on_the_readme_deal(page, stacked, you)
+        you.wait_for_showdown()
+        page.evaluate(
+            """() => { window.rebuilt = 0;
+            new MutationObserver(() => { window.rebuilt += 1; })
+              .observe(document.querySelector('#showdown'), { childList: true }); }"""
+        )
+        page.locator("details.panel").last.locator("summary").click()
+        page.locator("#opt-sound").check()
+        page.locator("#opt-sound").uncheck()
+        page.wait_for_timeout(300)
+        assert page.evaluate("() => window.rebuilt") == 0
+        # a setting that changes how the cards look redraws them
+        page.locator("#opt-four").check()
+        page.wait_for_function("() => window.rebuilt > 0")
+        assert page.locator("#verify").inner_text().startswith("✓ Deal verified")
+        page.locator("#opt-four").uncheck()
         you.check_clean()
     finally:
         ctx.close()

@@ -762,11 +762,34 @@ function confirmKnock(action) {
 
 function renderShowdown(v) {
   const box = $("showdown");
+  const t = table();
+  // The result is a live region: built anew, a screen reader reads it all again. So it is
+  // built again only when something it shows has changed (not for a sound turned on).
+  const shows = v?.result
+    ? JSON.stringify([
+        t.id,
+        t.hand_number,
+        t.names,
+        v,
+        t.final,
+        t.over,
+        t.game_over,
+        t.ready,
+        t.ready_wait,
+        t.rematch,
+        t.seat,
+        t.options,
+        app.state.reveal,
+        app.opts.large,
+        app.opts.fourColour,
+      ])
+    : null;
+  if (shows && shows === renderShowdown.shown) return;
+  renderShowdown.shown = shows;
   box.replaceChildren();
   box.hidden = !v?.result;
   if (!v?.result) return;
   const r = v.result;
-  const t = table();
   if (app.resultShown !== t.hand_number) {
     // On a phone the result opens below the hand: bring it into view, once a hand.
     app.resultShown = t.hand_number;
