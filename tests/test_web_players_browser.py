@@ -346,6 +346,31 @@ def test_the_result_is_not_read_out_again_when_nothing_in_it_changed(
         ctx.close()
 
 
+def test_escape_puts_the_selected_card_back(stacked: LiveServer, browser: Any) -> None:
+    # A card selected by the keyboard could be put back only by pressing it again (after
+    # finding it) or by selecting another; Escape now does, and the keys say so.
+    ctx = context(browser, DESKTOP)
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(1), "you")
+        rules = {"first_dealer": "fixed", "first_dealer_seat": 1}  # As 2s 3s 4s 3h 7h 7d Kd 4c 7c
+        open_table(page, stacked, mode="computer", level="beginner", name="Ann", options=rules)
+        page.keyboard.press("p")  # on Jd
+        page.locator("#stock .card.playable").wait_for()
+        page.keyboard.press("d")  # Ad
+        page.locator("#hand .card[data-card='Ad']").wait_for()
+        page.keyboard.press("3")
+        assert page.locator("#hand .card.selected").count() == 1
+        page.keyboard.press("Escape")
+        assert page.locator("#hand .card.selected").count() == 0
+        assert you.status().startswith("Choose a card to discard")
+        keys = " ".join(str(page.locator(".panel").last.text_content()).split())
+        assert "Esc puts it back" in keys, keys
+        you.check_clean()
+    finally:
+        ctx.close()
+
+
 # -- a reload -----------------------------------------------------------------------------------
 
 # Everything the page's live region said, and whether the page ever showed my hand as a

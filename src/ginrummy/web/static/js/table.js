@@ -980,7 +980,11 @@ document.addEventListener("keydown", (e) => {
   else if (k === "u" && table().can_undo) undo();
   else if (k === "n" && v.phase === "over" && !table().over) send({ type: "next" });
   else if ((k === "x" || k === "enter") && sel && L.includes(`discard ${sel}`)) act(`discard ${sel}`);
-  else if (k === "k" || k === "g") {
+  else if (k === "escape" && sel) {
+    app.selected = null;
+    renderHand(v);
+    renderActions(v);
+  } else if (k === "k" || k === "g") {
     const found = $("actions").querySelector(k === "k" ? "button.knock" : "button.gin");
     if (found) found.click();
   } else if (k === "arrowright" || k === "arrowleft") {
