@@ -11,6 +11,7 @@ from typing import Any
 
 from rich.text import Text
 
+from ..engine import Card
 from .cards import EDGE, Drawing, draw_groups
 from .sheet import final_lines
 from .words import (
@@ -186,9 +187,15 @@ def knock_area(state: State, width: int | None = None) -> tuple[Text, Drawing] |
     if knocker is None or view.get("phase") == "over" or not view.get("table_melds"):
         return None
     n = Namer.of(state)
-    title = Text(f"{n.who(knocker)} {n.does(knocker, 'knock')}: melds on the table", "bold")
+    dead = split_cards(view.get("knocker_deadwood"))
+    # the knock's deadwood counted, as the page does: the defender needs it to lay off and to
+    # see an undercut coming ("knocks with 8": short, to fit the felt at 80 columns)
+    what = f" with {sum(Card.parse(c).value for c in dead)}" if dead else ""
+    title = Text(
+        f"{n.who(knocker)} {n.does(knocker, 'knock')}{what or ': melds on the table'}", "bold"
+    )
     groups: Groups = [list(split_cards(m)) for m in view["table_melds"]]
-    groups.append(list(split_cards(view.get("knocker_deadwood"))))
+    groups.append(list(dead))
     laid = [c for c, *_ in view.get("layoffs") or []]
     if laid:
         title.append(f" · laid off {pretty_cards(laid)}", style="")
