@@ -505,9 +505,9 @@ class SeatSocket:
         data = json.loads(self.ws.recv(timeout=timeout))
         assert isinstance(data, dict)
         if data.get("type") == "presence" and not presence:
-            return self.recv(timeout)
+            return self.recv(timeout, presence=presence, seat=seat)
         if data.get("type") == "seat" and not seat:
-            return self.recv(timeout)
+            return self.recv(timeout, presence=presence, seat=seat)
         if data.get("type") == "state":
             history = self.joined.take(data)
             if history is not None:  # the state as a page holds it: the whole history
