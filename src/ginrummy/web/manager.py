@@ -87,6 +87,10 @@ class Created:
 IDLE_SECONDS = 900.0
 #: An open game nobody has moved in for this many days is closed as abandoned.
 ABANDON_AFTER_DAYS = 30.0
+#: Seconds a socket may take to take one message before it is let go of and closed: one whose
+#: reader stopped (every buffer on the way full) would otherwise hold up everyone it is sent
+#: to along with it, and the computer's moves.
+SEND_TIMEOUT = 10.0
 #: What a seat is told when the database could not store its move.
 NOT_SAVED = "the database cannot be reached just now: your move was not made; try again in a moment"
 #: ... and when the database went away as its move was being stored.
@@ -163,6 +167,7 @@ class Manager:
         self._address_hints: dict[str, int] = {}
         self._seat_sockets: dict[tuple[str, int], int] = {}
         self._address_sockets: dict[str, int] = {}
+        self.send_timeout = SEND_TIMEOUT
 
     def close(self) -> None:
         """Stop the thinking workers and the database threads: writes not yet started are
@@ -465,11 +470,38 @@ class Manager:
 
     async def _tell_presence(self, table: Table) -> None:
         msg = {"type": "presence", "connected": table.connected()}
-        for client in list(self.clients.get(table.id, ())):
+        await self._deliver([(client, msg) for client in self.clients.get(table.id, ())])
+
+    async def _deliver(
+        self, sends: list[tuple[Client, dict[str, Any]]], *, close: bool = False
+    ) -> None:
+        """Send each client its message (then, if ``close``, let go of it and close it), all
+        at once: a socket that fails is let go of, and one that has not taken its message
+        within ``send_timeout`` is let go of and closed (it reconnects, should it come back),
+        so that it holds up nobody else."""
+
+        async def one(client: Client, msg: dict[str, Any]) -> None:
+            if close:
+                self.leave(client)
             try:
-                await client.send(msg)
+                async with asyncio.timeout(self.send_timeout):
+                    await client.send(msg)
+                    if close and client.close is not None:
+                        await client.close()
+            except TimeoutError:
+                # Closed once, by the first of its sends to give up (others may be waiting).
+                joined = client in self.clients.get(client.table_id, ())
+                self.leave(client)
+                if (joined or close) and client.close is not None:
+                    log.warning("table %s: a socket took no message for a while", client.table_id)
+                    self._spawn(_quietly(client.close()))  # waits behind the rest: not here
             except Exception:
                 self.leave(client)
+
+        if len(sends) == 1:
+            await one(*sends[0])
+        elif sends:
+            await asyncio.gather(*(one(client, msg) for client, msg in sends))
 
     def reseat(self, client: Client, seat: int | None) -> None:
         """Move a connected socket to another seat (after it said who it is)."""
@@ -510,16 +542,12 @@ class Manager:
         return True
 
     async def broadcast(self, table: Table) -> None:
-        # One message per seat and history start, however many sockets have it; worked out
-        # again if the table changes while a send waits, so that no socket is sent an older
-        # state after a newer.
+        # One message per seat and history start, however many sockets have it, all made
+        # now and sent at once: a socket slow to take its message holds up no other, and each
+        # socket is sent its states in the order they were made.
         made: dict[tuple[int | None, int], dict[str, Any]] = {}
-        for client in list(self.clients.get(table.id, ())):
-            state = self.state_message(table, client, made)
-            try:
-                await client.send(state)
-            except Exception:
-                self.leave(client)
+        clients = list(self.clients.get(table.id, ()))
+        await self._deliver([(c, self.state_message(table, c, made)) for c in clients])
 
     # -- messages ----------------------------------------------------------------------------
 
@@ -583,12 +611,8 @@ class Manager:
     async def _reconnect_all(self, table_id: str, why: str) -> None:
         """Tell every socket of the table ``why`` and close it: each reconnects and is sent
         the table as stored."""
-        for client in list(self.clients.get(table_id, ())):
-            self.leave(client)
-            with contextlib.suppress(Exception):
-                await client.send({"type": "error", "message": why})
-                if client.close is not None:
-                    await client.close()
+        clients = list(self.clients.get(table_id, ()))
+        await self._deliver([(c, {"type": "error", "message": why}) for c in clients], close=True)
 
     async def _store(self, table: Table, fn: Callable[..., None], *args: Any) -> None:
         """Store a change of the table (``fn(tx, *args)``; the caller holds its lock). Should
@@ -952,6 +976,11 @@ def _forgotten(task: asyncio.Future[Any]) -> None:
     """The end of a computer's thinking over a position the person has since taken back."""
     if not task.cancelled() and task.exception() is not None:
         log.warning("computer player failed over a move taken back", exc_info=task.exception())
+
+
+async def _quietly(job: Awaitable[Any]) -> None:
+    with contextlib.suppress(Exception):
+        await job
 
 
 def _discard(items: set[str], item: str, _task: object) -> None:

@@ -1,0 +1,86 @@
+"""An operator's bad day: sockets that stop reading, servers stopped or killed between a move and
+the computer's answer, the database away or refusing writes. Real server processes and real
+sockets; no move acknowledged to a player is lost, none is made twice, and one player's trouble
+holds up nobody else."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+from ginrummy.engine import Rules
+from ginrummy.storage import Store
+from ginrummy.web.manager import UNLIMITED, Client, Manager
+from ginrummy.web.tables import Options
+
+
+def test_a_socket_whose_writes_wait_is_let_go_and_the_table_goes_on(tmp_path: Path) -> None:
+    """A socket whose sends never finish (its reader stopped and every buffer on the way is
+    full): a broadcast tells everyone else at once, gives up on it after the manager's
+    ``send_timeout``, lets it go and closes it; the computer keeps playing."""
+
+    async def run() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+        manager = Manager(store, computer_delay=0, seed=3, limits=UNLIMITED)
+        manager.send_timeout = 0.5
+        try:
+            created = await manager.create(
+                Rules(), Options("computer", "beginner"), ("Ann", "Computer")
+            )
+            table = created.table
+            got: list[dict[str, Any]] = []
+            stuck = asyncio.Event()
+            closed: list[bool] = []
+
+            async def send(msg: dict[str, Any]) -> None:
+                got.append(msg)
+
+            async def never(msg: dict[str, Any]) -> None:
+                await stuck.wait()  # never set
+
+            async def close() -> None:
+                closed.append(True)
+                await stuck.wait()  # a close frame waits behind the rest, as long
+
+            deaf = Client(table.id, None, never, "10.0.0.9", close=close)
+            manager.join(deaf)  # first: a broadcast would reach it first
+            you = Client(table.id, 0, send, "10.0.0.1")
+            manager.join(you)
+            for _ in range(6):
+                for _ in range(200):  # the person's turn (the computer moves first, maybe)
+                    hand = table.hand
+                    assert hand is not None
+                    if hand.current_player == 0 or hand.is_over:
+                        break
+                    await asyncio.sleep(0.05)
+                else:
+                    raise AssertionError("the computer stopped playing")
+                if hand.is_over:
+                    break
+                view = table.player_view(hand, 0)
+                action = random.Random(len(hand.events)).choice(
+                    [a for a in view.legal_actions if str(a).split()[0] not in ("knock", "gin")]
+                    or list(view.legal_actions)
+                )
+                seen = len(got)
+                started = time.monotonic()
+                task = asyncio.ensure_future(
+                    manager.handle(you, {"type": "action", "action": str(action)})
+                )
+                for _ in range(100):
+                    if len(got) > seen:
+                        break
+                    await asyncio.sleep(0.01)
+                assert len(got) > seen, "the move was not shown while the deaf socket waited"
+                assert time.monotonic() - started < 0.4
+                await asyncio.wait_for(task, 5)
+            assert deaf not in manager.clients.get(table.id, set())
+            assert closed == [True]
+        finally:
+            manager.close()
+            store.close()
+
+    asyncio.run(run())
