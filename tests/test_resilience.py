@@ -11,6 +11,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from ginrummy.engine import Rules
 from ginrummy.storage import Store
 from ginrummy.web.manager import UNLIMITED, Client, Manager
@@ -79,6 +81,44 @@ def test_a_socket_whose_writes_wait_is_let_go_and_the_table_goes_on(tmp_path: Pa
                 await asyncio.wait_for(task, 5)
             assert deaf not in manager.clients.get(table.id, set())
             assert closed == [True]
+        finally:
+            manager.close()
+            store.close()
+
+    asyncio.run(run())
+
+
+def test_a_relayed_socket_that_takes_nothing_is_let_go(tmp_path: Path) -> None:
+    """At the instance relaying a socket to its table's holder: a socket whose sends never
+    finish is let go of after ``send_timeout`` (its relay ends, the holder is told it left)
+    instead of having every state the holder sends it kept, for good, in its outbox."""
+    pytest.importorskip("redis")
+    from ginrummy.web.cluster import Cluster
+
+    async def run() -> None:
+        store = Store(f"sqlite:///{tmp_path / 'games.db'}")
+        manager = Manager(store, limits=UNLIMITED)
+        manager.send_timeout = 0.3
+        cluster = Cluster(manager, "redis://127.0.0.1:1/0", instance="here")  # never reached
+        stuck = asyncio.Event()
+
+        async def receive() -> dict[str, Any] | None:
+            await stuck.wait()  # the socket sends nothing
+            return None
+
+        async def send(msg: dict[str, Any]) -> None:
+            await stuck.wait()  # and takes nothing
+
+        try:
+            client = Client("t1234567", None, send, "10.0.0.9")
+            relay = asyncio.ensure_future(cluster.relay(client, "there", receive, send))
+            await asyncio.sleep(0.05)
+            (held,) = cluster.relays.values()
+            for n in range(3):
+                held.outbox.put_nowait({"type": "state", "version": n})
+            await asyncio.wait_for(relay, 5)
+            assert not cluster.relays
+            assert any('"op":"leave"' in data for _, data in cluster._out._queue)  # type: ignore[attr-defined]
         finally:
             manager.close()
             store.close()

@@ -553,7 +553,12 @@ class Cluster:
 
         async def back() -> None:
             while (msg := await relay.outbox.get()) is not None:
-                await send(msg)
+                try:  # a socket that takes nothing would have its outbox grow for good
+                    async with asyncio.timeout(self.manager.send_timeout):
+                        await send(msg)
+                except TimeoutError:
+                    log.warning("table %s: a socket took no message for a while", relay.table_id)
+                    return
 
         self.publish(
             holder,
