@@ -17,6 +17,8 @@ from ginrummy.engine import Rules
 from ginrummy.storage import Store
 from ginrummy.web.manager import UNLIMITED, Client, Manager
 from ginrummy.web.tables import Options
+from pgutil import Outage
+from webutil import LiveServer, post_table
 
 
 def test_a_socket_whose_writes_wait_is_let_go_and_the_table_goes_on(tmp_path: Path) -> None:
@@ -124,3 +126,51 @@ def test_a_relayed_socket_that_takes_nothing_is_let_go(tmp_path: Path) -> None:
             store.close()
 
     asyncio.run(run())
+
+
+def test_a_joined_terminal_says_it_lost_the_server_and_waits_for_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A terminal joined to a served table: the server goes out of reach. The screen is told
+    at once (so that nobody types moves into nothing), and the session tries again for as
+    long as it takes, not a fixed number of times: once the server answers, the seat is back,
+    its state with it, and play goes on."""
+    from ginrummy.tui import remote
+    from ginrummy.tui.remote import RemoteSession
+
+    monkeypatch.setattr(remote, "RETRY_FIRST", 0.05)
+    monkeypatch.setattr(remote, "RETRY_MAX", 0.1)
+    with LiveServer(tmp_path / "games.db", args=["--think-workers", "0"]) as server:
+        vs = post_table(server, mode="computer", level="beginner", name="Ann")
+        relay = Outage(("127.0.0.1", server.port))
+
+        async def run() -> None:
+            link = f"http://127.0.0.1:{relay.port}/t/{vs['id']}#s={vs['token']}"
+            session = await RemoteSession.join(link, open_timeout=10)
+            try:
+                first = await asyncio.wait_for(session.receive(), 10)
+                assert first["type"] == "state"
+                relay.cut()
+                told = await asyncio.wait_for(session.receive(), 5)
+                while told["type"] != "connection":  # anything sent before the cut
+                    told = await asyncio.wait_for(session.receive(), 5)
+                assert told == {"type": "connection", "connected": False}
+                back = asyncio.ensure_future(session.receive())
+                await asyncio.sleep(3)  # many tries, each turned away
+                assert not back.done(), back.result()
+                relay.restore()
+                assert await asyncio.wait_for(back, 10) == {"type": "connection", "connected": True}
+                state = await asyncio.wait_for(session.receive(), 10)
+                assert state["type"] == "state" and state["table"]["seat"] == 0
+                await session.send({"type": "state"})  # and the socket serves again
+                again = await asyncio.wait_for(session.receive(), 10)
+                while again["type"] != "state":
+                    again = await asyncio.wait_for(session.receive(), 10)
+                assert again["table"]["seat"] == 0
+            finally:
+                await session.close()
+
+        try:
+            asyncio.run(run())
+        finally:
+            relay.close()

@@ -21,6 +21,8 @@ from .session import Message
 
 #: The socket's own limit on messages (a state with a long score sheet is well under it).
 MAX_MESSAGE = 1 << 22
+#: Seconds between tries to reconnect a lost socket: the first, doubled each time up to the last.
+RETRY_FIRST, RETRY_MAX = 0.5, 8.0
 
 
 class JoinError(Exception):
@@ -198,15 +200,19 @@ class RemoteSession:
         while True:
             if self._first:
                 message = self._first.pop(0)
-            elif self._closed or self._ws is None:
+            elif self._closed:
                 return {"type": "closed"}
+            elif self._ws is None:  # lost, and said so: back once the server is
+                await self._reconnect()
+                if self._closed:
+                    return {"type": "closed"}
+                return {"type": "connection", "connected": True}
             else:
                 try:
                     raw = await self._ws.recv()
                 except ConnectionClosed:
-                    self._ws = None
-                    await self._reconnect()
-                    return {"type": "connection", "connected": self._ws is not None}
+                    self._ws = None  # said at once; the next receive reconnects
+                    return {"type": "connection", "connected": False}
                 try:
                     message = json.loads(raw)
                 except ValueError:
@@ -242,17 +248,17 @@ class RemoteSession:
         return True
 
     async def _reconnect(self) -> None:
-        """Open the socket again, waiting longer after each failure (half a second to 8)."""
-        wait = 0.5
-        for _ in range(8):
-            if self._closed:
-                return
+        """Open the socket again, waiting longer after each failure (half a second, doubled
+        up to 8), for as long as it takes, as the page does: a server restarted, or a database
+        away for a while, is waited for, until the session is closed."""
+        wait = RETRY_FIRST
+        while not self._closed:
             await asyncio.sleep(wait)
             try:
                 self._first = await self._connect()
                 return
             except JoinError:
-                wait = min(wait * 2, 8.0)
+                wait = min(wait * 2, RETRY_MAX)
 
     async def close(self) -> None:
         self._closed = True
