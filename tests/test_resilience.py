@@ -174,3 +174,62 @@ def test_a_joined_terminal_says_it_lost_the_server_and_waits_for_it(
             asyncio.run(run())
         finally:
             relay.close()
+
+
+def test_a_database_locked_by_another_process_fails_the_move_and_says_why_in_the_log(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Another program holds the SQLite file's write lock (a backup tool, a person in the
+    sqlite3 shell) longer than the server waits for it: the move is refused with a line saying
+    it was not made, the table is exactly as it was, the server's log says what the database
+    answered (an operator must not have to guess between a lock, a full disk and a lost
+    server), and once the lock is let go the same move is made, once."""
+    import sqlite3
+
+    from sqlalchemy import event
+
+    from ginrummy.web.manager import NOT_SAVED
+    from ginrummy.web.protocol import ProtocolError
+
+    path = tmp_path / "games.db"
+
+    async def run() -> None:
+        store = Store(f"sqlite:///{path}")
+        # The server waits 10 s for a lock; a fifth of a second here, for a quick test.
+        event.listen(store.engine, "connect", lambda c, _r: c.execute("PRAGMA busy_timeout = 200"))
+        store.engine.dispose()
+        manager = Manager(store, computer_delay=0, seed=3, limits=UNLIMITED)
+        other = sqlite3.connect(path, isolation_level=None)
+        try:
+            table = (await manager.create(Rules(), Options("friend"), ("Ann", "Bob"))).table
+            hand = table.hand
+            assert hand is not None and hand.current_player is not None
+            seat = hand.current_player
+            client = Client(table.id, seat, _ignore, "10.0.0.1")
+            manager.join(client)
+            before = table.state_for(seat)
+            action = str(hand.legal_actions()[0])
+            other.execute("BEGIN IMMEDIATE")  # the write lock, held
+            with pytest.raises(ProtocolError) as refused:
+                await manager.handle(client, {"type": "action", "action": action})
+            assert str(refused.value) == NOT_SAVED
+            assert manager.tables[table.id] is table
+            assert table.state_for(seat) == before
+            assert "database is locked" in caplog.text
+            other.execute("COMMIT")
+            await manager.handle(client, {"type": "action", "action": action})
+            assert table.state_for(seat)["version"] == before["version"] + 1
+            stored = await manager.db(store.load_game, table.id)
+            assert stored is not None
+            assert [a.text for a in stored.hands[-1].actions] == [action]
+        finally:
+            other.close()
+            manager.close()
+            store.close()
+
+    with caplog.at_level("WARNING", logger="ginrummy.web"):
+        asyncio.run(run())
+
+
+async def _ignore(_msg: dict[str, Any]) -> None:
+    return None

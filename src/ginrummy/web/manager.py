@@ -621,6 +621,10 @@ class Manager:
         try:
             await self.writes.write(lambda tx: self._write(tx, table, fn, *args))
         except DatabaseUnavailable as exc:
+            if not exc.in_doubt:
+                log.warning(
+                    "table %s: %s; the database said: %s", table.id, exc, _driver_error(exc)
+                )
             self._in_doubt(table, exc)
             raise
 
@@ -629,7 +633,12 @@ class Manager:
         where it may have been stored after all, the table is let go of, to be read again,
         and its sockets reconnect to see whether it was."""
         if exc.in_doubt:
-            log.warning("table %s: %s; it is read again once the database is back", table.id, exc)
+            log.warning(
+                "table %s: %s; the database said: %s; it is read again once it is back",
+                table.id,
+                exc,
+                _driver_error(exc),
+            )
             self._retire(table)
             self._spawn(self._reconnect_all(table.id, IN_DOUBT))
 
@@ -976,6 +985,14 @@ def _forgotten(task: asyncio.Future[Any]) -> None:
     """The end of a computer's thinking over a position the person has since taken back."""
     if not task.cancelled() and task.exception() is not None:
         log.warning("computer player failed over a move taken back", exc_info=task.exception())
+
+
+def _driver_error(exc: BaseException) -> str:
+    """The first line of what the database's driver said (the cause of a
+    :class:`DatabaseUnavailable`), for the log: a lock, a full disk or a lost server."""
+    cause = exc.__cause__
+    text = str(cause).strip() if cause is not None else ""
+    return text.splitlines()[0] if text else "no reason given"
 
 
 async def _quietly(job: Awaitable[Any]) -> None:
