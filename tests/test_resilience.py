@@ -7,18 +7,22 @@ from __future__ import annotations
 
 import asyncio
 import random
+import signal
+import socket
+import subprocess
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from ginrummy.engine import Rules
 from ginrummy.storage import Store
 from ginrummy.web.manager import UNLIMITED, Client, Manager
 from ginrummy.web.tables import Options
 from pgutil import Outage
-from webutil import LiveServer, post_table
+from webutil import LiveServer, SeatSocket, post_table
 
 
 def test_a_socket_whose_writes_wait_is_let_go_and_the_table_goes_on(tmp_path: Path) -> None:
@@ -233,3 +237,35 @@ def test_a_database_locked_by_another_process_fails_the_move_and_says_why_in_the
 
 async def _ignore(_msg: dict[str, Any]) -> None:
     return None
+
+
+def test_sigterm_stops_the_server_though_a_client_reads_nothing(tmp_path: Path) -> None:
+    """A client asks for a file many times over on one connection and reads none of the
+    answers (the server's buffers for it fill, and its last answer waits). SIGTERM must still
+    stop the server, and soon: it closes the other sockets, lets go of what it holds and exits,
+    rather than waiting for that connection for good (and for systemd's SIGKILL)."""
+    with LiveServer(tmp_path / "games.db", args=["--think-workers", "0"]) as server:
+        vs = post_table(server, mode="computer", level="beginner", name="Ann")
+        seat = SeatSocket(server, vs["id"], vs["token"])
+        assert seat.recv()["type"] == "state"
+        greedy = socket.socket()
+        greedy.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+        greedy.connect(("127.0.0.1", server.port))
+        try:
+            greedy.sendall(b"GET /static/style.css HTTP/1.1\r\nHost: x\r\n\r\n" * 600)
+            time.sleep(2)  # its answers pile up, unread
+            proc = server.proc
+            assert proc is not None
+            proc.send_signal(signal.SIGTERM)
+            with pytest.raises(ConnectionClosed) as closed:  # told, as uvicorn tells them
+                while True:
+                    seat.recv(timeout=10)
+            assert closed.value.rcvd is not None and closed.value.rcvd.code == 1012
+            try:
+                # stopped as SIGTERM stops it (uvicorn raises the signal again once done)
+                assert proc.wait(timeout=20) in (0, -signal.SIGTERM)
+            except subprocess.TimeoutExpired:
+                raise AssertionError("SIGTERM did not stop the server") from None
+        finally:
+            greedy.close()
+            seat.close()

@@ -24,6 +24,9 @@ What uvicorn alone leaves open, and what this module adds:
   ``$FORWARDED_ALLOW_IPS``) by default. Here nobody is trusted unless named.
 * Access log: off unless asked for; then one line a request, method, path and status, never the
   query string (seat tokens travel there).
+* Stopping: uvicorn waits, on SIGTERM, for every connection to close, however long that
+  takes; one whose client reads nothing never does. Here it waits ``SHUTDOWN_TIMEOUT``
+  seconds, then cancels what is left and stops.
 * The garbage collector: set so that its full collections, which walk every object the
   sockets and tables keep, come once a minute from a thread rather than every few seconds
   (:mod:`.collector`).
@@ -60,6 +63,10 @@ WS_MAX_SIZE = 65536
 BACKLOG = 2048
 REFUSED_HOLD = 30.0
 MAX_HELD = 4096
+#: Seconds a stopping server (SIGTERM) waits for its connections to close after telling them
+#: to: one whose client reads nothing never closes, and would keep it from stopping for good.
+#: Whatever is still running then is cancelled; the leases are let go of as always.
+SHUTDOWN_TIMEOUT = 5
 #: The states in which h11 is still waiting for (the rest of) the client's request.
 _RECEIVING = (h11.IDLE, h11.SEND_BODY)
 
@@ -441,6 +448,7 @@ def serve(
         proxy_headers=bool(trusted),
         forwarded_allow_ips=trusted.for_uvicorn(),
         timeout_keep_alive=KEEP_ALIVE_TIMEOUT,
+        timeout_graceful_shutdown=SHUTDOWN_TIMEOUT,
         backlog=BACKLOG,
     )
     uvicorn.Server(config).run(sockets=list(sockets))
