@@ -22,7 +22,7 @@ from ginrummy.storage import Store
 from ginrummy.web.manager import UNLIMITED, Client, Manager
 from ginrummy.web.tables import Options
 from pgutil import Outage
-from webutil import LiveServer, SeatSocket, post_table
+from webutil import LiveServer, SeatSocket, going_on, live_friend_token, post_table
 
 
 def test_a_socket_whose_writes_wait_is_let_go_and_the_table_goes_on(tmp_path: Path) -> None:
@@ -269,3 +269,98 @@ def test_sigterm_stops_the_server_though_a_client_reads_nothing(tmp_path: Path) 
         finally:
             greedy.close()
             seat.close()
+
+
+def test_stopped_while_the_computer_thinks_the_move_is_kept_and_the_computer_plays_on(
+    tmp_path: Path,
+) -> None:
+    """SIGTERM between the person's move being acknowledged and the computer's answer (the
+    computer thinking in its worker processes): started again, the person's move is there,
+    the computer makes its move by itself, and play goes on."""
+    server = LiveServer(tmp_path / "games.db", computer_delay=1.5, args=["--think-workers", "1"])
+    with server:
+        vs = post_table(server, mode="computer", level="expert", name="Ann")
+        seat = SeatSocket(server, vs["id"], vs["token"])
+        mine = seat.until_my_turn()
+        rng = random.Random(2)
+        while mine["view"]["phase"] == "over":
+            seat.send({"type": "next"})
+            seat.last = None
+            mine = seat.until_my_turn()
+        acked = mine
+        while acked["view"]["current_player"] == 0:  # a draw, then a discard
+            action = going_on(acked["view"], rng)
+            seat.act(action)
+            acked = seat.recv()
+            assert acked["type"] == "state", acked
+            assert acked["view"]["history"][-1]["action"] == action
+        assert acked["view"]["current_player"] == 1  # the computer's turn, its delay running
+        proc = server.proc
+        assert proc is not None
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=20)
+        seat.close()
+        server.start()
+        seat = SeatSocket(server, vs["id"], vs["token"])
+        try:
+            back = seat.recv()
+            assert (
+                back["view"]["history"][: len(acked["view"]["history"])] == acked["view"]["history"]
+            )
+            now = seat.until_my_turn()  # the computer moved by itself
+            assert len(now["view"]["history"]) > len(acked["view"]["history"])
+            if now["view"]["phase"] != "over":
+                seat.act(going_on(now["view"], rng))
+                assert seat.recv()["type"] == "state"
+        finally:
+            seat.close()
+
+
+@pytest.mark.postgresql
+def test_postgresql_ending_the_servers_sessions_between_moves_costs_no_move(
+    tmp_path: Path, postgres_schema_url: str
+) -> None:
+    """The database ends every session of the server (a failover, an administrator's
+    pg_terminate_backend, a restart) between two moves: the next moves are made as if nothing
+    happened (each connection is checked before use and replaced), none is refused, none lost.
+    """
+    from pgutil import admin
+
+    schema = postgres_schema_url.rsplit("application_name=", 1)[1]
+    rng = random.Random(4)
+    server = LiveServer(
+        tmp_path / "x.db", db_url=postgres_schema_url, args=["--think-workers", "0"]
+    )
+    with server:
+        friend = post_table(server, mode="friend", name="Ann", opponent="Bob")
+        table_id = friend["id"]
+        seats = [
+            SeatSocket(server, table_id, friend["token"]),
+            SeatSocket(server, table_id, live_friend_token(server, friend)),
+        ]
+        last = [s.recv() for s in seats]
+        acked: list[str] = []
+        try:
+            for round_ in range(3):
+                for _ in range(3):
+                    mover = last[0]["view"]["current_player"]
+                    action = going_on(last[mover]["view"], rng)
+                    seats[mover].act(action)
+                    last = [s.recv() for s in seats]
+                    assert [m["type"] for m in last] == ["state", "state"], last
+                    acked.append(action)
+                with admin() as connection:
+                    ended = connection.execute(
+                        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+                        "WHERE application_name = %s AND pid <> pg_backend_pid()",
+                        (schema,),
+                    ).fetchone()
+                    assert ended is not None and (round_ > 0 or ended[0] > 0)
+            assert [e["action"] for e in last[0]["view"]["history"]] == acked
+        finally:
+            for s in seats:
+                s.close()
+        with Store(postgres_schema_url) as store:
+            stored = store.load_game(table_id)
+            assert stored is not None
+            assert [a.text for a in stored.hands[-1].actions] == acked
