@@ -364,3 +364,54 @@ def test_postgresql_ending_the_servers_sessions_between_moves_costs_no_move(
             stored = store.load_game(table_id)
             assert stored is not None
             assert [a.text for a in stored.hands[-1].actions] == acked
+
+
+def test_moves_that_came_together_while_the_database_is_away_are_refused_together(
+    tmp_path: Path,
+) -> None:
+    """Moves at many tables come together and are stored as one batch, while the database
+    cannot be reached (here a SQLite file locked by another program, each try waiting for the
+    lock): every player is told soon that the move was not made, after a try or two, not after
+    one full wait for each move of the batch in turn while their tables stay locked."""
+    import sqlite3
+
+    from sqlalchemy import event
+
+    from ginrummy.web.manager import NOT_SAVED
+    from ginrummy.web.protocol import ProtocolError
+
+    path = tmp_path / "games.db"
+    wait = 0.3  # how long each try waits for the lock (the server's is 10 s)
+
+    async def run() -> None:
+        store = Store(f"sqlite:///{path}")
+        event.listen(
+            store.engine,
+            "connect",
+            lambda c, _r: c.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}"),
+        )
+        store.engine.dispose()
+        manager = Manager(store, computer_delay=0, seed=3, limits=UNLIMITED)
+        other = sqlite3.connect(path, isolation_level=None)
+        try:
+            moves = []
+            for _ in range(12):
+                table = (await manager.create(Rules(), Options("friend"), ("Ann", "Bob"))).table
+                hand = table.hand
+                assert hand is not None and hand.current_player is not None
+                client = Client(table.id, hand.current_player, _ignore, "10.0.0.1")
+                manager.join(client)
+                action = str(hand.legal_actions()[0])
+                moves.append(manager.handle(client, {"type": "action", "action": action}))
+            other.execute("BEGIN IMMEDIATE")
+            started = time.monotonic()
+            answers = await asyncio.gather(*moves, return_exceptions=True)
+            took = time.monotonic() - started
+            assert all(isinstance(a, ProtocolError) and str(a) == NOT_SAVED for a in answers)
+            assert took < 6 * wait, f"the last player was told after {took:.1f} s"
+        finally:
+            other.close()
+            manager.close()
+            store.close()
+
+    asyncio.run(run())

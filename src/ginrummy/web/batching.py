@@ -6,7 +6,8 @@ came meanwhile goes in the same transaction. Each write's caller is answered onl
 transaction has committed, so a move is acknowledged only once it is stored, as before. When
 one write of a batch fails (a clash, a lease another instance took, a table let go of), the
 whole transaction is rolled back and every write of the batch is made again in a transaction
-of its own, so that each gets its own answer, as if it had never been batched. A commit that
+of its own, so that each gets its own answer, as if it had never been batched (but for a
+database found gone: the writes after it are answered so untried). A commit that
 fails with the database gone answers every write of the batch with that error (``in_doubt``:
 the commit may have happened). With few moves at once, a batch is one write, as without it.
 """
@@ -20,6 +21,8 @@ from typing import Any
 
 from ..storage import DatabaseUnavailable, Writer
 
+#: What the writes of a batch not tried, the database found gone, are answered.
+UNTRIED = "the database cannot be reached just now: try again in a moment"
 #: One write: the writes it makes in the transaction it is given.
 Job = Callable[[Writer], None]
 #: Runs a function in a database thread.
@@ -108,10 +111,20 @@ class GroupCommit:
         return list(self._one_by_one(jobs))
 
     def _one_by_one(self, jobs: list[Job]) -> Iterator[BaseException | None]:
-        for job in jobs:
+        """Each write in a transaction of its own; once one finds the database gone, the rest
+        are answered so without a try each (each try may wait the whole connection timeout,
+        the last write's caller, its table locked, waiting for them all)."""
+        for n, job in enumerate(jobs):
             try:
                 with self._transaction() as tx:
                     job(tx)
+            except DatabaseUnavailable as exc:
+                yield exc
+                if n + 1 < len(jobs):
+                    away = DatabaseUnavailable(UNTRIED)  # not written, certainly
+                    away.__cause__ = exc.__cause__
+                    yield from [away] * (len(jobs) - n - 1)
+                return
             except Exception as exc:
                 yield exc
             else:
