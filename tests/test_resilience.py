@@ -415,3 +415,77 @@ def test_moves_that_came_together_while_the_database_is_away_are_refused_togethe
             store.close()
 
     asyncio.run(run())
+
+
+class Unanswering(Outage):
+    """A relay to PostgreSQL that, once cut, holds new connections open and answers nothing:
+    a database machine gone from the network, where each connection waits out its
+    ``connect_timeout`` rather than being refused at once."""
+
+    def __init__(self, target: tuple[str, int]) -> None:
+        self.held: list[socket.socket] = []
+        super().__init__(target)
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if self.down:
+                self.held.append(client)  # never answered
+                continue
+            self._forward(client)
+
+    def _forward(self, client: socket.socket) -> None:
+        import threading
+
+        try:
+            upstream = socket.create_connection(self.target, timeout=5)
+        except OSError:
+            client.close()
+            return
+        upstream.settimeout(None)
+        with self._lock:
+            self._open.update((client, upstream))
+        for a, b in ((client, upstream), (upstream, client)):
+            threading.Thread(target=self._pump, args=(a, b), daemon=True).start()
+
+    def close(self) -> None:
+        super().close()
+        for held in self.held:
+            held.close()
+
+
+@pytest.mark.postgresql
+def test_sigterm_with_the_database_unanswering_stops_without_a_wait_per_table(
+    tmp_path: Path, postgres_schema_url: str, broker_url: str
+) -> None:
+    """One of many instances holds a dozen tables when its database stops answering (the
+    connections hang, each until its connect_timeout of 2 s), and it is stopped: letting go
+    of its leases cannot be done, and is not tried table after table (the leases run out by
+    themselves); the server stops within a few seconds."""
+    relay = Unanswering(("127.0.0.1", 5432))
+    url = relay.url(postgres_schema_url) + "&connect_timeout=2"
+    server = LiveServer(
+        tmp_path / "x.db",
+        db_url=url,
+        args=["--broker", broker_url, "--lease-seconds", "3", "--think-workers", "0"],
+    )
+    try:
+        with server:
+            for _ in range(12):
+                post_table(server, mode="friend", name="Ann", opponent="Bob")
+            relay.cut()
+            proc = server.proc
+            assert proc is not None
+            started = time.monotonic()
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                raise AssertionError("SIGTERM did not stop the server") from None
+            took = time.monotonic() - started
+            assert took < 12, f"stopping took {took:.0f} s"
+    finally:
+        relay.close()
