@@ -489,3 +489,62 @@ def test_sigterm_with_the_database_unanswering_stops_without_a_wait_per_table(
             assert took < 12, f"stopping took {took:.0f} s"
     finally:
         relay.close()
+
+
+def test_the_computer_thinks_once_while_the_database_is_away(tmp_path: Path) -> None:
+    """The computer's move cannot be stored (the database is away): it is tried again every
+    second, the same move, not thought out again each time (an expert thinks for seconds, in
+    workers shared by every table: hundreds of tables thinking every second through an
+    outage would leave none for the tables still playing, or for hints). Once the database
+    is back the move is made."""
+    import sqlite3
+
+    from sqlalchemy import event
+
+    from ginrummy.web.tables import COMPUTER_SEAT
+
+    path = tmp_path / "games.db"
+
+    async def run() -> None:
+        store = Store(f"sqlite:///{path}")
+        event.listen(store.engine, "connect", lambda c, _r: c.execute("PRAGMA busy_timeout = 100"))
+        store.engine.dispose()
+        manager = Manager(store, computer_delay=0, seed=5, limits=UNLIMITED)
+        thought: list[int] = []
+        think = manager._computer_move
+
+        async def counted(table: Any, view: Any, seed: int) -> str:
+            thought.append(len(view.history))
+            return await think(table, view, seed)
+
+        manager._computer_move = counted  # type: ignore[method-assign]
+        other = sqlite3.connect(path, isolation_level=None)
+        try:
+            for _ in range(20):  # a deal where the computer moves first
+                created = await manager.create(
+                    Rules(), Options("computer", "beginner"), ("Ann", "Computer")
+                )
+                table = created.table
+                hand = table.hand
+                assert hand is not None
+                if hand.current_player == COMPUTER_SEAT:
+                    break
+            else:
+                raise AssertionError("the person moved first in every deal")
+            other.execute("BEGIN IMMEDIATE")
+            manager.join(Client(table.id, 0, _ignore, "10.0.0.1"))  # the computer's turns start
+            await asyncio.sleep(3.5)  # three tries or so, each refused
+            assert table.version == created.table.version and hand.current_player == 1
+            assert thought == [0], thought
+            other.execute("COMMIT")
+            for _ in range(60):
+                if table.hand is not None and table.hand.events:
+                    break
+                await asyncio.sleep(0.1)
+            assert table.hand is not None and len(table.hand.events) >= 1
+        finally:
+            other.close()
+            manager.close()
+            store.close()
+
+    asyncio.run(run())

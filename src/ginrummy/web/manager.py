@@ -39,6 +39,7 @@ from .tables import (
     INVITED,
     LEVELS,
     HistoryMark,
+    Position,
     Options,
     Step,
     Table,
@@ -689,34 +690,43 @@ class Manager:
             del self._thinking[table_id]
 
     async def _computer_turns(self, table: Table) -> None:
+        # The move worked out and not yet stored (the database away), with the position it
+        # is for: tried again as it is, not thought out again.
+        planned: tuple[Position, str] | None = None
         try:
             while table.computer_to_move():
                 position, hand = table.position(), table.hand
                 assert hand is not None  # computer_to_move
-                # A frozen view and a seed drawn here: the thinker shares nothing that changes.
-                view = table.player_view(hand, COMPUTER_SEAT)
-                seed = self._agent_rng.getrandbits(64)
-                # The computer thinks while its delay runs, and its move is made once both are
-                # done: how long it thinks depends on its cards (the expert searches when the
-                # upcard would meld with them, or it could knock), and a page timing its moves
-                # must not learn that. From the moment the move is due the person's last move
-                # stands (Table.replying): an undo later would be one made knowing that the
-                # computer is still thinking. Only a change of the hand (an undo) puts the
-                # move off, never a name: the delay would start again, and the undo with it.
-                thinking = asyncio.ensure_future(self._computer_move(table, view, seed))
-                await asyncio.sleep(self.computer_delay)
-                if table.position() != position:
-                    # The person moved (undo): look again, not waiting for this thinking (when
-                    # the next turn began would tell how long it went on), and dropping it
-                    # from the workers' queue if it waits there. Begun, it keeps the table's
-                    # agent, which thinks in one thread at a time: the next turn makes another
-                    # (an agent keeps nothing within a hand).
-                    thinking.cancel()
-                    thinking.add_done_callback(_forgotten)
-                    table.agent = None
-                    continue
-                table.replying = position
-                action = await thinking
+                if planned is not None and planned[0] == position:
+                    action = planned[1]  # its move, due already, tried again as it is
+                else:
+                    # A frozen view and a seed drawn here: the thinker shares nothing that
+                    # changes.
+                    view = table.player_view(hand, COMPUTER_SEAT)
+                    seed = self._agent_rng.getrandbits(64)
+                    # The computer thinks while its delay runs, and its move is made once both
+                    # are done: how long it thinks depends on its cards (the expert searches
+                    # when the upcard would meld with them, or it could knock), and a page
+                    # timing its moves must not learn that. From the moment the move is due
+                    # the person's last move stands (Table.replying): an undo later would be
+                    # one made knowing that the computer is still thinking. Only a change of
+                    # the hand (an undo) puts the move off, never a name: the delay would
+                    # start again, and the undo with it.
+                    thinking = asyncio.ensure_future(self._computer_move(table, view, seed))
+                    await asyncio.sleep(self.computer_delay)
+                    if table.position() != position:
+                        # The person moved (undo): look again, not waiting for this thinking
+                        # (when the next turn began would tell how long it went on), and
+                        # dropping it from the workers' queue if it waits there. Begun, it
+                        # keeps the table's agent, which thinks in one thread at a time: the
+                        # next turn makes another (an agent keeps nothing within a hand).
+                        thinking.cancel()
+                        thinking.add_done_callback(_forgotten)
+                        table.agent = None
+                        continue
+                    table.replying = position
+                    action = await thinking
+                    planned = (position, action)
                 async with table.lock:
                     if table.position() != position or not table.computer_to_move():
                         continue  # (closed as abandoned meanwhile)
@@ -726,13 +736,12 @@ class Manager:
                     except DatabaseUnavailable as exc:
                         if exc.in_doubt:
                             return  # let go of: it is read again, and its turns kicked
-                        log.warning("computer move at table %s: %s", table.id, exc)
-                        stored = False
+                        stored = False  # (logged by _store)
                     except StorageError as exc:  # the game closed as the move was stored
                         log.warning("computer move at table %s: %s", table.id, exc)
                         return
                 if not stored:
-                    await asyncio.sleep(1.0)  # then think again: the database may be back
+                    await asyncio.sleep(1.0)  # then try again: the database may be back
                     continue
                 await self.broadcast(table)
         finally:
