@@ -955,6 +955,8 @@ class Manager:
             try:
                 deal = table.next_deal(self._rng)
                 await self._store(table, table.write_deal, deal)
+            except DatabaseUnavailable:
+                return  # logged by _store; tried again on the next tick
             except (GinRummyError, StorageError) as exc:
                 log.warning("the next hand at table %s: %s", table.id, exc)
                 return
@@ -976,9 +978,11 @@ class Manager:
                 return  # the seat moved in time after all, or someone else changed the table
             try:
                 await self._store_and_commit(table, table.plan(seat, str(action)))
-            except StorageError as exc:  # the database is away, or the game was just closed
-                log.warning("the clock's move at table %s: %s", table.id, exc)
+            except DatabaseUnavailable:  # logged by _store
                 return  # nothing changed: the next tick tries again if the time is still out
+            except StorageError as exc:  # the game was just closed
+                log.warning("the clock's move at table %s: %s", table.id, exc)
+                return
             moved = table.hand
             if moved is not None and moved.events:  # the log says the clock made it
                 table.clock_moves.append(moved.events[-1].number)
