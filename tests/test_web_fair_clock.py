@@ -290,7 +290,7 @@ def test_the_next_hand_waits_for_both_unless_the_other_is_away_or_slow(
         manager.join(bob.client)
         await ann.do({"type": "next"})
         assert table.hand_number == 1 and table.ready == {0}
-        assert ann.sent[-1]["table"]["ready"] == [0] and bob.sent[-1]["table"]["ready"] == [0]
+        assert ann.state["table"]["ready"] == [0] and bob.state["table"]["ready"] == [0]
         await manager.tick()  # not yet waited long enough
         await asyncio.gather(*manager._tasks)
         assert table.hand_number == 1
@@ -306,7 +306,7 @@ def test_the_next_hand_waits_for_both_unless_the_other_is_away_or_slow(
         slow.ready_since -= READY_WAIT
         await manager.tick()
         await asyncio.gather(*manager._tasks)
-        assert slow.hand_number == 2 and bob.sent[-1]["table"]["hand_number"] == 2
+        assert slow.hand_number == 2 and bob.state["table"]["hand_number"] == 2
         # The other away: dealt at once.
         alone = await one_hand_over(manager, store)
         ann = Seat(manager, alone, 0)

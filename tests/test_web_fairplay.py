@@ -58,6 +58,11 @@ class Seat:
     async def _send(self, msg: dict[str, Any]) -> None:
         self.sent.append(msg)
 
+    @property
+    def state(self) -> dict[str, Any]:
+        """The last state it was sent (a presence message may come after it)."""
+        return [m for m in self.sent if m["type"] == "state"][-1]
+
     async def do(self, msg: dict[str, Any]) -> None:
         await self.manager.handle(self.client, msg)
 
