@@ -499,10 +499,9 @@ class Manager:
             except Exception:
                 self.leave(client)
 
-        if len(sends) == 1:
-            await one(*sends[0])
-        elif sends:
-            await asyncio.gather(*(one(client, msg) for client, msg in sends))
+        # Each send a task of its own, even a single one: tasks run in the order they were
+        # made, so a socket is sent the messages of two broadcasts in the order they were made.
+        await asyncio.gather(*(one(client, msg) for client, msg in sends))
 
     def reseat(self, client: Client, seat: int | None) -> None:
         """Move a connected socket to another seat (after it said who it is)."""
