@@ -207,3 +207,49 @@ def test_the_plain_mode_never_says_a_hidden_card() -> None:
 
     asyncio.run(run())
     assert checked > 5 and "Hand 1:" in out.getvalue()
+
+
+def test_a_line_typed_while_the_connection_is_lost_is_sent_once_it_is_back() -> None:
+    """A joined table's socket is lost: a move typed meanwhile is not sent into nothing (and
+    so lost), but kept, and made once the table is back and has sent its state."""
+    import asyncio
+    import io
+    from typing import Any
+
+    from ginrummy.tui.plain import PlainPlayer
+    from ginrummy.tui.words import legal
+    from tuiutil import new_game
+
+    game = new_game(SEEDS["undo"])  # the person decides on the upcard first
+
+    class Recorder:
+        label = "table T on example.org"
+
+        def __init__(self) -> None:
+            self.sent: list[dict[str, Any]] = []
+
+        async def send(self, message: dict[str, Any]) -> None:
+            self.sent.append(message)
+
+    async def run() -> None:
+        await game.start()
+        state = await game.receive()
+        assert "pass" in legal(state)
+        session = Recorder()
+        out = io.StringIO()
+        player = PlainPlayer(session, out=out)  # type: ignore[arg-type]
+        player.take(state)
+        player.take({"type": "connection", "connected": False})
+        player.type("pass")
+        await player.drain()
+        assert session.sent == []
+        assert "Connection lost: reconnecting" in out.getvalue()
+        player.take({"type": "connection", "connected": True})
+        await player.drain()
+        assert session.sent == []  # the table's state first
+        player.waiting = False  # (as the loop does for a state)
+        player.take(state)
+        await player.drain()
+        assert session.sent == [{"type": "action", "action": "pass"}]
+
+    asyncio.run(run())

@@ -520,7 +520,7 @@ def test_a_lost_connection_and_a_closed_table_are_said() -> None:
             await until(pilot, lambda: bool(session.sent), "the pass")
             assert session.sent == [{"type": "action", "action": "pass"}]
             session.queue.put_nowait({"type": "connection", "connected": False})
-            await until(pilot, lambda: "reconnecting" in screen_text(app), "the notice")
+            await until(pilot, lambda: "Reconnecting" in screen_text(app), "the notice")
             session.queue.put_nowait({"type": "closed"})
             await until(pilot, lambda: "closed the connection" in screen_text(app), "the end")
 
@@ -545,3 +545,24 @@ def test_the_web_server_does_not_open_a_terminal_game_in_the_same_database() -> 
     finally:
         manager.close()
         store.close()
+
+
+def test_a_key_pressed_while_the_connection_is_lost_sends_nothing_and_says_so() -> None:
+    """A joined table's socket is lost (the status line says it is reconnecting): a move
+    pressed meanwhile is not sent into nothing, where it would be lost unseen, and the screen
+    says that no move is sent until then. Once connected again, the same key makes the move."""
+    game = new_game(SEEDS["undo"])
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await until(pilot, lambda: waiting_for_me(app), "the first state")
+        table(app).take({"type": "connection", "connected": False})
+        told = "no move is sent until then"
+        await until(pilot, lambda: told in screen_text(app), "the lost connection")
+        await pilot.press("p")
+        await pilot.pause(0.3)
+        assert game.table.hand is not None and game.table.hand.events == []
+        table(app).take({"type": "connection", "connected": True})
+        await press_action(pilot, app, "pass")
+        assert game.table.hand.events and game.table.hand.events[0].action.kind.value == "pass"
+
+    drive(game, scenario)

@@ -323,7 +323,7 @@ class TableScreen(Screen[None]):
         if self.closed:
             return Text("The table closed the connection: q quits.", style="bold")
         if not self.online:
-            return Text("Connection lost: reconnecting…", style="bold")
+            return Text("Reconnecting… no move is sent until then.", style="bold")
         if self.problem is not None:
             return Text(self.problem)
         text = prompt(state)
@@ -428,6 +428,11 @@ class TableScreen(Screen[None]):
             self.redraw()
 
     def send(self, message: Message) -> None:
+        if not self.online:
+            # A joined table's socket is lost: nothing would reach the table, so nothing is
+            # sent (the status line says so), and the terminal bell says it was not.
+            self.app.bell()
+            return
         self.problem = None
         task = asyncio.ensure_future(self.session.send(message))
         self._sending.add(task)

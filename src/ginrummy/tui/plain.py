@@ -186,6 +186,8 @@ class PlainPlayer:
         #: A message was sent and its answer has not come yet.
         self.waiting = False
         self.ended = False  # the input ended
+        #: A joined table's socket is there (lines typed while it is lost are kept for it).
+        self.online = True
         self.deals = DealCheck()
         self.done = False
 
@@ -233,7 +235,7 @@ class PlainPlayer:
     def ready(self) -> bool:
         """Whether the table waits for this seat (its move, or a hand over)."""
         state = self.state
-        if state is None or self.waiting:
+        if state is None or self.waiting or not self.online:
             return False
         view = state.get("view") or {}
         return bool(legal(state)) or view.get("phase") == "over"
@@ -302,7 +304,9 @@ class PlainPlayer:
         elif kind == "seat":
             self.say(f"Your seat's own link (the invite opens nothing more): {message.get('url')}")
         elif kind == "connection":
-            self.say("Connected again." if message.get("connected") else "Connection lost.")
+            self.online = bool(message.get("connected"))
+            self.say("Connected again." if self.online else "Connection lost: reconnecting…")
+            self.waiting = self.online  # for the table's state, which comes next
         elif kind == "closed":
             self.say("The table closed the connection.")
             self.done = True
