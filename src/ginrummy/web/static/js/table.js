@@ -1,46 +1,43 @@
 // The table page: one WebSocket for this seat; every "state" message redraws the page.
-// What the page holds lives in one object, `app`; the other modules are functions of their
-// arguments (words, arrange, drag, motion, movelog, sound, board, review, sheet, verify).
+// What the page holds lives in one object, `app` (tablestate.js), which the table page's own
+// modules read; the other modules are functions of their arguments (words, arrange, drag,
+// motion, movelog, sound, board, review, sheet, verify).
 
-import { arrangeHand, MODES, moveCard, savedMode, savedOrder, saveMode, saveOrder } from "./arrange.js";
+import { arrangeHand, MODES, moveCard, savedOrder, saveMode, saveOrder } from "./arrange.js";
 import { cardElement, cardName, cardValue, meldCards, pretty, prettyText, splitCards } from "./cards.js";
-import { applySettings, h, saveSettings, saveTable, settings, tokenFor } from "./common.js";
+import { applySettings, h, saveSettings, saveTable, settings } from "./common.js";
 import { enableDrag } from "./drag.js";
 import { play as animate, snapshot } from "./motion.js";
 import { renderLog } from "./movelog.js";
 import { renderReview } from "./review.js";
 import { finalPanel, renderSheet } from "./sheet.js";
 import { playSound } from "./sound.js";
+import {
+  $,
+  act,
+  app,
+  button,
+  isLegal,
+  legal,
+  mySeat,
+  myTurn,
+  saveCommitments,
+  send,
+  table,
+  tableId,
+  toast,
+  view,
+  words,
+} from "./tablestate.js";
 import { dealtHand, verifyDeal } from "./verify.js";
-import { actionWords, hintReason, namer, resultHeadline, resultWords } from "./words.js";
+import { actionWords, hintReason, resultHeadline, resultWords } from "./words.js";
 
-const $ = (id) => document.getElementById(id);
-const tableId = location.pathname.split("/").filter(Boolean).pop();
 // A seat link carries its token after "#" (never sent to the server, so never in its logs or
 // in a Referer); older links had "?s=". Either way it moves into this browser's storage and
 // out of the address bar at once.
 const linkToken = new URLSearchParams(location.hash.slice(1)).get("s") || new URLSearchParams(location.search).get("s");
 if (linkToken) history.replaceState(null, "", location.pathname);
 
-const app = {
-  token: tokenFor(tableId),
-  otherSeatLink: null, // a link of this table's other seat, opened where we hold a seat
-  watching: false, // watching as a spectator although this browser holds a seat
-  ws: null,
-  retry: 500,
-  awaitingSeat: false, // our hello is sent and its seat's state not yet come
-  heldState: null, // the spectator's state that came meanwhile
-  state: null,
-  connected: null, // who is connected, as last told
-  selected: null,
-  mode: savedMode(),
-  hints: null,
-  review: null, // the expert's review of the hand just over
-  opts: applySettings(),
-  sawOpen: false, // this page saw the game before it ended (so it follows a rematch)
-  logShown: undefined, // what the move log showed last
-  commitments: loadCommitments(),
-};
 // Opening a link of a table this browser already sits at never gives away its own seat: if the
 // link is the other seat's, we keep ours, and may watch that seat's link as a spectator.
 if (linkToken && app.token && linkToken !== app.token) app.otherSeatLink = linkToken;
@@ -53,29 +50,6 @@ else if (linkToken) {
 window.addEventListener("hashchange", () => {
   if (location.hash.includes("s=")) location.reload();
 });
-
-// hand number -> the commitment as first seen and the hand we were dealt, kept in this browser so
-// that a reload mid-hand still checks the deal against what was published before the first move
-function loadCommitments() {
-  try {
-    return JSON.parse(localStorage.getItem(`ginrummy.deals.${tableId}`) || "{}");
-  } catch {
-    return {};
-  }
-}
-function saveCommitments() {
-  const c = app.commitments;
-  const keep = Object.keys(c)
-    .map(Number)
-    .sort((a, b) => b - a)
-    .slice(0, 3);
-  for (const k of Object.keys(c)) if (!keep.includes(Number(k))) delete c[k];
-  try {
-    localStorage.setItem(`ginrummy.deals.${tableId}`, JSON.stringify(c));
-  } catch {
-    /* full or disabled */
-  }
-}
 
 // -- the connection ------------------------------------------------------------------------------
 
@@ -153,42 +127,12 @@ function undo() {
   toast("Your last move is taken back.");
 }
 
-function send(msg) {
-  if (app.ws && app.ws.readyState === WebSocket.OPEN) app.ws.send(JSON.stringify(msg));
-  else toast("Reconnecting…", true);
-}
-function act(action) {
-  app.selected = null;
-  send({ type: "action", action });
-}
-
 function setConn(ok) {
   $("conn").textContent = ok ? "" : "Connection lost: reconnecting…";
   $("conn").hidden = ok;
 }
 
-function toast(text, isError = false, ms = 3500) {
-  const el = $("toast");
-  // under the header while it is on the screen (used where the notice is at the top: phones)
-  const header = document.querySelector("header.top");
-  el.style.setProperty("--toast-top", `${Math.max(8, header.getBoundingClientRect().bottom + 8)}px`);
-  el.textContent = text;
-  el.className = `toast show${isError ? " error" : ""}`;
-  clearTimeout(toast.timer);
-  toast.timer = setTimeout(() => {
-    el.className = "toast";
-  }, ms);
-}
-
 // -- reading the state ---------------------------------------------------------------------------
-
-const view = () => app.state.view;
-const table = () => app.state.table;
-const mySeat = () => table().seat;
-const legal = () => view()?.legal_actions || [];
-const isLegal = (a) => legal().includes(a);
-const words = () => namer(table().names, view() && view().seat != null ? view().seat : null);
-const myTurn = () => view() && view().seat != null && view().current_player === view().seat;
 
 // A state that holds only the newest moves (view.history_from: how many came before them)
 // gets the earlier ones from the last state; false if that does not have them (then the whole
@@ -621,10 +565,6 @@ function onCardClick(c) {
   renderHand(v);
   renderActions(v);
   document.querySelector(`#hand [data-card="${c}"]`)?.focus();
-}
-
-function button(label, onClick, cls = "") {
-  return h("button", { type: "button", class: cls, onclick: onClick }, label);
 }
 
 function renderActions(v) {

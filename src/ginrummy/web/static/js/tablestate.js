@@ -1,0 +1,87 @@
+// What the table page holds, in one object, `app` (the state last sent, the selected card, the
+// socket...), and what each part of the page uses with it: reading the state, sending a move,
+// a notice to the player.
+
+import { savedMode } from "./arrange.js";
+import { applySettings, h, tokenFor } from "./common.js";
+import { namer } from "./words.js";
+
+export const $ = (id) => document.getElementById(id);
+export const tableId = location.pathname.split("/").filter(Boolean).pop();
+
+export const app = {
+  token: tokenFor(tableId),
+  otherSeatLink: null, // a link of this table's other seat, opened where we hold a seat
+  watching: false, // watching as a spectator although this browser holds a seat
+  ws: null,
+  retry: 500,
+  awaitingSeat: false, // our hello is sent and its seat's state not yet come
+  heldState: null, // the spectator's state that came meanwhile
+  state: null,
+  connected: null, // who is connected, as last told
+  selected: null,
+  mode: savedMode(),
+  hints: null,
+  review: null, // the expert's review of the hand just over
+  opts: applySettings(),
+  sawOpen: false, // this page saw the game before it ended (so it follows a rematch)
+  logShown: undefined, // what the move log showed last
+  commitments: loadCommitments(),
+};
+
+// hand number -> the commitment as first seen and the hand we were dealt, kept in this browser so
+// that a reload mid-hand still checks the deal against what was published before the first move
+function loadCommitments() {
+  try {
+    return JSON.parse(localStorage.getItem(`ginrummy.deals.${tableId}`) || "{}");
+  } catch {
+    return {};
+  }
+}
+export function saveCommitments() {
+  const c = app.commitments;
+  const keep = Object.keys(c)
+    .map(Number)
+    .sort((a, b) => b - a)
+    .slice(0, 3);
+  for (const k of Object.keys(c)) if (!keep.includes(Number(k))) delete c[k];
+  try {
+    localStorage.setItem(`ginrummy.deals.${tableId}`, JSON.stringify(c));
+  } catch {
+    /* full or disabled */
+  }
+}
+
+export const view = () => app.state.view;
+export const table = () => app.state.table;
+export const mySeat = () => table().seat;
+export const legal = () => view()?.legal_actions || [];
+export const isLegal = (a) => legal().includes(a);
+export const words = () => namer(table().names, view() && view().seat != null ? view().seat : null);
+export const myTurn = () => view() && view().seat != null && view().current_player === view().seat;
+
+export function send(msg) {
+  if (app.ws && app.ws.readyState === WebSocket.OPEN) app.ws.send(JSON.stringify(msg));
+  else toast("Reconnecting…", true);
+}
+export function act(action) {
+  app.selected = null;
+  send({ type: "action", action });
+}
+
+export function toast(text, isError = false, ms = 3500) {
+  const el = $("toast");
+  // under the header while it is on the screen (used where the notice is at the top: phones)
+  const header = document.querySelector("header.top");
+  el.style.setProperty("--toast-top", `${Math.max(8, header.getBoundingClientRect().bottom + 8)}px`);
+  el.textContent = text;
+  el.className = `toast show${isError ? " error" : ""}`;
+  clearTimeout(toast.timer);
+  toast.timer = setTimeout(() => {
+    el.className = "toast";
+  }, ms);
+}
+
+export function button(label, onClick, cls = "") {
+  return h("button", { type: "button", class: cls, onclick: onClick }, label);
+}
