@@ -87,6 +87,21 @@ def test_pages_and_presets() -> None:
         assert client.get("/api/replay/nope").status_code == 404
 
 
+def test_the_pages_scripts_are_checked_again_on_every_visit() -> None:
+    """The pages' modules import each other: a browser that kept some of them from before an
+    upgrade (by its own guess of how long a file without a Cache-Control stays fresh, a tenth
+    of its age) would run old and new modules together. Every static file says ``no-cache``,
+    so it is checked each time, and one unchanged is answered 304, without its body."""
+    with app_client() as client:
+        for path in ("/static/js/table.js", "/static/js/hand.js", "/static/style.css"):
+            first = client.get(path)
+            assert first.status_code == 200, path
+            assert first.headers["cache-control"] == "no-cache", path
+            again = client.get(path, headers={"If-None-Match": first.headers["etag"]})
+            assert again.status_code == 304 and not again.content, path
+            assert again.headers["cache-control"] == "no-cache", path
+
+
 def test_create_a_table_against_the_computer() -> None:
     with app_client() as client:
         data = new_table(client, mode="computer", level="beginner", preset="oklahoma", name="Ann")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import FileResponse, Response
@@ -46,5 +47,18 @@ ROUTES: list[BaseRoute] = [
     Route("/learn", page("learn.html")),
 ]
 
+
+class _Revalidated(StaticFiles):
+    """Static files that say ``Cache-Control: no-cache``: a browser checks each again on every
+    visit (an unchanged one is answered 304, no body). Without it a browser guesses how long a
+    file stays fresh from its age, and after an upgrade could run the page's new modules with
+    old ones it kept."""
+
+    def file_response(self, *args: Any, **kwargs: Any) -> Response:
+        response = super().file_response(*args, **kwargs)
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+
+
 #: The pages' scripts, styles and pictures: mounted after every other route.
-STATIC_FILES = Mount("/static", StaticFiles(directory=STATIC), name="static")
+STATIC_FILES = Mount("/static", _Revalidated(directory=STATIC), name="static")
