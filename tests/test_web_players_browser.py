@@ -445,3 +445,26 @@ def test_the_move_clock_is_not_read_out_each_second(stacked: LiveServer, browser
         you.check_clean()
     finally:
         ctx.close()
+
+
+def test_a_table_that_is_not_there_is_said_once_and_not_asked_for_again(
+    stacked: LiveServer, browser: Any
+) -> None:
+    """A link to a table the server does not have (mistyped, or a game long gone): the page
+    says so, with the way to the lobby, and does not knock on the server every few seconds
+    for ever under "reconnecting"."""
+    ctx = context(browser, PHONES["phone"])
+    page = ctx.new_page()
+    sockets: list[Any] = []
+    page.on("websocket", lambda ws: sockets.append(ws))
+    try:
+        page.goto(f"{stacked.url}/t/{'Zz' * 8}")
+        conn = page.locator("#conn")
+        conn.get_by_text("No such table here").wait_for()
+        assert conn.get_by_role("link", name="To the lobby").get_attribute("href") == "/"
+        page.wait_for_timeout(2500)  # a reconnection would have come after half a second
+        assert len(sockets) == 1, len(sockets)
+        assert "reconnecting" not in conn.inner_text()
+        shot(page, "players-phone-no-such-table")
+    finally:
+        ctx.close()

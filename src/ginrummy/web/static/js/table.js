@@ -59,7 +59,18 @@ function connect() {
       app.awaitingSeat = true;
     }
   };
-  ws.onclose = () => {
+  ws.onclose = (e) => {
+    if (e.code === 4404) {
+      // No such table: asking again would find none either. Said here, for good, and not
+      // also in the passing note the server's error made.
+      $("toast").className = "toast";
+      $("conn").replaceChildren(
+        "No such table here: the link may be mistyped, or the game is over and gone. ",
+        h("a", { href: "/" }, "To the lobby"),
+      );
+      $("conn").hidden = false;
+      return;
+    }
     setConn(false);
     setTimeout(connect, app.retry);
     app.retry = Math.min(app.retry * 2, 8000);
