@@ -9,13 +9,16 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
+from sqlalchemy import update
 from textual.pilot import Pilot
 
 from ginrummy.engine import Card, Rules
 from ginrummy.storage import Store
+from ginrummy.storage.models import GameRow, utcnow
 from ginrummy.tui.app import Cards, PlayApp
 from ginrummy.tui.local import LocalGame
 from ginrummy.tui.words import legal, pretty, prompt, split_cards
@@ -529,8 +532,9 @@ def test_a_lost_connection_and_a_closed_table_are_said() -> None:
 
 def test_the_web_server_does_not_open_a_terminal_game_in_the_same_database() -> None:
     """A terminal game is the terminal's: a server on the same database opening it (by its id,
-    as a watcher would) would play the computer's moves into it beside the terminal. It is no
-    game of the server's, and the terminal resumes it as it was."""
+    as a watcher would) would play the computer's moves into it beside the terminal, and its
+    sweep of games left for a month would close it. It is no game of the server's, and the
+    terminal resumes it as it was."""
     store = Store("sqlite://")
     game = new_game(SEEDS["answered"], store)
     manager = Manager(store, computer_delay=0, limits=UNLIMITED)
@@ -538,9 +542,23 @@ def test_the_web_server_does_not_open_a_terminal_game_in_the_same_database() -> 
     async def open_it() -> object:
         return await manager.find(game.table.id)
 
+    async def sweep() -> int:
+        return await manager.abandon_stale()
+
     try:
         assert asyncio.run(open_it()) is None
         assert game.table.id not in manager.tables
+        # Nor does the server close it as abandoned, however long it was left: the terminal
+        # resumes it whenever its player comes back.
+        with store.transaction() as tx:
+            tx._session.execute(
+                update(GameRow)
+                .where(GameRow.id == game.table.id)
+                .values(updated_at=utcnow() - timedelta(days=365))
+            )
+        assert asyncio.run(sweep()) == 0
+        info = store.get_game(game.table.id)
+        assert info is not None and info.status == "open"
         assert LocalGame.resume(store, game.table.id).table.hand is not None
     finally:
         manager.close()

@@ -44,7 +44,7 @@ from .database import WRITE, is_memory, make_engine, migrate, resolve_url
 from .errors import DatabaseUnavailable, InvalidData
 from .models import GAME_KINDS, GAME_STATUSES, GameRow, HandRow, LeaseRow, Player, SeatRow
 from .saved import GameInfo, PlayerInfo, PlayerStats, SavedGame, SeatedGame
-from .writer import Writer
+from .writer import Writer, spared
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -206,13 +206,17 @@ class Store:
         with self._reading() as session:
             return [game_info(row) for row in session.scalars(query)]
 
-    def stale_games(self, kind: str, before: datetime) -> list[str]:
-        """The open games of ``kind`` last changed before ``before``: those that
-        :meth:`.Writer.abandon_stale` would close now (at most; never one not among them,
-        as a game's status and time of change never go back)."""
+    def stale_games(
+        self, kind: str, before: datetime, *, spare: Mapping[str, Any] | None = None
+    ) -> list[str]:
+        """The open games of ``kind`` last changed before ``before`` (but for those whose
+        options hold every item of ``spare``): those that :meth:`.Writer.abandon_stale` would
+        close now (at most; never one not among them, as a game's status and time of change
+        never go back)."""
         stale = (GameRow.kind == kind, GameRow.status == "open", GameRow.updated_at < before)
         with self._reading() as session:
-            return list(session.scalars(select(GameRow.id).where(*stale)))
+            rows = session.execute(select(GameRow.id, GameRow.options).where(*stale)).all()
+            return [row.id for row in rows if not spared(row.options, spare)]
 
     def lease_holders(self, game_ids: Iterable[str]) -> dict[str, tuple[str, datetime]]:
         """Who holds each game's lease, until when (games never leased are missing)."""

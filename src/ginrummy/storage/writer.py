@@ -250,8 +250,10 @@ class Writer:
         *,
         holder: str | None = None,
         held: Mapping[str, int] | None = None,
+        spare: Mapping[str, Any] | None = None,
     ) -> list[str]:
-        """Close as abandoned the open games of ``kind`` last changed before ``before``.
+        """Close as abandoned the open games of ``kind`` last changed before ``before``, but
+        for those whose options hold every item of ``spare`` (another program's games).
 
         With many server instances (``holder``: this one's id; ``held``: the epochs of the
         leases it holds), it closes only the games it holds at those epochs and those nobody
@@ -264,12 +266,11 @@ class Writer:
         stale = (GameRow.kind == kind, GameRow.status == "open", GameRow.updated_at < before)
         # Locked in id order, so a game moved meanwhile is seen as moved (and left open) and
         # two of these never wait for each other in a circle.
-        ids = list(
-            self._session.scalars(
-                select(GameRow.id).where(*stale).order_by(GameRow.id).with_for_update()
-            )
-        )
-        self._locked.update(ids)
+        rows = self._session.execute(
+            select(GameRow.id, GameRow.options).where(*stale).order_by(GameRow.id).with_for_update()
+        ).all()
+        self._locked.update(row.id for row in rows)
+        ids = [row.id for row in rows if not spared(row.options, spare)]
         if holder is not None:
             ids = [game_id for game_id in ids if self._may_close(game_id, holder, held or {})]
         if ids:
@@ -791,3 +792,8 @@ def _json(data: Mapping[str, Any], what: str) -> dict[str, Any]:
         raise ValueError(f"{what} must be JSON data: {exc}") from None
     assert isinstance(copy, dict)
     return copy
+
+
+def spared(options: Mapping[str, Any] | None, spare: Mapping[str, Any] | None) -> bool:
+    """Whether a game's ``options`` hold every item of ``spare`` (None spares nothing)."""
+    return bool(spare) and all((options or {}).get(k) == v for k, v in (spare or {}).items())

@@ -38,6 +38,7 @@ from .tables import (
     COMPUTER_SEAT,
     INVITED,
     LEVELS,
+    TERMINAL,
     HistoryMark,
     Options,
     Position,
@@ -354,9 +355,13 @@ class Manager:
             fence = {"holder": self.cluster.id, "held": dict(self.cluster.epochs)}
         # Those it may close, read first: should its answer be lost (in doubt), each of them
         # in memory may have been closed, and is let go of, to be read again.
-        stale = await self.db(self.store.stale_games, "online", before)
+        # A game played in the terminal (in the same database) is the terminal's to close.
+        spare = {"interface": TERMINAL}
+        stale = await self.db(self.store.stale_games, "online", before, spare=spare)
         try:
-            closed: list[str] = await self.db(self.store.abandon_stale, "online", before, **fence)
+            closed: list[str] = await self.db(
+                self.store.abandon_stale, "online", before, spare=spare, **fence
+            )
         except DatabaseUnavailable as exc:
             if exc.in_doubt:
                 for game_id in stale:
