@@ -130,6 +130,21 @@ def database_url(db: str | None) -> str | None:
     return url if db else None
 
 
+def database_error(exc: BaseException) -> CommandError:
+    """The one line saying why the database could not be opened: SQLAlchemy's or the store's
+    error, a folder that could not be made, or a missing driver (with the extra to install)."""
+    if isinstance(exc, ImportError):
+        module = exc.name or str(exc)
+        hint = (
+            "PostgreSQL needs the 'postgres' extra: pip install 'ginrummy[postgres]'"
+            if module.startswith("psycopg")
+            else "install the database's driver"
+        )
+        return CommandError(f"cannot open the database: no module {module!r} ({hint})")
+    reason = str(getattr(exc, "orig", None) or exc).strip().splitlines() or [type(exc).__name__]
+    return CommandError(f"cannot open the database: {reason[0]}")
+
+
 def check_players(*names: str) -> None:
     """Refuse, in one line, a player name :func:`~ginrummy.agents.registry.get_agent` cannot
     make (an unknown name, or a setting after the colon that the player does not have)."""

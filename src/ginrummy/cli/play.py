@@ -9,7 +9,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any
 
-from . import CommandError, add_set_option, database_url
+from . import CommandError, add_set_option, database_error, database_url
 
 if TYPE_CHECKING:
     from ..tui.session import Session
@@ -206,9 +206,8 @@ def _open_store(db: str | None) -> Any:
     url = database_url(db)
     try:
         return Store(url)
-    except (SQLAlchemyError, StorageError, OSError) as exc:
-        reason = (str(getattr(exc, "orig", None) or exc).strip().splitlines() or ["?"])[0]
-        raise CommandError(f"cannot open the database: {reason}") from None
+    except (SQLAlchemyError, StorageError, OSError, ImportError) as exc:
+        raise database_error(exc) from None
 
 
 def _local_game(args: argparse.Namespace, store: Any) -> Any:

@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from . import CommandError, database_url
+from . import CommandError, database_error, database_url
 
 if TYPE_CHECKING:
     from .main import Subparsers
@@ -289,6 +289,8 @@ def _serve_one(
     """One instance serving on the listening socket ``sock`` until stopped."""
     from sqlalchemy.exc import SQLAlchemyError
 
+    from ..storage import StorageError
+
     trusted = server.Trusted.parse(args.forwarded_allow_ips)
     think_workers = args.think_workers
     if think_workers is None:  # the machine's CPUs shared among the instances
@@ -309,10 +311,9 @@ def _serve_one(
     except ValueError as exc:  # an option create_app refuses, such as a malformed origin
         sock.close()
         raise CommandError(str(exc)) from None
-    except SQLAlchemyError as exc:
+    except (SQLAlchemyError, StorageError, OSError, ImportError) as exc:
         sock.close()
-        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
-        raise CommandError(f"cannot open the database: {reason}") from None
+        raise database_error(exc) from None
     except BaseException:
         sock.close()
         raise

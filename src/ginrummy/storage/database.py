@@ -33,6 +33,8 @@ from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.pool import StaticPool
 
+from .errors import StorageError
+
 ENV_VAR = "GINRUMMY_DATABASE_URL"
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 #: The execution option that makes a SQLite transaction ``BEGIN IMMEDIATE``.
@@ -201,7 +203,22 @@ def migrate(engine: Engine, revision: str = "head") -> None:
     with engine.execution_options(**{WRITE: True}).begin() as connection:
         _lock_for_migration(connection)
         config.attributes["connection"] = connection
+        _refuse_unknown_revision(config, connection)
         command.upgrade(config, revision)
+
+
+def _refuse_unknown_revision(config: Config, connection: Connection) -> None:
+    """A database at a revision this package does not ship was upgraded by a newer version
+    (then this one was put back, or is still running elsewhere): it cannot be read safely, and
+    Alembic would only say it cannot find the revision."""
+    found = MigrationContext.configure(connection).get_current_revision()
+    script = ScriptDirectory.from_config(config)
+    if found is not None and found not in {r.revision for r in script.walk_revisions()}:
+        raise StorageError(
+            f"the database's schema is at revision {found!r}, written by a newer version of "
+            f"ginrummy than this one (which knows up to {script.get_current_head()!r}): "
+            "upgrade ginrummy to the version that wrote it"
+        )
 
 
 def downgrade(engine: Engine, revision: str) -> None:

@@ -1,0 +1,73 @@
+"""What an operator following docs/deploying.md meets: each error ``ginrummy serve`` can give
+at start is one line that says what to do (no traceback)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from frontutil import free_port, run_serve, serve_command, serve_env
+from ginrummy.storage import StorageError, Store
+from test_serve_cli import one_line_error
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX paths and signals")
+
+
+def test_a_data_directory_that_cannot_be_made_is_one_line(tmp_path: Path) -> None:
+    """Without --db the database is made in the data directory; where that cannot be made (a
+    read-only home, a file in its way) the operator is told so, not shown a traceback."""
+    (tmp_path / "file").write_text("not a folder")
+    env = serve_env(tmp_path)
+    env["XDG_DATA_HOME"] = str(tmp_path / "file" / "data")
+    result = subprocess.run(
+        serve_command("--port", str(free_port())),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    one_line_error(result, "cannot open the database", str(tmp_path / "file"))
+
+
+@pytest.mark.skipif(
+    importlib.util.find_spec("MySQLdb") is not None, reason="the MySQL driver is installed"
+)
+def test_a_database_whose_driver_is_missing_is_one_line(tmp_path: Path) -> None:
+    """A URL for a database whose driver is not installed (as PostgreSQL's is not without the
+    'postgres' extra) names the missing module instead of a traceback."""
+    result = run_serve(tmp_path, "--port", str(free_port()), "--db", "mysql://u@127.0.0.1/g")
+    one_line_error(result, "cannot open the database", "MySQLdb")
+
+
+def test_a_missing_postgres_driver_names_the_extra() -> None:
+    from ginrummy.cli import database_error
+
+    exc = ModuleNotFoundError("No module named 'psycopg'", name="psycopg")
+    assert "pip install 'ginrummy[postgres]'" in str(database_error(exc))
+
+
+def newer_database(path: Path) -> Path:
+    """A SQLite database whose schema a later version of the package wrote."""
+    Store(str(path)).close()
+    with sqlite3.connect(path) as connection:
+        connection.execute("UPDATE alembic_version SET version_num = 'f00dfeed9999'")
+    return path
+
+
+def test_a_database_from_a_newer_version_is_refused_by_name(tmp_path: Path) -> None:
+    with pytest.raises(StorageError, match=r"f00dfeed9999.*newer version of ginrummy"):
+        Store(str(newer_database(tmp_path / "g.db")))
+
+
+def test_serve_on_a_database_from_a_newer_version_is_one_line(tmp_path: Path) -> None:
+    """An older package started on a database a newer one upgraded (a rollback, or a machine
+    not yet upgraded restarting mid-upgrade) says so in one line."""
+    db = newer_database(tmp_path / "g.db")
+    result = run_serve(tmp_path, "--port", str(free_port()), "--db", str(db))
+    one_line_error(result, "newer version of ginrummy", "upgrade")
