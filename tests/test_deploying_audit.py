@@ -71,3 +71,14 @@ def test_serve_on_a_database_from_a_newer_version_is_one_line(tmp_path: Path) ->
     db = newer_database(tmp_path / "g.db")
     result = run_serve(tmp_path, "--port", str(free_port()), "--db", str(db))
     one_line_error(result, "newer version of ginrummy", "upgrade")
+
+
+@pytest.mark.parametrize(
+    "origin",
+    ["cards.example.org", "https://cards.example.org/play", "ftp://cards.example.org", "https://"],
+)
+def test_an_allowed_origin_that_is_no_origin_is_refused(tmp_path: Path, origin: str) -> None:
+    """A browser's Origin is scheme://host[:port]: a value of another form would never match,
+    and every post and socket from that site would be refused."""
+    result = run_serve(tmp_path, "--port", str(free_port()), "--allowed-origin", origin)
+    one_line_error(result, "--allowed-origin", origin)

@@ -209,8 +209,38 @@ def _check(args: argparse.Namespace) -> None:
         raise CommandError(f"--workers must be 1 or more, not {args.workers}")
     if args.broker is not None and not args.broker.startswith(("redis://", "rediss://", "unix://")):
         raise CommandError(f"--broker {args.broker!r} is not a redis:// URL")
+    for origin in args.allowed_origin:
+        if not is_origin(origin):
+            raise CommandError(
+                f"--allowed-origin {origin!r} is not an origin: give the scheme and the host "
+                "(and port) of the address browsers show, such as https://cards.example.org"
+            )
     if args.workers > 1 and args.broker is None:
         raise CommandError("--workers needs --broker redis://...: the instances share tables")
+
+
+def is_origin(value: str) -> bool:
+    """Whether ``value`` is an origin as browsers send it: ``http(s)://host[:port]``, with no
+    path, query or user.
+
+    >>> is_origin("https://cards.example.org"), is_origin("http://[::1]:8000/")
+    (True, True)
+    >>> is_origin("cards.example.org"), is_origin("https://cards.example.org/play")
+    (False, False)
+    """
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(value.rstrip("/"))
+        parts.port  # noqa: B018 - a port that is no number raises
+    except ValueError:
+        return False
+    return (
+        parts.scheme.lower() in ("http", "https")
+        and bool(parts.hostname)
+        and "@" not in parts.netloc
+        and not (parts.path or parts.query or parts.fragment)
+    )
 
 
 def run(args: argparse.Namespace) -> int:
