@@ -1,9 +1,11 @@
 """What an operator following docs/deploying.md meets: each error ``ginrummy serve`` can give
-at start is one line that says what to do (no traceback)."""
+at start is one line that says what to do (no traceback), and ``ginrummy serve --help`` says
+what the page's table of limits says."""
 
 from __future__ import annotations
 
 import importlib.util
+import re
 import sqlite3
 import subprocess
 import sys
@@ -12,10 +14,13 @@ from pathlib import Path
 import pytest
 
 from frontutil import free_port, run_serve, serve_command, serve_env
+from ginrummy.cli.main import build_parser
 from ginrummy.storage import StorageError, Store
 from test_serve_cli import one_line_error
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX paths and signals")
+
+DOC = Path(__file__).resolve().parents[1] / "docs" / "deploying.md"
 
 
 def test_a_data_directory_that_cannot_be_made_is_one_line(tmp_path: Path) -> None:
@@ -82,3 +87,45 @@ def test_an_allowed_origin_that_is_no_origin_is_refused(tmp_path: Path, origin: 
     and every post and socket from that site would be refused."""
     result = run_serve(tmp_path, "--port", str(free_port()), "--allowed-origin", origin)
     one_line_error(result, "--allowed-origin", origin)
+
+
+def help_of(flag: str) -> str:
+    """What ``ginrummy serve --help`` says of ``flag``, defaults filled in, on one line."""
+    parser = build_parser()
+    for action in parser._subparsers._group_actions:  # type: ignore[union-attr]
+        choices = getattr(action, "choices", None) or {}
+        if "serve" in choices:
+            serve = choices["serve"]
+            for option in serve._actions:
+                if flag in option.option_strings:
+                    return " ".join(serve._get_formatter()._expand_help(option).split())
+    raise AssertionError(f"no {flag}")
+
+
+def doc_defaults() -> dict[str, str]:
+    """The page's table of limits: flag -> default."""
+    table = {}
+    for line in DOC.read_text().splitlines():
+        found = re.match(r"\| `(--[a-z-]+)[^`]*` \| ([^|]+) \|", line)
+        if found:
+            table[found.group(1)] = found.group(2).strip()
+    return table
+
+
+def test_help_gives_each_numeric_default_the_page_gives() -> None:
+    defaults = {flag: d for flag, d in doc_defaults().items() if re.fullmatch(r"[\d.]+", d)}
+    assert "--computer-delay" in defaults and "--tables-per-minute" in defaults
+    for flag, default in defaults.items():
+        said = help_of(flag)
+        assert f"default {default}" in said, (flag, said)
+
+
+def test_help_says_connections_over_the_cap_are_held_not_closed() -> None:
+    said = help_of("--max-connections")
+    assert "closed at once" not in said
+    assert "held" in said
+
+
+def test_help_and_page_give_the_same_sizes_without_compression() -> None:
+    said = help_of("--no-ws-compression")
+    assert "2.5 KB" in said, said

@@ -56,7 +56,7 @@ def add_parser(subparsers: Subparsers) -> None:
         type=float,
         default=0.5,
         help="seconds from the start of the computer's turn to its move (it thinks meanwhile, so "
-        "how long it thought does not show)",
+        "how long it thought does not show; default %(default)g)",
     )
     parser.add_argument(
         "--think-workers",
@@ -79,7 +79,8 @@ def add_parser(subparsers: Subparsers) -> None:
         "--tables-per-minute",
         type=float,
         default=6.0,
-        help="new games one address may open a minute, after a burst of 20 (0: no limit)",
+        help="new games one address may open a minute, after a burst of 20 (default "
+        "%(default)g; 0: no limit)",
     )
     parser.add_argument(
         "--abandon-after",
@@ -108,7 +109,8 @@ def add_parser(subparsers: Subparsers) -> None:
         type=int,
         default=MAX_CONNECTIONS,
         metavar="N",
-        help="open connections in all; more are closed at once (default %(default)s; 0: no cap)",
+        help="open connections in all; more are held unread for about --refused-hold seconds, "
+        "then reset (default %(default)s; 0: no cap)",
     )
     parser.add_argument(
         "--max-connections-per-address",
@@ -123,7 +125,8 @@ def add_parser(subparsers: Subparsers) -> None:
         dest="ws_compression",
         action="store_false",
         help="send WebSocket messages uncompressed (no permessage-deflate): less CPU and "
-        "memory a socket for the server, 2-6 KB a move for the player instead of about 1 KB",
+        "memory a socket for the server, a state message of about 2.5 KB for the player "
+        "instead of a few hundred bytes",
     )
     parser.add_argument(
         "--header-timeout",
