@@ -129,3 +129,28 @@ def test_help_says_connections_over_the_cap_are_held_not_closed() -> None:
 def test_help_and_page_give_the_same_sizes_without_compression() -> None:
     said = help_of("--no-ws-compression")
     assert "2.5 KB" in said, said
+
+
+def test_workers_on_a_database_that_cannot_be_opened_is_one_line(
+    tmp_path: Path, broker_url: str
+) -> None:
+    """With --workers the database is opened once before the instances start, so that a bad
+    URL is the same one line, status 2, as without, and nothing is said to be served."""
+    port = free_port()  # nothing listens there
+    result = run_serve(
+        tmp_path,
+        *("--port", str(free_port()), "--workers", "2", "--broker", broker_url),
+        *("--db", f"postgresql://nobody@127.0.0.1:{port}/g?connect_timeout=5"),
+    )
+    one_line_error(result, "cannot open the database")
+
+
+def test_workers_on_a_database_from_a_newer_version_is_one_line(
+    tmp_path: Path, broker_url: str
+) -> None:
+    db = newer_database(tmp_path / "g.db")
+    result = run_serve(
+        tmp_path,
+        *("--port", str(free_port()), "--workers", "2", "--broker", broker_url, "--db", str(db)),
+    )
+    one_line_error(result, "newer version of ginrummy")

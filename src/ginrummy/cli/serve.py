@@ -281,6 +281,11 @@ def run(args: argparse.Namespace) -> int:
     except server.ListenError as exc:
         raise CommandError(str(exc)) from None
     if args.workers > 1:
+        try:
+            _open_once(db_url)
+        except BaseException:
+            sock.close()
+            raise
         _announce(sock, f"{args.workers} instances")
         return _supervise(args.workers, lambda: _serve_one(args, server, create_app, sock, db_url))
     return _serve_one(args, server, create_app, sock, db_url)
@@ -308,6 +313,20 @@ def _check_broker(url: str) -> None:
     except (ValueError, OSError, redis.RedisError) as exc:
         reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         raise CommandError(f"cannot reach the broker {url}: {reason}") from None
+
+
+def _open_once(db_url: str | None) -> None:
+    """Open the database (bringing its schema up to date) and close it again, before the
+    instances are forked: a database that cannot be opened is then one error line, as with one
+    instance, rather than each instance's as it dies; and nothing open is shared by the forks."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from ..storage import StorageError, Store
+
+    try:
+        Store(db_url).close()
+    except (SQLAlchemyError, StorageError, OSError, ImportError) as exc:
+        raise database_error(exc) from None
 
 
 def _in_memory(db_url: str) -> bool:
