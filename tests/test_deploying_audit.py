@@ -154,3 +154,18 @@ def test_workers_on_a_database_from_a_newer_version_is_one_line(
         *("--port", str(free_port()), "--workers", "2", "--broker", broker_url, "--db", str(db)),
     )
     one_line_error(result, "newer version of ginrummy")
+
+
+def test_every_serve_option_is_on_the_page() -> None:
+    from test_deploying_doc import serve_options
+
+    text = DOC.read_text()
+    assert sorted(o for o in serve_options() - {"-h", "--help"} if o not in text) == []
+
+
+def test_the_address_it_listens_on_by_default_is_said() -> None:
+    """The proxy examples pass to 127.0.0.1:8000 on the strength of the defaults: the page and
+    --help give them."""
+    assert "default 127.0.0.1" in help_of("--host")
+    assert "default 8000" in help_of("--port")
+    assert re.search(r"127\.0\.0\.1.{0,40}port 8000.{0,20}by default", DOC.read_text(), re.S)

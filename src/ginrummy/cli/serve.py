@@ -43,8 +43,12 @@ def add_parser(subparsers: Subparsers) -> None:
         "GINRUMMY_DATABASE_URL names another database. docs/deploying.md says how to run it "
         "behind a reverse proxy.",
     )
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
-    parser.add_argument("--port", type=int, default=8000, help="port to listen on")
+    parser.add_argument(
+        "--host", default="127.0.0.1", help="address to listen on (default %(default)s)"
+    )
+    parser.add_argument(
+        "--port", type=int, default=8000, help="port to listen on (default %(default)s)"
+    )
     parser.add_argument(
         "--db",
         default=None,
