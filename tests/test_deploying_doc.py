@@ -17,7 +17,7 @@ from ginrummy.web.server import Trusted
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "deploying.md"
 #: Lines about these programs name their options, not the server's.
-OTHER_PROGRAMS = ("pg_dump", "pg_restore", "createuser", "createdb", "pip wheel")
+OTHER_PROGRAMS = ("pg_dump", "pg_restore", "createuser", "createdb", "pip wheel", "useradd")
 
 
 def serve_options() -> set[str]:
