@@ -169,3 +169,11 @@ def test_the_address_it_listens_on_by_default_is_said() -> None:
     assert "default 127.0.0.1" in help_of("--host")
     assert "default 8000" in help_of("--port")
     assert re.search(r"127\.0\.0\.1.{0,40}port 8000.{0,20}by default", DOC.read_text(), re.S)
+
+
+def test_a_broker_that_does_not_answer_is_named_without_its_password(tmp_path: Path) -> None:
+    """The error goes to the service's log: a Redis password in the URL is not written there."""
+    broker = f"redis://:s3cret@127.0.0.1:{free_port()}/0"
+    result = run_serve(tmp_path, "--port", str(free_port()), "--broker", broker)
+    line = one_line_error(result, "cannot reach the broker", "127.0.0.1")
+    assert "s3cret" not in line
