@@ -385,7 +385,7 @@ def _serve_one(
             broker=args.broker,
             lease_seconds=args.lease_seconds,
         )
-    except ValueError as exc:  # an option create_app refuses, such as a malformed origin
+    except ValueError as exc:  # an option create_app refuses (origins are checked before)
         sock.close()
         raise CommandError(str(exc)) from None
     except (SQLAlchemyError, StorageError, OSError, ImportError) as exc:
