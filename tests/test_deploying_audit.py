@@ -177,3 +177,23 @@ def test_a_broker_that_does_not_answer_is_named_without_its_password(tmp_path: P
     result = run_serve(tmp_path, "--port", str(free_port()), "--broker", broker)
     line = one_line_error(result, "cannot reach the broker", "127.0.0.1")
     assert "s3cret" not in line
+
+
+def test_an_instance_that_ended_is_described_in_words() -> None:
+    """--workers reports each instance that ended: with its exit status or the signal that
+    killed it, as an operator reads them, not the raw status of wait()."""
+    import os
+    import signal
+
+    from ginrummy.cli.serve import _ended
+
+    def status_of(end: int | None) -> int:
+        pid = os.fork()
+        if pid == 0:
+            if end is None:
+                os.kill(os.getpid(), signal.SIGKILL)
+            os._exit(end or 0)
+        return os.waitpid(pid, 0)[1]
+
+    assert _ended(status_of(1)) == "exit status 1"
+    assert _ended(status_of(None)) == "killed by SIGKILL"

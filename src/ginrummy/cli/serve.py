@@ -459,13 +459,29 @@ def _supervise(count: int, serve_one: Callable[[], int]) -> int:
             continue
         if lived < 5.0 and os.WIFEXITED(status) and os.WEXITSTATUS(status) != 0:
             # it could not start (the database, the broker): neither would another
-            print(f"ginrummy: instance {pid} ended at once ({status}); stopping", file=sys.stderr)
+            print(
+                f"ginrummy: instance {pid} ended at once ({_ended(status)}); stopping",
+                file=sys.stderr,
+            )
             stop(signal.SIGTERM, None)
             failed = True
             continue
-        print(f"ginrummy: instance {pid} ended ({status}); starting another", flush=True)
+        print(f"ginrummy: instance {pid} ended ({_ended(status)}); starting another", flush=True)
         start()
     return 1 if failed else 0
+
+
+def _ended(status: int) -> str:
+    """How a process ended, from its wait() status: ``exit status 1``, ``killed by SIGKILL``."""
+    import signal
+
+    code = os.waitstatus_to_exitcode(status)
+    if code >= 0:
+        return f"exit status {code}"
+    try:
+        return f"killed by {signal.Signals(-code).name}"
+    except ValueError:
+        return f"killed by signal {-code}"
 
 
 def _end_with_parent() -> None:
