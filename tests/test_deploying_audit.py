@@ -197,3 +197,21 @@ def test_an_instance_that_ended_is_described_in_words() -> None:
 
     assert _ended(status_of(1)) == "exit status 1"
     assert _ended(status_of(None)) == "killed by SIGKILL"
+
+
+@pytest.mark.parametrize("where", ["--db", "env"])
+def test_a_malformed_database_url_is_named_without_its_password(tmp_path: Path, where: str) -> None:
+    """The page puts the password in GINRUMMY_DATABASE_URL to keep it out of sight: a URL that
+    cannot be read is not repeated whole into the service's log."""
+    url = "postgresql://ginrummy:s3cret@db.internal:54x32/ginrummy"
+    env = serve_env(tmp_path)
+    args = ["--port", str(free_port())]
+    if where == "env":
+        env["GINRUMMY_DATABASE_URL"] = url
+    else:
+        args += ["--db", url]
+    result = subprocess.run(
+        serve_command(*args), capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60
+    )
+    line = one_line_error(result, "is not a database URL", "db.internal")
+    assert "s3cret" not in line

@@ -124,10 +124,26 @@ def database_url(db: str | None) -> str | None:
         url = resolve_url(given)
         path = sqlite_file(url)
     except Exception as exc:  # SQLAlchemy's ArgumentError: not a URL it can read
-        raise CommandError(f"{what} {given!r} is not a database URL or file path ({exc})") from None
+        raise CommandError(
+            f"{what} {without_password(given)!r} is not a database URL or file path ({exc})"
+        ) from None
     if path is not None:
         check_folder(given if "://" not in given else path, what)
     return url if db else None
+
+
+def without_password(url: str) -> str:
+    """``url`` with any password in it shown as ``***``, for messages that go to a log (a URL
+    that cannot be read too: everything between the user's ``:`` and the last ``@``).
+
+    >>> without_password("redis://:s3cret@10.0.0.20:6379/0"), without_password("redis://h/0")
+    ('redis://:***@10.0.0.20:6379/0', 'redis://h/0')
+    >>> without_password("postgres ql://u:s3/cr@t@h/db"), without_password("postgresql://u@h/db")
+    ('postgres ql://u:***@h/db', 'postgresql://u@h/db')
+    """
+    import re
+
+    return re.sub(r"(://[^/@:]*:).*@", r"\1***@", url, count=1)
 
 
 def database_error(exc: BaseException) -> CommandError:

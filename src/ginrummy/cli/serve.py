@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from . import CommandError, database_error, database_url
+from . import CommandError, database_error, database_url, without_password
 
 if TYPE_CHECKING:
     from .main import Subparsers
@@ -316,28 +316,7 @@ def _check_broker(url: str) -> None:
         client.close()
     except (ValueError, OSError, redis.RedisError) as exc:
         reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        raise CommandError(f"cannot reach the broker {_without_password(url)}: {reason}") from None
-
-
-def _without_password(url: str) -> str:
-    """``url`` with any password in it shown as ``***``, for messages that go to a log.
-
-    >>> _without_password("redis://:s3cret@10.0.0.20:6379/0"), _without_password("redis://h/0")
-    ('redis://:***@10.0.0.20:6379/0', 'redis://h/0')
-    """
-    from urllib.parse import urlsplit
-
-    try:
-        parts = urlsplit(url)
-        password = parts.password
-    except ValueError:
-        scheme, _, rest = url.rpartition("://")
-        return f"{scheme}://***@{rest.rsplit('@', 1)[-1]}" if "@" in rest else url
-    if not password:
-        return url
-    user, _, host = parts.netloc.rpartition("@")
-    name = user.split(":", 1)[0]
-    return parts._replace(netloc=f"{name}:***@{host}").geturl()
+        raise CommandError(f"cannot reach the broker {without_password(url)}: {reason}") from None
 
 
 def _open_once(db_url: str | None) -> None:
