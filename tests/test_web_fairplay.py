@@ -286,8 +286,10 @@ def test_the_clock_never_moves_for_a_seat_that_moved_in_time(
         options = Options("friend", clock=30)
         table = (await manager.create(Rules(), options, ("Ann", "Bob"))).table
         hand = table.hand
-        assert hand is not None and hand.current_player is not None and table.deadline
+        assert hand is not None and hand.current_player is not None
         mover = Seat(manager, table, hand.current_player)
+        manager.join(mover.client)  # here: its clock runs
+        assert table.deadline
         table.deadline -= 60  # the time has run out
         await manager.tick()
         while not thinking.is_set():  # the clock's move is being worked out in a thread

@@ -140,7 +140,8 @@ def test_create_a_friend_table_with_options() -> None:
         assert str(table.rules.stake) == "0.05" and table.rules.match_target == 500
         assert table.options.match and table.options.clock == 30
         assert "Match to 500." in table._fixed_info()["rules_text"]
-        assert table.deadline is not None
+        # the clock is set, and held until the seat to move is here
+        assert table.deadline is None and round(table.clock_held or 0) == 30
 
 
 BAD_BODIES: list[tuple[bytes, int, str]] = [

@@ -472,6 +472,9 @@ class Manager:
         before = table.connected()
         table.present[seat] = max(0, table.present[seat] + change)
         if table.connected() != before:
+            if table.hold_clock():  # the seat to move came or went: its clock with it
+                table.version += 1
+                self._spawn(self.broadcast(table))
             self._spawn(self._tell_presence(table))
 
     async def _tell_presence(self, table: Table) -> None:

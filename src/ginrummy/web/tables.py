@@ -57,6 +57,8 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
+#: Seconds at least that the seat to move has when it comes back to a held clock.
+CLOCK_GRACE = 10.0
 #: Seconds a player who has asked for the next hand waits for the other before it is dealt.
 READY_WAIT = 30.0
 #: What a move, an undo or a hint at a game closed as abandoned is told.
@@ -138,6 +140,9 @@ class Table:
     version: int = 0
     updated: float = field(default_factory=time.monotonic)
     deadline: float | None = None  # move clock
+    #: Seconds the seat to move had left when its clock was held, for it was away (None:
+    #: not held): :meth:`hold_clock`.
+    clock_held: float | None = None
     #: Between people, the seats that have seen the hand's result and asked for the next
     #: (:meth:`ready_for_next`), and since when (``time.monotonic``) the first has waited.
     ready: set[int] = field(default_factory=set, repr=False, compare=False)
@@ -427,8 +432,32 @@ class Table:
             or self.hand.is_over
         ):
             self.deadline = None
-        elif clock or self.deadline is None:
+            self.clock_held = None
+        elif clock or (self.deadline is None and self.clock_held is None):
             self.deadline = time.time() + self.options.clock
+            self.clock_held = None
+        self.hold_clock()
+
+    def hold_clock(self) -> bool:
+        """The clock runs only while the seat to move is here (has a socket open): it never
+        plays for a friend who has not opened the invite yet, or whose connection dropped.
+        Away, the seat's time is held; back, it runs on from what was left, at least
+        :data:`CLOCK_GRACE` seconds (a page reloaded in its last second is not moved for
+        before it is drawn). Whether the deadline changed."""
+        hand = self.hand
+        if hand is None or hand.is_over or hand.current_player is None:
+            return False
+        here = self.connected()[hand.current_player]
+        if self.deadline is not None and not here:
+            self.clock_held = max(0.0, self.deadline - time.time())
+            self.deadline = None
+            return True
+        if self.clock_held is not None and here:
+            grace = min(float(self.options.clock), CLOCK_GRACE)
+            self.deadline = time.time() + max(self.clock_held, grace)
+            self.clock_held = None
+            return True
+        return False
 
     # -- what a seat sees -----------------------------------------------------------------
 
@@ -532,6 +561,7 @@ class Table:
             "abandoned": self.abandoned,
             "sheet": sheet,
             "deadline": self.deadline,
+            "clock_held": None if self.clock_held is None else round(self.clock_held),
             "can_undo": self.can_undo(seat),
             "fair_play": self.fair_play(),
             "connected": self.connected(),

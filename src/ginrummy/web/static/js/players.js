@@ -93,6 +93,14 @@ export function seatInPublic(row, v, seat) {
 export function renderClock(t) {
   clearInterval(renderClock.timer);
   const el = $("clock");
+  if (t.clock_held != null) {
+    // the seat to move is away: its time waits for it (the clock never plays for it)
+    const away = t.names[view()?.current_player ?? 1];
+    el.textContent = `⏸ ${t.clock_held}s`;
+    el.title = `The clock waits while ${away} is away.`;
+    return;
+  }
+  el.title = "";
   if (!t.deadline) {
     el.textContent = "";
     return;
