@@ -6,7 +6,7 @@ import { h } from "./common.js";
 import { meldGroup } from "./middle.js";
 import { renderReview } from "./review.js";
 import { finalPanel } from "./sheet.js";
-import { $, app, button, mySeat, send, table, words } from "./tablestate.js";
+import { $, app, button, followRematch, mySeat, send, table, words } from "./tablestate.js";
 import { verifyDeal } from "./verify.js";
 import { resultHeadline, resultWords } from "./words.js";
 
@@ -78,11 +78,19 @@ export function renderShowdown(v) {
   }
   if (mySeat() != null) {
     const bar = h("div", { class: "bar" });
-    if (t.over) {
+    if (t.over && t.rematch) {
+      // asked for by the other player (or by this one, on a page opened again since)
       bar.append(
-        button("Rematch", () => send({ type: "rematch" }), "primary"),
+        h("p", { id: "rematch-offer", class: "muted" }, "The rematch is dealt: the same seats, a new deal."),
+        button("Play the rematch", () => followRematch(t.rematch), "primary"),
         h("a", { class: "button", href: "/" }, "Lobby"),
       );
+    } else if (t.over) {
+      const ask = () => {
+        app.askedRematch = true;
+        send({ type: "rematch" });
+      };
+      bar.append(button("Rematch", ask, "primary"), h("a", { class: "button", href: "/" }, "Lobby"));
     } else {
       // Between people the next hand waits until both have seen this one's result.
       const ready = t.ready || [];

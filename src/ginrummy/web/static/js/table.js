@@ -16,7 +16,20 @@ import { renderClock, renderNameForm, renderPlayers } from "./players.js";
 import { renderSheet } from "./sheet.js";
 import { renderShowdown, showReview } from "./showdown.js";
 import { playSound } from "./sound.js";
-import { $, app, button, myTurn, saveCommitments, send, table, tableId, toast, view, words } from "./tablestate.js";
+import {
+  $,
+  app,
+  button,
+  followRematch,
+  myTurn,
+  saveCommitments,
+  send,
+  table,
+  tableId,
+  toast,
+  view,
+  words,
+} from "./tablestate.js";
 import { dealtHand } from "./verify.js";
 // The keys: keys.js listens to them once loaded.
 import "./keys.js";
@@ -141,7 +154,11 @@ function onState(msg) {
   if (app.review && app.review.hand !== msg.table.hand_number) app.review = null;
   app.connected = msg.table.connected;
   if (!msg.table.over) app.sawOpen = true;
-  if (msg.table.rematch && app.sawOpen && before && !before.table.rematch) return followRematch(msg.table.rematch);
+  // A spectator, and the player who asked for the rematch, follow it at once; the other
+  // player is offered it, and reads the game's result (and reviews it) for as long as he likes.
+  const follows = msg.table.seat == null || app.askedRematch;
+  if (msg.table.rematch && follows && app.sawOpen && before && !before.table.rematch)
+    return followRematch(msg.table.rematch);
   if (app.selected && !splitCards(msg.view?.hand).includes(app.selected)) app.selected = null;
   render();
   $("my-seat").hidden = !(app.token && !app.watching && msg.table.seat != null);
@@ -160,11 +177,6 @@ function sounds(before, msg) {
   else if (v.history.length > before.view.history.length) {
     playSound(v.seat != null && v.current_player === v.seat ? "turn" : "card", on);
   }
-}
-
-function followRematch(id) {
-  if (app.token && !app.watching) saveTable(id, app.token);
-  location.href = `/t/${id}`;
 }
 
 // -- drawing the page ----------------------------------------------------------------------------

@@ -3,7 +3,7 @@
 // a notice to the player.
 
 import { savedMode } from "./arrange.js";
-import { applySettings, h, tokenFor } from "./common.js";
+import { applySettings, h, saveTable, tokenFor } from "./common.js";
 import { namer } from "./words.js";
 
 export const $ = (id) => document.getElementById(id);
@@ -25,6 +25,7 @@ export const app = {
   review: null, // the expert's review of the hand just over
   opts: applySettings(),
   sawOpen: false, // this page saw the game before it ended (so it follows a rematch)
+  askedRematch: false, // this page asked for the rematch (so it follows it at once)
   logShown: undefined, // what the move log showed last
   commitments: loadCommitments(),
 };
@@ -84,4 +85,10 @@ export function toast(text, isError = false, ms = 3500) {
 
 export function button(label, onClick, cls = "") {
   return h("button", { type: "button", class: cls, onclick: onClick }, label);
+}
+
+// To the rematch's table, with this browser's seat (the seats' tokens hold there too).
+export function followRematch(id) {
+  if (app.token && !app.watching) saveTable(id, app.token);
+  location.href = `/t/${id}`;
 }

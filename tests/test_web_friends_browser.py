@@ -1,0 +1,92 @@
+"""Two people at one table in Debian's Chromium, one on a phone and one at a desk, on the
+README's known deal (tests/stacked_serve.py): the game to its end, and the rematch.
+
+Screenshots go to test-artifacts/ (friends-*.png).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from test_web_browser import CHROMIUM, browser
+from test_web_table_browser import DESKTOP, PHONES, context, shot, stacked
+from webutil import LiveServer, post_table
+
+__all__ = ["browser", "stacked"]  # fixtures
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="needs Debian's Chromium: apt install chromium"
+)
+
+
+@pytest.fixture
+def two(browser: Any) -> Iterator[tuple[Any, Any]]:
+    """Ann's phone and Bob's desk: a page each, in browsers of their own."""
+    phone = context(browser, PHONES["phone"])
+    desk = context(browser, DESKTOP)
+    try:
+        yield phone.new_page(), desk.new_page()
+    finally:
+        phone.close()
+        desk.close()
+
+
+def open_friend_table(server: LiveServer, ann: Any, bob: Any, **rules: Any) -> dict[str, Any]:
+    """Ann opens a friend table on the README's deal (she is the non-dealer, to move first);
+    Bob opens its invite and says his name."""
+    options = {"first_dealer": "fixed", "first_dealer_seat": 1, **rules}
+    created = post_table(server, mode="friend", name="Ann", options=options)
+    ann.goto(f"{server.url}{created['url']}")
+    ann.locator("#hand .card[data-card]").first.wait_for()
+    bob.goto(f"{server.url}{created['invite']}")
+    bob.locator("#hand .card[data-card]").first.wait_for()
+    bob.locator("#my-name").fill("Bob")
+    bob.locator("#name-form button").click()
+    ann.locator("#names", has_text="Bob").wait_for()
+    return created
+
+
+def ann_knocks_and_wins_the_game(ann: Any, bob: Any) -> None:
+    """Both pass the upcard; Ann draws Ad and knocks with Kd (8 against Bob's 31): in a game
+    to 10 that ends the game."""
+    ann.locator("#actions button", has_text="Pass").click()
+    bob.locator("#actions button", has_text="Pass").click()
+    ann.locator("#stock .card.playable").click()
+    ann.locator("#hand .card[data-card='Ad']").wait_for()
+    ann.locator("#hand .card[data-card='Kd']").click()
+    ann.locator("#actions button", has_text="Knock with").click()
+    ann.locator("#knock-dialog").wait_for(state="visible")
+    ann.locator("#knock-ok").click()
+    bob.locator("#actions button", has_text="Done").click()
+    for page in (ann, bob):
+        page.locator("#showdown .final").wait_for()
+
+
+def test_a_rematch_asked_by_one_waits_for_the_other_to_join_it(
+    stacked: LiveServer, two: tuple[Any, Any]
+) -> None:
+    # Ann's Rematch took Bob's page off the game's result at once, to the new deal: he lost
+    # the final score he was reading and the review of his play, and had no say.
+    ann, bob = two
+    created = open_friend_table(stacked, ann, bob, game_target=10)
+    ann_knocks_and_wins_the_game(ann, bob)
+    ann.locator("#showdown button", has_text="Rematch").click()
+    ann.wait_for_url(lambda url: created["id"] not in url)
+    new_id = ann.url.rstrip("/").split("/")[-1]
+    ann.locator("#hand .card[data-card]").first.wait_for()
+    # Bob still reads the result, and is offered the rematch
+    offer = bob.locator("#showdown button", has_text="Play the rematch")
+    offer.wait_for()
+    assert created["id"] in bob.url
+    assert bob.locator("#showdown .final").is_visible()
+    assert "The rematch is dealt" in bob.locator("#showdown").inner_text()
+    assert bob.locator("#showdown button", has_text="Review my play").count() == 1
+    shot(bob, "friends-desktop-rematch-offered")
+    offer.click()
+    bob.wait_for_url(f"**/t/{new_id}")
+    bob.locator("#hand .card[data-card]").first.wait_for()  # his seat, a new deal
+    assert bob.locator("#my-label").inner_text().startswith("Bob (you)")
+    ann.locator("#opp-label", has_text="connected").wait_for()
