@@ -90,3 +90,65 @@ def test_a_rematch_asked_by_one_waits_for_the_other_to_join_it(
     bob.locator("#hand .card[data-card]").first.wait_for()  # his seat, a new deal
     assert bob.locator("#my-label").inner_text().startswith("Bob (you)")
     ann.locator("#opp-label", has_text="connected").wait_for()
+
+
+# -- the invite in the lobby -----------------------------------------------------------------------
+
+
+def make_friend_table_in_the_lobby(page: Any, server: LiveServer) -> str:
+    page.goto(f"{server.url}/")
+    page.locator("input[value=friend]").check()
+    page.locator("input[name=name]").fill("Ann")
+    page.locator("#new-game button[type=submit]").click()
+    page.locator("#invite").wait_for()
+    link: str = page.locator("#invite-link").input_value()
+    return link
+
+
+def test_copying_the_invite_says_so_and_works_where_the_clipboard_does_not(
+    stacked: LiveServer, browser: Any
+) -> None:
+    # "Copy link" said nothing when it worked, and nothing when it could not (a page over
+    # plain http at a home network's address has no clipboard to write): the link stayed
+    # uncopied without a word.
+    ctx = context(browser, DESKTOP)
+    try:
+        ctx.grant_permissions(["clipboard-read", "clipboard-write"])
+        page = ctx.new_page()
+        link = make_friend_table_in_the_lobby(page, stacked)
+        page.locator("#copy-invite").click()
+        page.locator("#invite-said", has_text="copied").wait_for()
+        assert page.evaluate("() => navigator.clipboard.readText()") == link
+        # no clipboard at all: the link is selected in its box, to copy by hand
+        page.add_init_script("Object.defineProperty(navigator, 'clipboard', { value: undefined })")
+        link = make_friend_table_in_the_lobby(page, stacked)
+        page.locator("#copy-invite").click()
+        page.locator("#invite-said", has_text="select").wait_for()
+        selected = page.evaluate(
+            "() => { const i = document.getElementById('invite-link');"
+            " return i.value.slice(i.selectionStart, i.selectionEnd); }"
+        )
+        assert selected == link
+    finally:
+        ctx.close()
+
+
+def test_on_a_phone_the_invite_goes_through_the_share_sheet(
+    stacked: LiveServer, browser: Any
+) -> None:
+    ctx = context(browser, PHONES["phone"])
+    try:
+        page = ctx.new_page()
+        page.add_init_script(
+            "window.shared = []; navigator.share = async (data) => { window.shared.push(data); };"
+        )
+        link = make_friend_table_in_the_lobby(page, stacked)
+        share = page.locator("#copy-invite")
+        assert share.inner_text() == "Share link"
+        share.click()
+        page.wait_for_function("() => window.shared.length === 1")
+        shared = page.evaluate("() => window.shared[0]")
+        assert shared["url"] == link and "Gin Rummy" in shared["title"]
+        shot(page, "friends-phone-invite")
+    finally:
+        ctx.close()
