@@ -152,3 +152,18 @@ def test_on_a_phone_the_invite_goes_through_the_share_sheet(
         shot(page, "friends-phone-invite")
     finally:
         ctx.close()
+
+
+def test_the_friend_sees_the_stake_before_the_first_move(
+    stacked: LiveServer, two: tuple[Any, Any]
+) -> None:
+    # A game for a stake said so only in the folded rules, and in the final result: the
+    # friend who opened the invite played on without being shown what a point was worth.
+    ann, bob = two
+    created = post_table(stacked, mode="friend", name="Ann", stake="0.5")
+    bob.goto(f"{stacked.url}{created['invite']}")
+    bob.locator("#hand .card[data-card]").first.wait_for()
+    assert "Stake 0.5 a point" in bob.locator("#info").inner_text()
+    ann.goto(f"{stacked.url}{created['url']}")
+    ann.locator("#hand .card[data-card]").first.wait_for()
+    assert "Stake 0.5 a point" in ann.locator("#info").inner_text()

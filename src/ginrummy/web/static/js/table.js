@@ -189,6 +189,8 @@ function render() {
   const bits = [`Hand ${t.hand_number}`, `Game to ${t.rules.game_target}`];
   if (t.options.match) bits.push(`Match ${t.match_totals[0]}–${t.match_totals[1]} to ${t.rules.match_target}`);
   if (v) bits.push(`Knock limit ${v.knock_limit === 0 ? "gin only" : v.knock_limit}`);
+  // what a point is worth, in view from the first move (not only in the folded rules)
+  if (Number(t.rules.stake) > 0) bits.push(`Stake ${t.rules.stake} a point`);
   if (v && v.multiplier > 1) bits.push("Spade upcard: points doubled");
   $("info").textContent = bits.join(" · ");
   $("rules-text").textContent = t.rules_text;
