@@ -167,3 +167,25 @@ def test_the_friend_sees_the_stake_before_the_first_move(
     ann.goto(f"{stacked.url}{created['url']}")
     ann.locator("#hand .card[data-card]").first.wait_for()
     assert "Stake 0.5 a point" in ann.locator("#info").inner_text()
+
+
+def test_an_invite_opened_again_elsewhere_says_for_good_that_the_page_only_watches(
+    stacked: LiveServer, two: tuple[Any, Any], browser: Any
+) -> None:
+    # The refusal was a passing note (3.5 seconds): then the page looked like a seat with
+    # its cards turned down, and whoever had opened the invite on his phone first, and now on
+    # his laptop, was left to wonder why he could not play.
+    ann, bob = two
+    created = open_friend_table(stacked, ann, bob)
+    ctx = context(browser, DESKTOP)
+    try:
+        eve = ctx.new_page()
+        eve.goto(f"{stacked.url}{created['invite']}")
+        eve.locator("#opp-cards .card").first.wait_for()
+        eve.wait_for_timeout(4000)  # past the passing note
+        notice = eve.locator("#seat-notice")
+        assert notice.is_visible()
+        assert "opened already" in notice.inner_text() and "spectator" in notice.inner_text()
+        assert eve.locator("#hand .card[data-card]").count() == 0
+    finally:
+        ctx.close()

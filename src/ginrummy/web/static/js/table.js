@@ -103,7 +103,15 @@ function connect() {
       renderPlayers();
     } else if (msg.type === "error") {
       toast(msg.message, true);
-      if (app.awaitingSeat && app.heldState) onState(app.heldState); // the seat refused: watch
+      if (app.awaitingSeat && app.heldState) {
+        // the seat refused: watch, and say why for as long as the page shows the table
+        $("seat-notice").hidden = false;
+        $("seat-notice").replaceChildren(
+          h("p", {}, `${msg.message.charAt(0).toUpperCase()}${msg.message.slice(1)}.`),
+          h("p", {}, h("a", { href: "/" }, "To the lobby")),
+        );
+        onState(app.heldState);
+      }
       app.awaitingSeat = false;
       app.heldState = null;
     } else if (msg.type === "review") {
