@@ -189,3 +189,18 @@ def test_an_invite_opened_again_elsewhere_says_for_good_that_the_page_only_watch
         assert eve.locator("#hand .card[data-card]").count() == 0
     finally:
         ctx.close()
+
+
+def test_the_other_leaving_and_coming_back_is_said_to_a_screen_reader(
+    stacked: LiveServer, two: tuple[Any, Any], browser: Any
+) -> None:
+    # Only the "○ away" beside the name changed: a player who listens was never told that
+    # the friend he waited for had gone, or was back.
+    ann, bob = two
+    created = open_friend_table(stacked, ann, bob)
+    bob.close()
+    ann.locator("#live", has_text="Bob left the table").wait_for(state="attached")
+    back = bob.context.new_page()
+    back.goto(f"{stacked.url}/t/{created['id']}")
+    ann.locator("#live", has_text="Bob is back").wait_for(state="attached")
+    back.locator("#hand .card[data-card]").first.wait_for()  # his seat still

@@ -99,6 +99,7 @@ function connect() {
       app.heldState = null;
       onState(msg);
     } else if (msg.type === "presence") {
+      sayPresence(app.connected, msg.connected);
       app.connected = msg.connected;
       renderPlayers();
     } else if (msg.type === "error") {
@@ -126,6 +127,18 @@ function connect() {
       saveTable(tableId, msg.token);
     }
   };
+}
+
+// Between people, the other player leaving or coming back is said (to a screen reader too),
+// not only shown by the dot beside the name.
+function sayPresence(before, now) {
+  if (!app.state || !before || table().options.mode === "computer") return;
+  const me = table().seat;
+  for (const seat of [0, 1]) {
+    if (seat === me || before[seat] === now[seat]) continue;
+    const name = table().names[seat];
+    $("live").textContent = now[seat] ? `${name} is back at the table.` : `${name} left the table.`;
+  }
 }
 
 function setConn(ok) {
