@@ -208,3 +208,24 @@ def test_the_other_leaving_and_coming_back_is_said_to_a_screen_reader(
     back.goto(f"{stacked.url}/t/{created['id']}")
     ann.locator("#live", has_text="Bob is back").wait_for(state="attached")
     back.locator("#hand .card[data-card]").first.wait_for()  # his seat still
+
+
+def test_the_creator_waiting_at_the_table_can_send_the_invite_from_there(
+    stacked: LiveServer, two: tuple[Any, Any]
+) -> None:
+    # The invite was shown in the lobby only: whoever went to the table before sending it
+    # had no way left to get it (the server keeps only its hash), and the friend's seat
+    # could never be taken.
+    ann, bob = two
+    link = make_friend_table_in_the_lobby(ann, stacked)
+    ann.locator("#go-table").click()
+    box = ann.locator("#invite-box")
+    box.wait_for()
+    assert "Waiting for your friend" in box.inner_text()
+    assert ann.locator("#table-invite-link").input_value() == link
+    shot(ann, "friends-phone-waiting-for-the-friend")
+    ann.reload()
+    box.wait_for()  # kept in this browser
+    bob.goto(link)
+    bob.locator("#hand .card[data-card]").first.wait_for()
+    box.wait_for(state="hidden")  # the friend is here

@@ -18,6 +18,56 @@ export function tokenFor(id) {
   return found ? found.token : null;
 }
 
+// The invite of a friend table this browser opened (the server keeps only its hash): kept
+// so that the table page can still send it while the friend has not come.
+const INVITES = "ginrummy.invites";
+export function saveInvite(id, link) {
+  try {
+    const all = JSON.parse(localStorage.getItem(INVITES) || "{}");
+    all[id] = link;
+    const keep = Object.keys(all).slice(-20);
+    localStorage.setItem(INVITES, JSON.stringify(Object.fromEntries(keep.map((k) => [k, all[k]]))));
+  } catch {
+    /* full or disabled */
+  }
+}
+export function inviteFor(id) {
+  try {
+    return JSON.parse(localStorage.getItem(INVITES) || "{}")[id] || null;
+  } catch {
+    return null;
+  }
+}
+
+// A button that sends an invite: by the phone's share sheet where there is one, else to the
+// clipboard; where neither is (a page over plain http has no clipboard), the link is selected
+// in its box to copy by hand. ``said`` tells what happened.
+export function inviteButton(button, box, said, link) {
+  const byHand = () => {
+    box.focus();
+    box.select();
+    said.textContent = "The link is selected: copy it, and send it to your friend.";
+  };
+  if (navigator.share) button.textContent = "Share link";
+  button.onclick = async () => {
+    said.textContent = "";
+    if (navigator.share) {
+      try {
+        await navigator.share({ title: "Gin Rummy", text: "Play Gin Rummy with me:", url: link });
+      } catch (e) {
+        if (e.name !== "AbortError") byHand(); // cancelled: nothing to say
+      }
+      return;
+    }
+    try {
+      await navigator.clipboard.writeText(link);
+      said.textContent = "Link copied: send it to your friend.";
+    } catch {
+      byHand();
+    }
+  };
+}
+
 export function settings() {
   try {
     return JSON.parse(localStorage.getItem("ginrummy.settings") || "{}");

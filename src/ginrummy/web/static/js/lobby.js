@@ -1,5 +1,5 @@
 // The lobby: start a game against the computer or a friend; list this browser's games.
-import { h, savedTables, saveSettings, saveTable, settings } from "./common.js";
+import { h, inviteButton, savedTables, saveInvite, saveSettings, saveTable, settings } from "./common.js";
 
 const form = document.getElementById("new-game");
 const presetText = document.getElementById("preset-text");
@@ -69,7 +69,13 @@ form.addEventListener("submit", async (e) => {
     document.getElementById("invite").hidden = false;
     document.getElementById("invite-link").value = link;
     document.getElementById("go-table").href = `/t/${data.id}`; // our seat is in storage
-    sendInvite(link);
+    saveInvite(data.id, link);
+    inviteButton(
+      document.getElementById("copy-invite"),
+      document.getElementById("invite-link"),
+      document.getElementById("invite-said"),
+      link,
+    );
     // The table is made: the form would make another, so it rests until the page is left.
     for (const el of form.querySelectorAll("button, input, select")) el.disabled = true;
     listMine();
@@ -77,37 +83,6 @@ form.addEventListener("submit", async (e) => {
     location.href = `/t/${data.id}`;
   }
 });
-
-// The invite goes by the phone's share sheet where there is one, else to the clipboard; where
-// neither is (a page over plain http has no clipboard), the link is selected to copy by hand.
-function sendInvite(link) {
-  const button = document.getElementById("copy-invite");
-  const said = document.getElementById("invite-said");
-  const box = document.getElementById("invite-link");
-  const byHand = () => {
-    box.focus();
-    box.select();
-    said.textContent = "The link is selected: copy it, and send it to your friend.";
-  };
-  if (navigator.share) button.textContent = "Share link";
-  button.onclick = async () => {
-    said.textContent = "";
-    if (navigator.share) {
-      try {
-        await navigator.share({ title: "Gin Rummy", text: "Play Gin Rummy with me:", url: link });
-      } catch (e) {
-        if (e.name !== "AbortError") byHand(); // cancelled: nothing to say
-      }
-      return;
-    }
-    try {
-      await navigator.clipboard.writeText(link);
-      said.textContent = "Link copied: send it to your friend.";
-    } catch {
-      byHand();
-    }
-  };
-}
 
 async function listMine() {
   const tables = savedTables();

@@ -2,7 +2,7 @@
 // cards, and a seat as a spectator sees it; the move clock; the form where a player gives a name.
 
 import { cardElement, cardName, pretty, splitCards } from "./cards.js";
-import { h, saveSettings, settings } from "./common.js";
+import { h, inviteButton, inviteFor, saveSettings, settings } from "./common.js";
 import { $, app, button, mySeat, myTurn, send, table, toast, view } from "./tablestate.js";
 
 // The two seats' labels: name, dealer, whose turn, and whether a person is connected.
@@ -147,4 +147,18 @@ function saveName(name) {
   }
   saveSettings({ ...settings(), name: clean });
   send({ type: "name", name: clean });
+}
+
+// While the friend has not come (never here, nor moved, in the first hand), the one who opened
+// the table in this browser may still send the invite from here.
+export function renderInvite(t) {
+  const box = $("invite-box");
+  const v = view();
+  const link = t.seat === 0 && t.options.mode === "friend" ? inviteFor(t.id) : null;
+  const connected = app.connected || t.connected;
+  const came = connected[1] || t.hand_number > 1 || (v?.history || []).some((e) => e.seat === 1);
+  box.hidden = !link || came || t.over;
+  if (box.hidden || $("table-invite-link").value === link) return;
+  $("table-invite-link").value = link;
+  inviteButton($("table-copy-invite"), $("table-invite-link"), $("table-invite-said"), link);
 }

@@ -12,7 +12,7 @@ import { onDrop, renderHand } from "./hand.js";
 import { renderMiddle } from "./middle.js";
 import { play as animate, snapshot } from "./motion.js";
 import { renderLog } from "./movelog.js";
-import { renderClock, renderNameForm, renderPlayers } from "./players.js";
+import { renderClock, renderInvite, renderNameForm, renderPlayers } from "./players.js";
 import { renderSheet } from "./sheet.js";
 import { renderShowdown, showReview } from "./showdown.js";
 import { playSound } from "./sound.js";
@@ -102,6 +102,7 @@ function connect() {
       sayPresence(app.connected, msg.connected);
       app.connected = msg.connected;
       renderPlayers();
+      if (app.state) renderInvite(table());
     } else if (msg.type === "error") {
       toast(msg.message, true);
       if (app.awaitingSeat && app.heldState) {
@@ -238,6 +239,7 @@ function render() {
   renderHints();
   renderClock(t);
   renderNameForm(t);
+  renderInvite(t);
   const log = renderLog($("log-list"), { view: v, table: t, n: words() }, app.logShown);
   app.logShown = log.shown;
   if (log.fresh.length) $("live").textContent = log.fresh.join(" ");
