@@ -229,3 +229,27 @@ def test_the_creator_waiting_at_the_table_can_send_the_invite_from_there(
     bob.goto(link)
     bob.locator("#hand .card[data-card]").first.wait_for()
     box.wait_for(state="hidden")  # the friend is here
+
+
+def test_the_one_still_reading_the_result_is_told_the_next_hand_comes_anyway(
+    stacked: LiveServer, two: tuple[Any, Any]
+) -> None:
+    # Ann, ready, was told the next hand comes in 30 seconds at most; Bob, still reading,
+    # saw only "Ann is ready." and then the result went from under him.
+    ann, bob = two
+    open_friend_table(stacked, ann, bob)
+    ann.locator("#actions button", has_text="Pass").click()
+    bob.locator("#actions button", has_text="Pass").click()
+    ann.locator("#stock .card.playable").click()
+    ann.locator("#hand .card[data-card='Ad']").wait_for()
+    ann.locator("#hand .card[data-card='Kd']").click()
+    ann.locator("#actions button", has_text="Knock with").click()
+    ann.locator("#knock-dialog").wait_for(state="visible")
+    ann.locator("#knock-ok").click()
+    bob.locator("#actions button", has_text="Done").click()
+    ann.locator("#showdown button", has_text="Next hand").click()
+    ann.locator("#waiting-next").wait_for()
+    said = bob.locator("#showdown .bar", has_text="Ann is ready")
+    said.wait_for()
+    assert "next hand is dealt in 30 seconds at most" in said.inner_text()
+    shot(bob, "friends-desktop-other-is-ready")

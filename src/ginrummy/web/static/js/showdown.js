@@ -106,7 +106,14 @@ export function renderShowdown(v) {
         );
       } else {
         bar.append(button(`Next ${what} (N)`, () => send({ type: "next" }), "primary"));
-        if (ready.length) bar.append(h("span", { class: "muted" }, `${other} is ready.`));
+        if (ready.length)
+          bar.append(
+            h(
+              "span",
+              { class: "muted" },
+              `${other} is ready: the next ${what} is dealt in ${t.ready_wait} seconds at most.`,
+            ),
+          );
       }
     }
     box.append(bar);
