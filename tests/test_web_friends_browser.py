@@ -253,3 +253,25 @@ def test_the_one_still_reading_the_result_is_told_the_next_hand_comes_anyway(
     said.wait_for()
     assert "next hand is dealt in 30 seconds at most" in said.inner_text()
     shot(bob, "friends-desktop-other-is-ready")
+
+
+def test_on_a_phone_the_invite_comes_into_view_once_the_table_is_made(
+    stacked: LiveServer, browser: Any
+) -> None:
+    # With the options open, the invite opened below the bottom of a phone's screen: Start
+    # seemed to have done nothing but grey the form out.
+    ctx = context(browser, PHONES["phone-360"])
+    try:
+        page = ctx.new_page()
+        page.goto(f"{stacked.url}/")
+        page.locator("input[value=friend]").check()
+        page.locator("#new-game summary").click()
+        page.locator("#new-game button[type=submit]").click()
+        page.locator("#invite").wait_for()
+        page.wait_for_timeout(500)
+        top, bottom = page.locator("#copy-invite").evaluate(
+            "el => { const r = el.getBoundingClientRect(); return [r.top, r.bottom]; }"
+        )
+        assert top >= 0 and bottom <= 740, (top, bottom)
+    finally:
+        ctx.close()

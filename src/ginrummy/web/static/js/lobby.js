@@ -67,6 +67,8 @@ form.addEventListener("submit", async (e) => {
   if (data.invite) {
     const link = new URL(data.invite, location.href).href;
     document.getElementById("invite").hidden = false;
+    // below the form (and its options), off a phone's screen: brought into view
+    document.getElementById("invite").scrollIntoView({ block: "center" });
     document.getElementById("invite-link").value = link;
     document.getElementById("go-table").href = `/t/${data.id}`; // our seat is in storage
     saveInvite(data.id, link);
