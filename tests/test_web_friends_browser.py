@@ -275,3 +275,22 @@ def test_on_a_phone_the_invite_comes_into_view_once_the_table_is_made(
         assert top >= 0 and bottom <= 740, (top, bottom)
     finally:
         ctx.close()
+
+
+def test_the_clock_of_a_friend_not_here_is_shown_waiting(
+    stacked: LiveServer, two: tuple[Any, Any]
+) -> None:
+    ann, bob = two
+    options = {"first_dealer": "fixed", "first_dealer_seat": 0}  # Bob moves first
+    created = post_table(stacked, mode="friend", name="Ann", clock=45, options=options)
+    ann.goto(f"{stacked.url}{created['url']}")
+    ann.locator("#hand .card[data-card]").first.wait_for()
+    clock = ann.locator("#clock")
+    clock.filter(has_text="⏸ 45s").wait_for()
+    assert clock.get_attribute("title") == "The clock waits while Player 2 is away."
+    ann.wait_for_timeout(1500)
+    assert clock.inner_text() == "⏸ 45s"  # not running
+    bob.goto(f"{stacked.url}{created['invite']}")
+    bob.locator("#hand .card[data-card]").first.wait_for()
+    clock.filter(has_text="⏱").wait_for()  # his time runs now that he is here
+    assert bob.locator("#clock").inner_text().startswith("⏱")
