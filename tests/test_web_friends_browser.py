@@ -294,3 +294,21 @@ def test_the_clock_of_a_friend_not_here_is_shown_waiting(
     bob.locator("#hand .card[data-card]").first.wait_for()
     clock.filter(has_text="⏱").wait_for()  # his time runs now that he is here
     assert bob.locator("#clock").inner_text().startswith("⏱")
+
+
+def test_the_invite_is_not_offered_again_once_the_friend_came_and_went(
+    stacked: LiveServer, two: tuple[Any, Any]
+) -> None:
+    ann, bob = two
+    link = make_friend_table_in_the_lobby(ann, stacked)
+    ann.locator("#go-table").click()
+    ann.locator("#invite-box").wait_for()
+    bob.goto(link)
+    bob.locator("#hand .card[data-card]").first.wait_for()
+    ann.locator("#invite-box").wait_for(state="hidden")
+    bob.close()  # before his first move: the invite he took opens nothing for anyone else
+    ann.locator("#opp-label", has_text="away").wait_for()
+    ann.reload()
+    ann.locator("#hand .card[data-card]").first.wait_for()
+    ann.wait_for_timeout(500)
+    assert ann.locator("#invite-box").is_hidden()

@@ -31,6 +31,16 @@ export function saveInvite(id, link) {
     /* full or disabled */
   }
 }
+// The friend came: the invite opens nothing more for anyone else, so it is not offered again.
+export function forgetInvite(id) {
+  try {
+    const all = JSON.parse(localStorage.getItem(INVITES) || "{}");
+    delete all[id];
+    localStorage.setItem(INVITES, JSON.stringify(all));
+  } catch {
+    /* full or disabled */
+  }
+}
 export function inviteFor(id) {
   try {
     return JSON.parse(localStorage.getItem(INVITES) || "{}")[id] || null;

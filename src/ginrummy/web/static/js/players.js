@@ -2,7 +2,7 @@
 // cards, and a seat as a spectator sees it; the move clock; the form where a player gives a name.
 
 import { cardElement, cardName, pretty, splitCards } from "./cards.js";
-import { h, inviteButton, inviteFor, saveSettings, settings } from "./common.js";
+import { forgetInvite, h, inviteButton, inviteFor, saveSettings, settings } from "./common.js";
 import { $, app, button, mySeat, myTurn, send, table, toast, view } from "./tablestate.js";
 
 // The two seats' labels: name, dealer, whose turn, and whether a person is connected.
@@ -157,6 +157,7 @@ export function renderInvite(t) {
   const link = t.seat === 0 && t.options.mode === "friend" ? inviteFor(t.id) : null;
   const connected = app.connected || t.connected;
   const came = connected[1] || t.hand_number > 1 || (v?.history || []).some((e) => e.seat === 1);
+  if (link && came) forgetInvite(t.id);
   box.hidden = !link || came || t.over;
   if (box.hidden || $("table-invite-link").value === link) return;
   $("table-invite-link").value = link;
