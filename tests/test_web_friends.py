@@ -124,3 +124,43 @@ def test_a_seat_back_with_almost_no_time_left_gets_a_few_seconds() -> None:
         store.close()
 
     asyncio.run(run())
+
+
+def test_a_seat_away_past_its_allowance_has_its_clock_run_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Held for ever, the clock would let a player stall a game by closing his page (the
+    other could neither play on nor finish it). Once a seat that came has been away from its
+    turns for ``AWAY_ALLOWANCE`` seconds in all, its time runs on while it is away, and the
+    clock moves for it as for anyone out of time."""
+    from ginrummy.web import tables as tables_module
+
+    monkeypatch.setattr(tables_module, "AWAY_ALLOWANCE", 5.0)
+
+    async def run() -> None:
+        store = Store("sqlite://")
+        manager = Manager(store, computer_delay=0, seed=3, limits=UNLIMITED)
+        table = await _friend_table(manager)
+        ann, bob = Seat(manager, table, 0), Seat(manager, table, 1)
+        manager.join(ann.client)
+        manager.join(bob.client)
+        manager.leave(bob.client)  # Bob closes his page on his turn
+        assert table.deadline is None and table.held_at is not None
+        table.held_at -= 3  # three seconds away: still held
+        _run_out(table)
+        await _settle(manager)
+        assert table.hand is not None and table.hand.events == [] and table.deadline is None
+        manager.join(bob.client)  # back for a moment: 2 of his 5 seconds left
+        assert table.away_left[1] == pytest.approx(2, abs=0.5)
+        manager.leave(bob.client)
+        table.held_at -= 3  # away past what was left
+        await _settle(manager)
+        assert table.deadline is not None and table.clock_held is None
+        assert [m for m in ann.sent if m["type"] == "state"][-1]["table"]["deadline"] is not None
+        _run_out(table)
+        await _settle(manager)  # the clock moves for him
+        assert len(table.hand.events) == 1
+        manager.close()
+        store.close()
+
+    asyncio.run(run())

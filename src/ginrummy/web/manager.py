@@ -945,6 +945,9 @@ class Manager:
                 task = self._spawn(self._deal_waiting(table))
                 task.add_done_callback(functools.partial(_discard, self._timeouts, table.id))
                 continue
+            if table.run_clock_away(now):  # away too long: its time runs on
+                table.version += 1
+                self._spawn(self.broadcast(table))
             hand = table.hand
             if table.deadline is None or hand is None or hand.is_over or now < table.deadline:
                 continue

@@ -59,6 +59,11 @@ def token_hash(token: str) -> str:
 
 #: Seconds at least that the seat to move has when it comes back to a held clock.
 CLOCK_GRACE = 10.0
+#: Seconds in all, a table long, that a seat which has come to it may be away from its turn
+#: with its clock held: past that its clock runs while it is away, as while it is here, so
+#: that leaving a losing game open does not stall it for the other (a first arrival never
+#: counts: a friend who has not opened the invite yet is waited for).
+AWAY_ALLOWANCE = 120.0
 #: Seconds a player who has asked for the next hand waits for the other before it is dealt.
 READY_WAIT = 30.0
 #: What a move, an undo or a hint at a game closed as abandoned is told.
@@ -143,6 +148,14 @@ class Table:
     #: Seconds the seat to move had left when its clock was held, for it was away (None:
     #: not held): :meth:`hold_clock`.
     clock_held: float | None = None
+    #: When the clock was held (``time.time``), while it is.
+    held_at: float | None = field(default=None, repr=False, compare=False)
+    #: Per seat: whether it has come to the table (a socket opened), and the seconds of
+    #: :data:`AWAY_ALLOWANCE` it has left.
+    came: list[bool] = field(default_factory=lambda: [False, False], repr=False, compare=False)
+    away_left: list[float] = field(
+        default_factory=lambda: [AWAY_ALLOWANCE, AWAY_ALLOWANCE], repr=False, compare=False
+    )
     #: Between people, the seats that have seen the hand's result and asked for the next
     #: (:meth:`ready_for_next`), and since when (``time.monotonic``) the first has waited.
     ready: set[int] = field(default_factory=set, repr=False, compare=False)
@@ -444,20 +457,48 @@ class Table:
         Away, the seat's time is held; back, it runs on from what was left, at least
         :data:`CLOCK_GRACE` seconds (a page reloaded in its last second is not moved for
         before it is drawn). Whether the deadline changed."""
+        connected = self.connected()
+        for each, there in enumerate(connected):
+            self.came[each] = self.came[each] or there
         hand = self.hand
         if hand is None or hand.is_over or hand.current_player is None:
             return False
-        here = self.connected()[hand.current_player]
-        if self.deadline is not None and not here:
-            self.clock_held = max(0.0, self.deadline - time.time())
+        seat = hand.current_player
+        here = connected[seat]
+        now = time.time()
+        if self.deadline is not None and not here and self.away_left[seat] > 0:
+            self.clock_held = max(0.0, self.deadline - now)
+            self.held_at = now
             self.deadline = None
             return True
         if self.clock_held is not None and here:
+            if self.held_at is not None:
+                self._spend_away(seat, now)
             grace = min(float(self.options.clock), CLOCK_GRACE)
-            self.deadline = time.time() + max(self.clock_held, grace)
-            self.clock_held = None
+            self.deadline = now + max(self.clock_held, grace)
+            self.clock_held = self.held_at = None
             return True
         return False
+
+    def run_clock_away(self, now: float) -> bool:
+        """Past its :data:`AWAY_ALLOWANCE`, the time of a seat away from its turn runs on (from
+        what was left when it was held) as if it were here. Whether the deadline changed."""
+        hand = self.hand
+        if self.clock_held is None or self.held_at is None or hand is None:
+            return False
+        seat = hand.current_player
+        if seat is None or not self.came[seat] or now - self.held_at < self.away_left[seat]:
+            return False
+        self._spend_away(seat, now)
+        self.deadline = now + self.clock_held
+        self.clock_held = self.held_at = None
+        return True
+
+    def _spend_away(self, seat: int, now: float) -> None:
+        """Count the time the clock was held against the seat's allowance (unless it had
+        never come: a friend not there yet is waited for)."""
+        if self.came[seat] and self.held_at is not None:
+            self.away_left[seat] = max(0.0, self.away_left[seat] - (now - self.held_at))
 
     # -- what a seat sees -----------------------------------------------------------------
 
