@@ -83,7 +83,8 @@ class Settings:
     prior_low: float = 0.05
     style_slip: float = 0.05
     #: Whether a world whose style and hand would have knocked at his last discard (he did
-    #: not) is drawn again, style and hand, up to ``redraws`` times (:meth:`_world`).
+    #: not) is drawn again, style and hand, up to ``redraws`` times
+    #: (:meth:`~.expert_search.MonteCarlo._world`).
     bar_knocks: bool = True
     redraws: int = 4
     #: Whether, within a hand, the styles' odds are also weighed by the chance that a player
