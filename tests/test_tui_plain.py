@@ -253,3 +253,23 @@ def test_a_line_typed_while_the_connection_is_lost_is_sent_once_it_is_back() -> 
         assert session.sent == [{"type": "action", "action": "pass"}]
 
     asyncio.run(run())
+
+
+def test_the_move_clock_between_people_is_said_with_the_question() -> None:
+    """Between people with a move clock, the line mode says the seconds left to move each
+    time it asks for a move."""
+    import io
+    import time
+
+    from ginrummy.tui.plain import PlainPlayer
+    from tuiutil import new_game
+
+    state = new_game(SEEDS["undo"]).table.state_for(0)
+    state["table"]["deadline"] = time.time() + 30.4
+
+    class Session:
+        label = "table T on example.org"
+
+    out = io.StringIO()
+    PlainPlayer(Session(), out=out).take(state)  # type: ignore[arg-type]
+    assert "⏱ 30s to move · Take the upcard" in out.getvalue(), out.getvalue()

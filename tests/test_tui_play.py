@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import time
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import Any
@@ -584,3 +585,27 @@ def test_a_key_pressed_while_the_connection_is_lost_sends_nothing_and_says_so() 
         assert game.table.hand.events and game.table.hand.events[0].action.kind.value == "pass"
 
     drive(game, scenario)
+
+
+def test_the_move_clock_between_people_counts_down_on_the_status_line() -> None:
+    """At a table between people with a move clock (joined from the terminal), the seat to
+    move sees its seconds left, counted down, as the page shows them."""
+    state = new_game(SEEDS["undo"]).table.state_for(0)
+    state["table"]["deadline"] = time.time() + 30
+    session = ScriptedSession()
+
+    async def run() -> None:
+        app = PlayApp(session)
+        async with app.run_test() as pilot:
+            session.queue.put_nowait(state)
+            await until(pilot, lambda: "s to move · Take the upcard" in screen_text(app), "clock")
+            first = re.search(r"⏱ (\d+)s to move", screen_text(app))
+            assert first is not None and 28 <= int(first[1]) <= 30
+            await until(
+                pilot,
+                lambda: f"⏱ {int(first[1]) - 1}s to move" in screen_text(app),
+                "the next second",
+                limit=5,
+            )
+
+    asyncio.run(run())

@@ -9,6 +9,7 @@ stock and the pile are clicked to draw or take.
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any, ClassVar, cast
 
 from rich.text import Text
@@ -37,6 +38,7 @@ from .sheet import final_lines, sheet_lines
 from .verify import DealCheck
 from .words import (
     Namer,
+    clock_words,
     deadwood_words,
     legal,
     log_lines,
@@ -204,6 +206,13 @@ class TableScreen(Screen[None]):
     async def on_mount(self) -> None:
         await self.session.start()
         self._pump = asyncio.ensure_future(self._receive())
+        self.set_interval(1.0, self._tick_clock)
+
+    def _tick_clock(self) -> None:
+        """The move clock's seconds counted down on the status line, while one runs."""
+        if self.state is not None and self.state["table"].get("deadline") is not None:
+            for line in self.query("#status").results(Line):
+                line.refresh_from(self)
 
     async def on_unmount(self) -> None:
         if self._pump is not None:
@@ -327,6 +336,9 @@ class TableScreen(Screen[None]):
         if self.problem is not None:
             return Text(self.problem)
         text = prompt(state)
+        clock = clock_words(state, time.time())
+        if clock:  # between people with a move clock
+            text = f"{clock} · {text}"
         if self.pending_rank is not None:
             text += f"  Card {self.pending_rank}… (then s, h, d or c)"
         elif self.selected is not None and f"discard {self.selected}" in legal(state):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import threading
+import time
 from collections.abc import Callable, Mapping
 from typing import Any, TextIO
 
@@ -29,6 +30,7 @@ from .words import (
     Namer,
     State,
     action_words,
+    clock_words,
     column_scores,
     deadwood_words,
     legal,
@@ -340,7 +342,8 @@ class PlainPlayer:
             if view.get("phase") != "over":
                 for line in table_lines(state):
                     self.say(line)
-            self.say(f"{asked} {choices_hint(state)}".rstrip())
+            clock = clock_words(state, time.time())  # between people with a move clock
+            self.say(f"{clock + ' · ' if clock else ''}{asked} {choices_hint(state)}".rstrip())
             self.ask()
         elif not mine and asked != self.asked:
             self.say(asked)

@@ -285,6 +285,33 @@ def _top(view: Mapping[str, Any]) -> str | None:
     return pile[-1] if pile else None
 
 
+def clock_words(state: State, now: float) -> str:
+    """The move clock between people (``now``: ``time.time()``): the seconds the player to
+    move has left, or that they wait while that player is away; "" with no clock running.
+
+    >>> table = {"names": ["Ann", "Bob"], "seat": 0, "deadline": 1030.4, "clock_held": None}
+    >>> state = {"table": table, "view": {"seat": 0, "current_player": 0, "phase": "draw"}}
+    >>> clock_words(state, 1000.0)
+    '⏱ 30s to move'
+    >>> state["view"]["current_player"] = 1
+    >>> table.update(deadline=None, clock_held=25)
+    >>> clock_words(state, 1000.0)
+    '⏸ 25s: the clock waits while Bob is away'
+    """
+    view, table = state.get("view") or {}, state["table"]
+    turn = view.get("current_player")
+    if view.get("phase") == "over" or turn is None:
+        return ""
+    deadline, held = table.get("deadline"), table.get("clock_held")
+    n = Namer.of(state)
+    if deadline is not None:
+        left = max(0, round(float(deadline) - now))
+        return f"⏱ {left}s to move" if n.you(turn) else f"⏱ {n.who(turn)}: {left}s"
+    if held is not None:
+        return f"⏸ {held}s: the clock waits while {n.whom(turn)} {n.does(turn, 'are')} away"
+    return ""
+
+
 def prompt(state: State) -> str:
     """What the screen asks of you now, or who is to play: the status line of the app and the
     prompt of the plain mode."""
