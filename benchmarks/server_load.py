@@ -25,7 +25,7 @@ talks on a channel named by its own random id, so runs never mix with each other
 anything else on that Redis.
 
 Then every seat, in this one asyncio process, plays random legal moves (knocking when it can,
-mostly discarding its highest deadwood) when it is its turn, and seat 0 deals the next hand
+mostly discarding its highest deadwood) when it is its turn, and both seats ask for the next hand
 when one ends. With ``--think T`` (default 3) a seat first waits 0.5 T to 1.5 T seconds, as a
 person would; ``--saturate`` (the same as ``--think 0``) has every table ask for its next move
 at once, so the run measures the most the servers can do, and the round trip is mostly the
@@ -266,6 +266,7 @@ class Seat:
         self.rng = random.Random(seed)
         self.sent_at: float | None = None  # an action on its way
         self.last_send = 0.0
+        self.asked_next: int | None = None  # the hand whose next this seat asked for
 
     async def send(self, msg: dict[str, Any]) -> None:
         wait = self.last_send + self.gap - time.monotonic()
@@ -302,8 +303,12 @@ class Seat:
                 if view is None:
                     continue
                 if view["phase"] == "over":
-                    if self.seat == 0 and not msg["table"]["over"]:
-                        if stats.timing:
+                    # Both seats ask for the next hand, as people do: between people it is
+                    # dealt once both have asked (or after a wait), not when one has.
+                    number = msg["table"]["hand_number"]
+                    if not msg["table"]["over"] and self.asked_next != number:
+                        self.asked_next = number
+                        if self.seat == 0 and stats.timing:
                             stats.hands += 1
                             if stats.hand_limit is not None and stats.hands >= stats.hand_limit:
                                 stats.stop.set()
