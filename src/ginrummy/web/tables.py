@@ -458,6 +458,7 @@ class Table:
         :data:`CLOCK_GRACE` seconds (a page reloaded in its last second is not moved for
         before it is drawn). Whether the deadline changed."""
         connected = self.connected()
+        came = list(self.came)  # before now: a first arrival was waited for
         for each, there in enumerate(connected):
             self.came[each] = self.came[each] or there
         hand = self.hand
@@ -472,7 +473,7 @@ class Table:
             self.deadline = None
             return True
         if self.clock_held is not None and here:
-            if self.held_at is not None:
+            if came[seat]:  # a first arrival was waited for: never counted
                 self._spend_away(seat, now)
             grace = min(float(self.options.clock), CLOCK_GRACE)
             self.deadline = now + max(self.clock_held, grace)

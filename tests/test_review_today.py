@@ -1,0 +1,29 @@
+"""The move clock held while the seat to move is away: what it must not allow."""
+
+from __future__ import annotations
+
+import asyncio
+
+from ginrummy.storage import Store
+from ginrummy.web.manager import UNLIMITED, Manager
+from ginrummy.web.tables import AWAY_ALLOWANCE
+from test_web_fairplay import Seat
+from test_web_friends import _friend_table
+
+
+def test_a_friend_slow_to_open_the_invite_keeps_his_whole_allowance() -> None:
+    """The time a friend not there yet is waited for is not counted against his allowance."""
+
+    async def run() -> None:
+        store = Store("sqlite://")
+        manager = Manager(store, computer_delay=0, seed=3, limits=UNLIMITED)
+        table = await _friend_table(manager)
+        manager.join(Seat(manager, table, 0).client)  # Ann waits; Bob has not come
+        assert table.held_at is not None
+        table.held_at -= 300  # Bob opens the invite five minutes later
+        manager.join(Seat(manager, table, 1).client)
+        assert table.away_left[1] == AWAY_ALLOWANCE
+        manager.close()
+        store.close()
+
+    asyncio.run(run())
