@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import time
+
+import pytest
 
 from ginrummy.storage import Store
 from ginrummy.web.manager import UNLIMITED, Manager
@@ -23,6 +26,36 @@ def test_a_friend_slow_to_open_the_invite_keeps_his_whole_allowance() -> None:
         table.held_at -= 300  # Bob opens the invite five minutes later
         manager.join(Seat(manager, table, 1).client)
         assert table.away_left[1] == AWAY_ALLOWANCE
+        manager.close()
+        store.close()
+
+    asyncio.run(run())
+
+
+def test_reloading_the_page_again_and_again_gains_no_more_than_the_allowance(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Each return to a held clock gives a few seconds at least: given again and again for
+    a reload in the last second, they would let a player stall without end."""
+    from ginrummy.web import tables as tables_module
+
+    monkeypatch.setattr(tables_module, "AWAY_ALLOWANCE", 20.0)
+
+    async def run() -> None:
+        store = Store("sqlite://")
+        manager = Manager(store, computer_delay=0, seed=3, limits=UNLIMITED)
+        table = await _friend_table(manager)
+        bob = Seat(manager, table, 1)
+        manager.join(Seat(manager, table, 0).client)
+        manager.join(bob.client)
+        gained = 0.0
+        for _ in range(10):
+            table.deadline = time.time() + 1  # one second left...
+            manager.leave(bob.client)  # ... and the page reloaded
+            manager.join(bob.client)
+            assert table.deadline is not None
+            gained += table.deadline - (time.time() + 1)
+        assert gained <= 20.0 + 1.0
         manager.close()
         store.close()
 

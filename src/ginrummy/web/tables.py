@@ -456,7 +456,8 @@ class Table:
         plays for a friend who has not opened the invite yet, or whose connection dropped.
         Away, the seat's time is held; back, it runs on from what was left, at least
         :data:`CLOCK_GRACE` seconds (a page reloaded in its last second is not moved for
-        before it is drawn). Whether the deadline changed."""
+        before it is drawn; for a seat that had come, out of its :data:`AWAY_ALLOWANCE`).
+        Whether the deadline changed."""
         connected = self.connected()
         came = list(self.came)  # before now: a first arrival was waited for
         for each, there in enumerate(connected):
@@ -473,10 +474,17 @@ class Table:
             self.deadline = None
             return True
         if self.clock_held is not None and here:
-            if came[seat]:  # a first arrival was waited for: never counted
+            left, grace = self.clock_held, min(float(self.options.clock), CLOCK_GRACE)
+            if came[seat]:
                 self._spend_away(seat, now)
-            grace = min(float(self.options.clock), CLOCK_GRACE)
-            self.deadline = now + max(self.clock_held, grace)
+                # The seconds of grace past what was left come out of the allowance too: a
+                # page reloaded in each last second would otherwise gain them without end.
+                extra = min(max(0.0, grace - left), self.away_left[seat])
+                self.away_left[seat] -= extra
+                left += extra
+            else:  # a first arrival: waited for, never counted
+                left = max(left, grace)
+            self.deadline = now + left
             self.clock_held = self.held_at = None
             return True
         return False
