@@ -11,7 +11,7 @@ from ginrummy.storage import Store
 from ginrummy.web.manager import UNLIMITED, Manager
 from ginrummy.web.tables import AWAY_ALLOWANCE
 from test_web_fairplay import Seat
-from test_web_friends import _friend_table
+from test_web_friends import _friend_table, _settle
 
 
 def test_a_friend_slow_to_open_the_invite_keeps_his_whole_allowance() -> None:
@@ -57,6 +57,36 @@ def test_reloading_the_page_again_and_again_gains_no_more_than_the_allowance(
             gained += table.deadline - (time.time() + 1)
         assert gained <= 20.0 + 1.0
         manager.close()
+        store.close()
+
+    asyncio.run(run())
+
+
+def test_a_seat_that_played_and_left_has_its_clock_run_after_a_restart() -> None:
+    """Read again after a restart, the table knows the seat that has played came: away past
+    its allowance, its time runs (else leaving a losing game across a restart stalls it)."""
+
+    async def run() -> None:
+        store = Store("sqlite://")
+        manager = Manager(store, computer_delay=0, seed=3, limits=UNLIMITED)
+        table = await _friend_table(manager)
+        ann, bob = Seat(manager, table, 0), Seat(manager, table, 1)
+        manager.join(ann.client)
+        manager.join(bob.client)
+        await bob.act("pass")
+        await ann.act("pass")
+        assert table.hand is not None and table.hand.current_player == 1
+        manager.leave(bob.client)  # Bob closes his page on his turn
+        manager.close()
+
+        again = Manager(store, computer_delay=0, seed=3, limits=UNLIMITED)  # restarted
+        table = await again.get(table.id)
+        again.join(Seat(again, table, 0).client)  # Ann comes back; Bob does not
+        assert table.held_at is not None
+        table.held_at -= AWAY_ALLOWANCE + 1
+        await _settle(again)
+        assert table.deadline is not None  # his time runs
+        again.close()
         store.close()
 
     asyncio.run(run())

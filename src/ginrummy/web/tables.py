@@ -808,6 +808,8 @@ def table_of(stored: SavedGame) -> Table:
     table = Table(info.id, rules, info.names, options, scoring)
     for h in stored.hands:
         hand = rebuild_hand(rules, h.dealer, h.deck, [a.text for a in h.actions])
+        for event in hand.events:  # a seat that has moved has come (Table.hold_clock)
+            table.came[event.seat] = True
         table.hand = hand
         table.hand_number = h.number
         table.deal = Deal(parse_cards(h.deck), h.salt, h.commitment)
