@@ -90,3 +90,42 @@ def test_a_seat_that_played_and_left_has_its_clock_run_after_a_restart() -> None
         store.close()
 
     asyncio.run(run())
+
+
+def test_a_terminal_computer_move_that_could_not_be_stored_leaves_the_undo_open() -> None:
+    """The computer's move failed to be stored (the database locked by another program): no
+    move of the computer stands, so the person's last move may still be taken back (and the
+    computer's turn then starts again); refused, the game could go no further."""
+    from ginrummy.storage import StorageError
+    from tuiutil import SEEDS, new_game
+
+    async def run() -> None:
+        store = Store("sqlite://")
+        game = new_game(SEEDS["undo"], store)
+        await game.start()
+        stored = game._store_and_commit
+        failed = []
+
+        async def failing(step: object) -> None:
+            if game.table.hand is not None and game.table.hand.current_player == 1 and not failed:
+                failed.append(step)
+                raise StorageError("database is locked")
+            await stored(step)  # type: ignore[arg-type]
+
+        game._store_and_commit = failing  # type: ignore[method-assign]
+        await game.send({"type": "action", "action": "pass"})
+        while game._thinking is not None and not game._thinking.done():
+            await asyncio.sleep(0.01)
+        assert failed
+        messages = []
+        while not game._queue.empty():  # type: ignore[union-attr]
+            messages.append(game._queue.get_nowait())  # type: ignore[union-attr]
+        assert any("could not move" in str(m.get("message")) for m in messages), messages
+        await game.send({"type": "undo"})
+        last = game._queue.get_nowait()  # type: ignore[union-attr]
+        assert last["type"] == "state", last
+        assert last["view"]["history"] == []
+        await game.close()
+        store.close()
+
+    asyncio.run(run())

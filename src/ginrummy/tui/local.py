@@ -238,6 +238,10 @@ class LocalGame:
             await self._play_computer()
         except (GinRummyError, ValueError, StorageError, SQLAlchemyError) as exc:
             self._put(error(f"the computer could not move: {_first_line(exc)}"))
+        finally:
+            # No move of the computer is due any more (made, or failed): the person's last
+            # move may be taken back again, and the undo starts the computer's turn anew.
+            self.table.replying = None
 
     async def _play_computer(self) -> None:
         table = self.table
