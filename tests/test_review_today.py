@@ -129,3 +129,43 @@ def test_a_terminal_computer_move_that_could_not_be_stored_leaves_the_undo_open(
         store.close()
 
     asyncio.run(run())
+
+
+def test_a_web_computer_that_failed_to_think_leaves_the_undo_open(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The computer's thinking failed: its move is no longer due, so the person's last move may
+    be taken back (the undo then starts the computer's turn anew); refused, the table stalls."""
+    from ginrummy.engine import Rules
+    from ginrummy.web import manager as manager_module
+    from ginrummy.web.tables import Options
+
+    real = manager_module.think
+    calls = []
+
+    def failing(*args: object) -> object:
+        calls.append(args)
+        if len(calls) == 1:
+            raise RuntimeError("the agent failed")
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(manager_module, "think", failing)
+
+    async def run() -> None:
+        store = Store("sqlite://")
+        manager = Manager(store, computer_delay=0, seed=1, limits=UNLIMITED)
+        rules = Rules(first_dealer="fixed", first_dealer_seat=1)
+        table = (await manager.create(rules, Options("computer", "beginner"), ("Ann", "C"))).table
+        ann = Seat(manager, table, 0)
+        manager.join(ann.client)
+        await ann.act("pass")
+        while manager._thinking:
+            await asyncio.sleep(0.01)
+        assert calls and table.hand is not None and len(table.hand.events) == 1
+        await ann.do({"type": "undo"})
+        assert ann.sent[-1]["type"] != "error", ann.sent[-1]
+        assert table.hand.events == []
+        manager.close()
+        store.close()
+
+    asyncio.run(run())

@@ -752,6 +752,9 @@ class Manager:
                     continue
                 await self.broadcast(table)
         finally:
+            # No move of the computer is due any more (made, or failed): the person's last
+            # move may be taken back again, and the undo kicks the computer's turns anew.
+            table.replying = None
             # At once, not in the done callback a loop turn later: a move the person makes in
             # between must start the computer's next turns (kick), or the table would stall.
             self._stop_thinking(table.id, asyncio.current_task())
