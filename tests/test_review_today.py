@@ -169,3 +169,46 @@ def test_a_web_computer_that_failed_to_think_leaves_the_undo_open(
         store.close()
 
     asyncio.run(run())
+
+
+def test_an_undo_stored_as_the_computers_move_falls_due_leaves_no_move_due(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An undo checked before the computer's move fell due, and stored after: the computer's
+    move is dropped. The person then makes the same move again (the same position): the
+    computer's new turn has its whole delay, within which the move may be taken back."""
+    from ginrummy.engine import Rules
+    from ginrummy.web.tables import Options
+
+    async def run() -> None:
+        store = Store("sqlite://")
+        manager = Manager(store, computer_delay=1.0, seed=1, limits=UNLIMITED)
+        rules = Rules(first_dealer="fixed", first_dealer_seat=1)
+        table = (await manager.create(rules, Options("computer", "beginner"), ("Ann", "C"))).table
+        ann = Seat(manager, table, 0)
+        manager.join(ann.client)
+        await ann.act("take")
+        assert table.hand is not None
+        discard = next(str(a) for a in table.hand.legal_actions() if str(a).startswith("discard"))
+        await ann.act(discard)
+        await asyncio.sleep(0.4)
+        write = manager.writes.write
+
+        async def slow(job: object) -> object:
+            await asyncio.sleep(1.0)  # stored past the moment the computer's move falls due
+            return await write(job)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(manager.writes, "write", slow)
+        await ann.do({"type": "undo"})
+        monkeypatch.setattr(manager.writes, "write", write)
+        while manager._thinking:
+            await asyncio.sleep(0.01)
+        assert table.hand.current_player == 0  # the undo stands; the computer did not move
+        await ann.act(discard)  # the same move again
+        await asyncio.sleep(0.05)  # well within the computer's delay
+        await ann.do({"type": "undo"})
+        assert table.hand.current_player == 0
+        manager.close()
+        store.close()
+
+    asyncio.run(run())
