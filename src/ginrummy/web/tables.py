@@ -57,7 +57,8 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-#: Seconds at least that the seat to move has when it comes back to a held clock.
+#: Seconds at least that the seat to move has when it comes back to a held clock (those past
+#: what it had left taken from its :data:`AWAY_ALLOWANCE`, while there are any).
 CLOCK_GRACE = 10.0
 #: Seconds in all, a table long, that a seat which has come to it may be away from its turn
 #: with its clock held: past that its clock runs while it is away, as while it is here, so
