@@ -212,3 +212,29 @@ def test_an_undo_stored_as_the_computers_move_falls_due_leaves_no_move_due(
         store.close()
 
     asyncio.run(run())
+
+
+def test_a_hello_the_database_cannot_answer_is_tried_again_not_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The page holds the spectator's state until its hello is answered, and takes an error
+    meanwhile for its seat refused: it watches, and says so for good. A database away for a
+    moment refuses no seat: the socket is closed to be opened again (the page reconnects and
+    says hello again), with no error the page would take for a refusal."""
+    from ginrummy.storage import DatabaseUnavailable
+    from webutil import app_client, manager_of, new_table, recv
+
+    with app_client() as client:
+        created = new_table(client, mode="computer", level="beginner")
+        with client.websocket_connect(f"/ws/{created['id']}") as ws:
+            assert recv(ws)["table"]["seat"] is None  # the spectator's state, first
+            manager = manager_of(client)
+
+            async def away(*_args: object) -> None:
+                raise DatabaseUnavailable("the database cannot be reached just now")
+
+            monkeypatch.setattr(manager, "seat_for", away)
+            ws.send_json({"type": "hello", "token": created["token"]})
+            with pytest.raises(AssertionError, match="1013"):  # closed: try again later
+                message = recv(ws)
+                raise AssertionError(f"sent {message}")

@@ -116,7 +116,11 @@ async def _serve(ws: WebSocket, context: Context) -> None:
         async for msg, received in _messages(ws, client, manager):
             try:
                 if msg["type"] == "hello":
-                    await _hello(context, client, msg["token"], owner)
+                    try:
+                        await _hello(context, client, msg["token"], owner)
+                    except DatabaseUnavailable:
+                        await _try_hello_later(ws)
+                        return
                     continue
                 await manager.handle(client, msg)
                 context.metrics.observe_round_trip(msg["type"], time.perf_counter() - received)
@@ -182,7 +186,10 @@ async def _relay(
                 return {"op": "msg", "msg": msg}
             try:
                 seat = await _check_hello(context, client, msg["token"], owner)
-            except (ProtocolError, GinRummyError, DatabaseUnavailable) as exc:
+            except DatabaseUnavailable:
+                await _try_hello_later(ws)
+                return None
+            except (ProtocolError, GinRummyError) as exc:
                 await send(ws, {"type": "error", "message": str(exc)})
                 continue
             except StorageError as exc:  # the store refused it: say so, keep the socket
@@ -201,6 +208,14 @@ async def _relay(
         manager.leave(client)
     with contextlib.suppress(Exception):
         await ws.close(MOVED)
+
+
+async def _try_hello_later(ws: WebSocket) -> None:
+    """A hello the database could not answer refuses no seat: no error is sent (a page
+    waiting for its seat would take it for a refusal, and watch for good), and the socket is
+    closed to be opened again later, when the page says hello again."""
+    with contextlib.suppress(Exception):
+        await ws.close(code=TRY_LATER)
 
 
 async def _hello(context: Context, client: Client, token: str, owner: str | None) -> None:
