@@ -548,3 +548,39 @@ def test_the_computer_thinks_once_while_the_database_is_away(tmp_path: Path) -> 
             store.close()
 
     asyncio.run(run())
+
+
+def test_a_joined_terminal_whose_table_is_gone_says_so_and_stops(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Reconnecting, the terminal finds the server has no such table (its link no longer
+    names one the server has): it says the server's reason and ends the session, as the page
+    does, rather than trying again every few seconds for ever under "reconnecting"."""
+    from ginrummy.tui import remote
+    from ginrummy.tui.remote import RemoteSession
+
+    monkeypatch.setattr(remote, "RETRY_FIRST", 0.05)
+    monkeypatch.setattr(remote, "RETRY_MAX", 0.1)
+    with LiveServer(tmp_path / "games.db", args=["--think-workers", "0"]) as server:
+        vs = post_table(server, mode="computer", level="beginner", name="Ann")
+
+        async def run() -> None:
+            link = f"{server.url}/t/{vs['id']}#s={vs['token']}"
+            session = await RemoteSession.join(link, open_timeout=10)
+            try:
+                first = await asyncio.wait_for(session.receive(), 10)
+                assert first["type"] == "state"
+                session.link = session.link.at("Zz" * 8)  # a table the server does not have
+                assert session._ws is not None
+                await session._ws.close()
+                told = await asyncio.wait_for(session.receive(), 5)
+                while told["type"] != "connection":
+                    told = await asyncio.wait_for(session.receive(), 5)
+                assert told == {"type": "connection", "connected": False}
+                why = await asyncio.wait_for(session.receive(), 10)
+                assert why["type"] == "error" and "no such table" in why["message"], why
+                assert await asyncio.wait_for(session.receive(), 5) == {"type": "closed"}
+            finally:
+                await session.close()
+
+        asyncio.run(run())

@@ -330,7 +330,8 @@ class TableScreen(Screen[None]):
 
     def _status_text(self, state: Message) -> Text:
         if self.closed:
-            return Text("The table closed the connection: q quits.", style="bold")
+            why = f" ({self.problem})" if self.problem else ""  # the server's reason, if any
+            return Text(f"The table closed the connection{why}: q quits.", style="bold")
         if not self.online:
             return Text("Reconnecting… no move is sent until then.", style="bold")
         if self.problem is not None:

@@ -26,7 +26,16 @@ RETRY_FIRST, RETRY_MAX = 0.5, 8.0
 
 
 class JoinError(Exception):
-    """The table cannot be joined: a bad link, an unreachable server, a seat it refuses."""
+    """The table cannot be joined: a bad link, an unreachable server, a seat it refuses.
+    ``gone``: the server has no such table (asking again would find none either)."""
+
+    def __init__(self, message: str, *, gone: bool = False) -> None:
+        super().__init__(message)
+        self.gone = gone
+
+
+#: The close code of a server that has no such table.
+NO_SUCH_TABLE = 4404
 
 
 @dataclass(frozen=True)
@@ -135,7 +144,10 @@ class RemoteSession:
             while True:
                 message = await self._read(ws)
                 if message["type"] == "error":
-                    raise JoinError(str(message.get("message", "the server refused the seat")))
+                    why = str(message.get("message", "the server refused the seat"))
+                    with contextlib.suppress(TimeoutError):  # its close says whether for good
+                        await asyncio.wait_for(ws.wait_closed(), 1.0)
+                    raise JoinError(why, gone=ws.close_code == NO_SUCH_TABLE)
                 if message["type"] == "seat":  # the invite opened: the seat's own token
                     self.link = replace(self.link, token=str(message["token"]))
                     message = {"type": "seat", "url": self.link.page_url}
@@ -205,7 +217,8 @@ class RemoteSession:
             elif self._ws is None:  # lost, and said so: back once the server is
                 await self._reconnect()
                 if self._closed:
-                    return {"type": "closed"}
+                    # why, where the server said (the table is no more), then the end
+                    return self._first.pop(0) if self._first else {"type": "closed"}
                 return {"type": "connection", "connected": True}
             else:
                 try:
@@ -257,7 +270,11 @@ class RemoteSession:
             try:
                 self._first = await self._connect()
                 return
-            except JoinError:
+            except JoinError as exc:
+                if exc.gone:  # the table is no more: said, and the session ends
+                    self._first = [{"type": "error", "message": str(exc)}]
+                    self._closed = True
+                    return
                 wait = min(wait * 2, RETRY_MAX)
 
     async def close(self) -> None:
