@@ -579,6 +579,9 @@ def test_a_key_pressed_while_the_connection_is_lost_sends_nothing_and_says_so() 
         await until(pilot, lambda: told in screen_text(app), "the lost connection")
         await pilot.press("p")
         await pilot.pause(0.3)
+        table(app).selected = "Jc"  # a card chosen stays chosen though nothing was sent
+        table(app).send_action("discard Jc")
+        assert table(app).selected == "Jc"
         assert game.table.hand is not None and game.table.hand.events == []
         table(app).take({"type": "connection", "connected": True})
         await press_action(pilot, app, "pass")

@@ -452,8 +452,9 @@ class TableScreen(Screen[None]):
         task.add_done_callback(self._sending.discard)
 
     def send_action(self, action: str) -> None:
-        self.selected = None
-        self.hints = None
+        if self.online:  # (offline nothing is sent: the card chosen stays chosen)
+            self.selected = None
+            self.hints = None
         self.send({"type": "action", "action": action})
         self.redraw()
 
