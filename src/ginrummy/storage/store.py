@@ -44,7 +44,7 @@ from .database import WRITE, is_memory, make_engine, migrate, resolve_url
 from .errors import DatabaseUnavailable, InvalidData
 from .models import GAME_KINDS, GAME_STATUSES, GameRow, HandRow, LeaseRow, Player, SeatRow
 from .saved import GameInfo, PlayerInfo, PlayerStats, SavedGame, SeatedGame
-from .writer import Writer, spared
+from .writer import Writer, options_hold
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -216,7 +216,7 @@ class Store:
         stale = (GameRow.kind == kind, GameRow.status == "open", GameRow.updated_at < before)
         with self._reading() as session:
             rows = session.execute(select(GameRow.id, GameRow.options).where(*stale)).all()
-            return [row.id for row in rows if not spared(row.options, spare)]
+            return [row.id for row in rows if not options_hold(row.options, spare)]
 
     def lease_holders(self, game_ids: Iterable[str]) -> dict[str, tuple[str, datetime]]:
         """Who holds each game's lease, until when (games never leased are missing)."""

@@ -270,7 +270,7 @@ class Writer:
             select(GameRow.id, GameRow.options).where(*stale).order_by(GameRow.id).with_for_update()
         ).all()
         self._locked.update(row.id for row in rows)
-        ids = [row.id for row in rows if not spared(row.options, spare)]
+        ids = [row.id for row in rows if not options_hold(row.options, spare)]
         if holder is not None:
             ids = [game_id for game_id in ids if self._may_close(game_id, holder, held or {})]
         if ids:
@@ -794,6 +794,6 @@ def _json(data: Mapping[str, Any], what: str) -> dict[str, Any]:
     return copy
 
 
-def spared(options: Mapping[str, Any] | None, spare: Mapping[str, Any] | None) -> bool:
-    """Whether a game's ``options`` hold every item of ``spare`` (None spares nothing)."""
-    return bool(spare) and all((options or {}).get(k) == v for k, v in (spare or {}).items())
+def options_hold(options: Mapping[str, Any] | None, items: Mapping[str, Any] | None) -> bool:
+    """Whether a game's ``options`` hold every one of ``items`` (none given: False)."""
+    return bool(items) and all((options or {}).get(k) == v for k, v in (items or {}).items())

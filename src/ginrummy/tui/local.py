@@ -27,7 +27,7 @@ from ..engine.match import Match
 from ..storage import StorageError, Store
 from ..web.tables import (
     COMPUTER_SEAT,
-    TERMINAL,
+    TERMINAL_MARK,
     Options,
     Step,
     Table,
@@ -110,7 +110,7 @@ class LocalGame:
                 rules,
                 table.names,
                 seed=game_seed,
-                options={**options.to_dict(), "interface": TERMINAL},
+                options={**options.to_dict(), **TERMINAL_MARK},
                 game_id=game_id,
             )
             table.write_deal(tx, deal)
@@ -333,7 +333,7 @@ class LocalGame:
                     rules,
                     table.names,
                     seed=seed,
-                    options={**fresh.to_dict(), "interface": TERMINAL},
+                    options={**fresh.to_dict(), **TERMINAL_MARK},
                 )
                 table.id = game_id
                 table.write_deal(tx, deal)

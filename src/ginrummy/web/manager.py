@@ -38,7 +38,7 @@ from .tables import (
     COMPUTER_SEAT,
     INVITED,
     LEVELS,
-    TERMINAL,
+    TERMINAL_MARK,
     HistoryMark,
     Options,
     Position,
@@ -356,7 +356,7 @@ class Manager:
         # Those it may close, read first: should its answer be lost (in doubt), each of them
         # in memory may have been closed, and is let go of, to be read again.
         # A game played in the terminal (in the same database) is the terminal's to close.
-        spare = {"interface": TERMINAL}
+        spare = TERMINAL_MARK
         stale = await self.db(self.store.stale_games, "online", before, spare=spare)
         try:
             closed: list[str] = await self.db(

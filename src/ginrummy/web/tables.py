@@ -39,6 +39,7 @@ from ..engine.scoring import Column
 from ..engine.serial import event_to_dict, result_to_dict
 from ..engine.views import PlayerView
 from ..storage import SavedGame, Store, Writer
+from ..storage.writer import options_hold
 from .dealing import Deal, commitment, deck_text, shuffle
 from .thinking import make_agent, think
 
@@ -47,6 +48,8 @@ COMPUTER_SEAT = 1
 #: The ``interface`` option that marks a game as played in the terminal (``ginrummy play``):
 #: its moves are made by that program alone, so the server neither opens nor plays it.
 TERMINAL = "terminal"
+#: The options that mark it so.
+TERMINAL_MARK: dict[str, Any] = {"interface": TERMINAL}
 #: The seat whose link the creator of a friend table sends out as an invite (the friend's).
 INVITED = 1
 
@@ -446,10 +449,10 @@ class Table:
             or self.hand.is_over
         ):
             self.deadline = None
-            self.clock_held = None
+            self.clock_held = self.held_at = None
         elif clock or (self.deadline is None and self.clock_held is None):
             self.deadline = time.time() + self.options.clock
-            self.clock_held = None
+            self.clock_held = self.held_at = None
         self.hold_clock()
 
     def hold_clock(self) -> bool:
@@ -796,7 +799,7 @@ def _step(hand: Hand, event: Event | None) -> dict[str, Any]:
 
 def is_terminal(options: dict[str, Any] | None) -> bool:
     """Whether a stored game's options mark it as played in the terminal."""
-    return bool(options) and (options or {}).get("interface") == TERMINAL
+    return options_hold(options, TERMINAL_MARK)
 
 
 def table_of(stored: SavedGame) -> Table:
