@@ -21,32 +21,33 @@ export function tokenFor(id) {
 // The invite of a friend table this browser opened (the server keeps only its hash): kept
 // so that the table page can still send it while the friend has not come.
 const INVITES = "ginrummy.invites";
-export function saveInvite(id, link) {
+function invites() {
   try {
-    const all = JSON.parse(localStorage.getItem(INVITES) || "{}");
-    all[id] = link;
-    const keep = Object.keys(all).slice(-20);
-    localStorage.setItem(INVITES, JSON.stringify(Object.fromEntries(keep.map((k) => [k, all[k]]))));
+    return JSON.parse(localStorage.getItem(INVITES) || "{}");
   } catch {
-    /* full or disabled */
+    return {};
   }
 }
-// The friend came: the invite opens nothing more for anyone else, so it is not offered again.
-export function forgetInvite(id) {
+function keepInvites(all) {
   try {
-    const all = JSON.parse(localStorage.getItem(INVITES) || "{}");
-    delete all[id];
     localStorage.setItem(INVITES, JSON.stringify(all));
   } catch {
     /* full or disabled */
   }
 }
+export function saveInvite(id, link) {
+  const all = invites();
+  all[id] = link;
+  keepInvites(Object.fromEntries(Object.entries(all).slice(-20))); // the newest 20
+}
+// The friend came: the invite opens nothing more for anyone else, so it is not offered again.
+export function forgetInvite(id) {
+  const all = invites();
+  delete all[id];
+  keepInvites(all);
+}
 export function inviteFor(id) {
-  try {
-    return JSON.parse(localStorage.getItem(INVITES) || "{}")[id] || null;
-  } catch {
-    return null;
-  }
+  return invites()[id] || null;
 }
 
 // A button that sends an invite: by the phone's share sheet where there is one, else to the
