@@ -36,6 +36,7 @@ def serve_env(tmp: Path) -> dict[str, str]:
     env = dict(os.environ, PYTHONUNBUFFERED="1", XDG_DATA_HOME=str(tmp / "data"))
     env["PYTHONPATH"] = str(ROOT / "src") + os.pathsep + env.get("PYTHONPATH", "")
     env.pop("GINRUMMY_DATABASE_URL", None)
+    env.pop("GINRUMMY_BROKER_URL", None)
     env.pop("FORWARDED_ALLOW_IPS", None)
     return env
 

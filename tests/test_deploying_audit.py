@@ -179,6 +179,67 @@ def test_a_broker_that_does_not_answer_is_named_without_its_password(tmp_path: P
     assert "s3cret" not in line
 
 
+def serve_with_broker_env(tmp_path: Path, url: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """``ginrummy serve ARGS`` with ``$GINRUMMY_BROKER_URL`` set to ``url`` (expected to stop)."""
+    env = serve_env(tmp_path)
+    env["GINRUMMY_BROKER_URL"] = url
+    return subprocess.run(
+        serve_command("--port", str(free_port()), *args),
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
+    )
+
+
+def test_the_broker_url_may_come_from_the_environment(tmp_path: Path) -> None:
+    """A password in ``--broker``'s URL shows in the process list: ``$GINRUMMY_BROKER_URL``
+    gives the URL instead, and is used as ``--broker`` would be (this one does not answer)."""
+    broker = f"redis://:s3cret@127.0.0.1:{free_port()}/0"
+    line = one_line_error(
+        serve_with_broker_env(tmp_path, broker), "cannot reach the broker", "127.0.0.1"
+    )
+    assert "s3cret" not in line
+    # One that is no redis:// URL is named by where it came from, without its password.
+    line = one_line_error(
+        serve_with_broker_env(tmp_path, "http://:s3cret@127.0.0.1:6379/0"), "$GINRUMMY_BROKER_URL"
+    )
+    assert "not a redis:// URL" in line and "s3cret" not in line
+
+
+def test_workers_share_the_broker_the_environment_names(tmp_path: Path, broker_url: str) -> None:
+    """--workers needs a broker: the one in ``$GINRUMMY_BROKER_URL`` is reached (the test
+    Redis), and the start goes on to the database (which fails here, to stop it)."""
+    db = newer_database(tmp_path / "g.db")
+    result = serve_with_broker_env(tmp_path, broker_url, "--workers", "2", "--db", str(db))
+    one_line_error(result, "newer version of ginrummy")
+
+
+def test_a_broker_given_by_option_wins_over_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from ginrummy.cli import serve
+
+    monkeypatch.setenv("GINRUMMY_BROKER_URL", "redis://from-env:6379/0")
+    args = build_parser().parse_args(["serve", "--broker", "redis://given:6379/0"])
+    serve._check(args)
+    assert args.broker == "redis://given:6379/0"
+    args = build_parser().parse_args(["serve"])
+    serve._check(args)
+    assert args.broker == "redis://from-env:6379/0"
+    monkeypatch.setenv("GINRUMMY_BROKER_URL", " ")
+    args = build_parser().parse_args(["serve"])
+    serve._check(args)
+    assert args.broker is None
+
+
+def test_help_names_the_brokers_environment_variable() -> None:
+    said = help_of("--broker")
+    assert "$GINRUMMY_BROKER_URL" in said and "process list" in said, said
+    assert "GINRUMMY_BROKER_URL" in DOC.read_text()
+
+
 def test_an_instance_that_ended_is_described_in_words() -> None:
     """--workers reports each instance that ended: with its exit status or the signal that
     killed it, as an operator reads them, not the raw status of wait()."""

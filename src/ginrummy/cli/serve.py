@@ -24,6 +24,8 @@ ABANDON_AFTER_DAYS = 30.0
 METRICS_FROM = "127.0.0.1,::1"
 THINK_TIMEOUT = 10.0
 LEASE_SECONDS = 3.0
+#: The broker's URL when ``--broker`` is not given: a password in it stays out of ``ps``.
+BROKER_ENV_VAR = "GINRUMMY_BROKER_URL"
 
 
 def default_think_workers() -> int:
@@ -160,7 +162,9 @@ def add_parser(subparsers: Subparsers) -> None:
         metavar="URL",
         help="redis://host:port/db: run as one of many instances sharing the database's "
         "tables, each table's moves applied by the instance holding its lease and the others "
-        "relaying their sockets to it (needs the 'broker' extra; default: the only instance)",
+        "relaying their sockets to it (needs the 'broker' extra; default: $"
+        f"{BROKER_ENV_VAR}, which keeps a password in the URL out of the process list, else "
+        "the only instance)",
     )
     parser.add_argument(
         "--workers",
@@ -186,7 +190,8 @@ def add_parser(subparsers: Subparsers) -> None:
 
 
 def _check(args: argparse.Namespace) -> None:
-    """Every option's value, before anything is opened (CommandError says what is wrong)."""
+    """Every option's value, before anything is opened (CommandError says what is wrong);
+    ``args.broker`` is set from ``$GINRUMMY_BROKER_URL`` when ``--broker`` is not given."""
 
     def at_least(name: str, value: float, low: float, meaning: str) -> None:
         if not (math.isfinite(value) and value >= low):
@@ -214,8 +219,13 @@ def _check(args: argparse.Namespace) -> None:
             raise CommandError(f"--{name} must be more than 0, not {value:g}")
     if args.workers < 1:
         raise CommandError(f"--workers must be 1 or more, not {args.workers}")
+    broker_from = "--broker"
+    if args.broker is None:
+        args.broker = os.environ.get(BROKER_ENV_VAR, "").strip() or None
+        broker_from = f"${BROKER_ENV_VAR}"
     if args.broker is not None and not args.broker.startswith(("redis://", "rediss://", "unix://")):
-        raise CommandError(f"--broker {args.broker!r} is not a redis:// URL")
+        shown = without_password(args.broker)
+        raise CommandError(f"{broker_from} {shown!r} is not a redis:// URL")
     for origin in args.allowed_origin:
         if not is_origin(origin):
             raise CommandError(
@@ -223,7 +233,10 @@ def _check(args: argparse.Namespace) -> None:
                 "(and port) of the address browsers show, such as https://cards.example.org"
             )
     if args.workers > 1 and args.broker is None:
-        raise CommandError("--workers needs --broker redis://...: the instances share tables")
+        raise CommandError(
+            f"--workers needs --broker redis://... (or ${BROKER_ENV_VAR}): the instances share "
+            "tables"
+        )
 
 
 def is_origin(value: str) -> bool:
