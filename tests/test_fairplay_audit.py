@@ -13,21 +13,27 @@ Written on the README's deal (see ``tests/test_web_fairplay.py``).
 from __future__ import annotations
 
 import asyncio
+import math
 import random
 import threading
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
+from ginrummy.agents import get_agent as real_get_agent
+from ginrummy.agents.expert import ExpertAgent
 from ginrummy.engine import DECK, Cards, IllegalActionError, Rules, parse_cards
 from ginrummy.storage import Store
 from ginrummy.web import manager as manager_module
 from ginrummy.web import tables as tables_module
-from ginrummy.web.dealing import Deal, commitment, deck_text
+from ginrummy.web import thinking
+from ginrummy.web.dealing import Deal, commitment, deck_text, shuffle
 from ginrummy.web.manager import UNLIMITED, Client, Manager
 from ginrummy.web.tables import Options, Table
+from ginrummy.web.thinking import THINK_MARGIN
 
 TOP = parse_cards("As Qh 2s Qd 3s Qc 4s 9s 7h Ts 7d Js 7c 6d Kd 6h 4c 9c 3h Kc Jd Ad")
 DECK_ORDER = [*TOP, *(card for card in DECK if card not in TOP)]
@@ -250,3 +256,69 @@ def test_the_computers_answer_to_another_move_waits_for_nothing_it_thought_befor
             store.close()
 
     asyncio.run(run())
+
+
+#: Worlds of the slow expert below: at a few tenths of a millisecond a world, seconds of
+#: thinking over any decision it searches.
+SLOW_WORLDS = 20_000
+
+
+def slow_expert(name: str, **kw: Any) -> Any:
+    """The agent ``name``, but an expert that searches SLOW_WORLDS worlds, its own time cap
+    lifted: what the default expert is on a machine that many times slower."""
+    agent: Any = real_get_agent(name, **kw)
+    if name == "expert":
+        agent.settings = replace(agent.settings, worlds=SLOW_WORLDS, budget_ms=math.inf)
+    return agent
+
+
+async def reply_to_the_deal(manager: Manager, store: Store) -> float:
+    """Seconds from the person's socket joining a table against the expert, the expert to
+    decide first (on the upcard), to the state that shows its decision."""
+    rules = Rules(first_dealer="fixed", first_dealer_seat=0)  # the computer is the non-dealer
+    table = (await manager.create(rules, Options("computer", "expert"), ("Ann", "C"))).table
+    joined = time.monotonic()
+    me = Seat(manager, table)  # joining starts the computer's turn
+    await computer_moved(table, 1)
+    states = [at for at, msg in me.sent if msg["type"] == "state"]
+    return states[-1] - joined
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_experts_reply_comes_at_its_delay_however_long_its_search_would_be(
+    monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    """The expert's search is cut short for the server's delay: on the deal of seed 0 it
+    searches the upcard (with SLOW_WORLDS worlds, seconds of thinking), on that of seed 1 it
+    passes at once, and both replies come at the delay (the search had no cap but its own
+    800 ms, or none at all, and a reply that came late told that the upcard melded)."""
+    delay = 0.4
+    monkeypatch.setattr(thinking, "get_agent", slow_expert)
+    monkeypatch.setattr(tables_module, "shuffle", lambda rng=None: shuffle(random.Random(seed)))
+    searched: list[tuple[int, float]] = []
+    evaluate = ExpertAgent.evaluate
+
+    def counted(self: ExpertAgent, view: Any, rng: random.Random, **kw: Any) -> Any:
+        evaluation = evaluate(self, view, rng, **kw)
+        searched.append((evaluation.worlds, self.settings.budget_ms))
+        return evaluation
+
+    monkeypatch.setattr(ExpertAgent, "evaluate", counted)
+
+    async def run() -> float:
+        store = Store("sqlite://")
+        manager = Manager(store, computer_delay=delay, seed=1, limits=UNLIMITED)
+        try:
+            return await reply_to_the_deal(manager, store)
+        finally:
+            manager.close()
+            store.close()
+
+    seconds = asyncio.run(run())
+    assert delay <= seconds < delay + 0.25, seconds
+    ((worlds, budget),) = searched
+    assert budget == pytest.approx(1000 * (delay - THINK_MARGIN))
+    if seed == 0:
+        assert 16 <= worlds < SLOW_WORLDS  # searched, and cut short
+    else:
+        assert worlds == 0  # nothing to search

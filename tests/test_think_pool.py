@@ -54,6 +54,24 @@ def lift_the_cap() -> None:
     thinking.get_agent = uncapped_agent
 
 
+#: Worlds of :func:`slow_expert`: seconds of thinking over any decision it searches.
+SLOW_WORLDS = 20_000
+
+
+def slow_expert(name: str, **kw: Any) -> Any:
+    """The agent ``name``, but an expert searching SLOW_WORLDS worlds with its own time cap
+    lifted (the default expert on a machine that many times slower)."""
+    agent: Any = _real_get_agent(name, **kw)
+    if name == "expert":
+        agent.settings = replace(agent.settings, worlds=SLOW_WORLDS, budget_ms=math.inf)
+    return agent
+
+
+def slow_experts() -> None:
+    """Worker initializer: every expert made in this worker is :func:`slow_expert`."""
+    thinking.get_agent = slow_expert
+
+
 def slow_jobs(started: str, *kinds: str) -> None:
     """Worker initializer: the named jobs write ``started`` (this worker's pid), then sleep."""
 
@@ -302,3 +320,55 @@ def test_workers_think_at_a_lower_priority_than_the_server(uncapped: ThinkPool) 
     (pid,) = uncapped.pids()
     mine = os.getpriority(os.PRIO_PROCESS, 0)
     assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, mine + thinking.WORKER_NICENESS)
+
+
+def test_the_budget_caps_an_experts_search_and_nothing_else() -> None:
+    """A move's ``budget_ms`` lowers the expert's cap (never raises it) and leaves its worlds
+    as they are; no budget (the arena, the command line, a server without a delay) leaves
+    the expert as it is."""
+    assert thinking.think_budget(0) is None
+    assert thinking.think_budget(0.4) == pytest.approx(1000 * (0.4 - thinking.THINK_MARGIN))
+    assert thinking.think_budget(0.05) == 0.0  # min_worlds still played out
+    default = get_agent("expert").settings
+    assert thinking.make_agent("expert").settings == default
+    capped = thinking.make_agent("expert", budget_ms=300.0).settings
+    assert capped == replace(default, budget_ms=300.0)
+    assert thinking.make_agent("expert", budget_ms=5000.0).settings == default
+    assert thinking.make_agent("simple", budget_ms=300.0) is not None  # nothing to cap
+
+
+def test_a_slow_search_in_a_worker_is_cut_short_for_the_delay(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The expert in a worker process, made slow (seconds over the upcard of seed 0's deal,
+    which it searches), still answers the deal within the server's delay: the payload's
+    budget reaches the worker (without it the move came seconds late, telling the person that
+    the upcard melded with the computer's cards)."""
+    delay = 0.4
+    monkeypatch.setattr("ginrummy.web.tables.shuffle", lambda rng=None: shuffle(random.Random(0)))
+
+    async def run() -> float:
+        store = Store("sqlite://")
+        manager = Manager(store, computer_delay=delay, seed=1, limits=UNLIMITED)
+        manager.thinking = ThinkPool(1, timeout=120, initializer=slow_experts)
+        try:
+            assert manager.thinking.wait_ready()
+            rules = Rules(first_dealer="fixed", first_dealer_seat=0)  # the computer first
+            table = (await manager.create(rules, Options("computer", "expert"), ("A", "C"))).table
+            sent: list[float] = []
+
+            async def record(msg: dict[str, Any]) -> None:
+                if msg["type"] == "state":
+                    sent.append(time.monotonic())
+
+            joined = time.monotonic()
+            manager.join(Client(table.id, 0, record))  # starts the computer's turn
+            await _until(lambda: table.hand is not None and len(table.hand.events) >= 1)
+            await _until(lambda: bool(sent))
+            return sent[-1] - joined
+        finally:
+            manager.close()
+            store.close()
+
+    seconds = asyncio.run(run())
+    assert delay <= seconds < delay + 0.25, seconds

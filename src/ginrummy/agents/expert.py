@@ -40,6 +40,7 @@ verdict's types with the statistics over worlds in :mod:`.expert_values`.
 from __future__ import annotations
 
 import random
+from time import perf_counter
 
 from ..engine.actions import AUTO, BIG_GIN, DRAW, KNOCKS, PASS, TAKE, Action, ActionKind
 from ..engine.cards import DECK
@@ -163,7 +164,10 @@ class ExpertAgent(MonteCarlo, BaseAgent):
 
     def evaluate(self, view: PlayerView, rng: random.Random, *, every: bool = False) -> Evaluation:
         """Weigh the candidate moves of ``view``. With ``every``, weigh every legal ending
-        (for hints) instead of the heuristic's shortlist."""
+        (for hints) instead of the heuristic's shortlist. ``budget_ms`` counts from here, so
+        a cap on the time (the server's, see :attr:`Settings.budget_ms`) holds for the whole
+        decision, its reading of the hand included."""
+        started = perf_counter()
         phase = view.phase
         b = beliefs(view)
         s = self.settings
@@ -189,7 +193,7 @@ class ExpertAgent(MonteCarlo, BaseAgent):
         if not self.settings.search or searched == 0 or (searched == 1 and not every):
             values = [-c.prior for c in cands]
             return Evaluation(cands, values, 0, utility(0, 0), b)
-        return self._monte_carlo(view, b, cands, utility, scoring, rng)
+        return self._monte_carlo(view, b, cands, utility, scoring, rng, started=started)
 
     def _draw_candidates(self, view: PlayerView, b: Beliefs, every: bool) -> list[Candidate]:
         legal = view.legal_actions

@@ -106,9 +106,14 @@ class MonteCarlo:
         utility: Utility,
         scoring: Scoring,
         rng: random.Random,
+        *,
+        started: float | None = None,
     ) -> Evaluation:
+        """The candidates weighed over sampled worlds, until ``worlds`` are played out or
+        ``budget_ms`` has passed since ``started`` (a :func:`time.perf_counter` reading; by
+        default, now), whichever comes first (after ``min_worlds`` at least)."""
         s = self.settings
-        deadline = perf_counter() + s.budget_ms / 1000.0
+        deadline = (perf_counter() if started is None else started) + s.budget_ms / 1000.0
         cache: dict[tuple[int, int], float] = {}
         tries, sharpness = s.sharpness_for(b)
         active = [i for i, c in enumerate(cands) if c.searched]

@@ -27,7 +27,10 @@ class Settings:
 
     #: Worlds per decision. The search is counted in worlds, not in time, so the same seed
     #: makes the same decisions on any machine; ``budget_ms`` is only a safety cap (checked
-    #: between worlds, after at least ``min_worlds``) for a machine far slower than ours.
+    #: between worlds, after at least ``min_worlds``, counted from the start of the decision)
+    #: for a machine far slower than ours. The web server lowers it to fit its computer's
+    #: delay (``ginrummy.web.thinking.move``), so that its reply never comes late: there
+    #: only, a close decision may be cut short of its worlds.
     worlds: int = 768
     min_worlds: int = 16
     #: Up to this many more worlds when the two best candidates are still within ``close_z``

@@ -53,7 +53,14 @@ from .tables import (
     think,
     token_hash,
 )
-from .thinking import THINK_TIMEOUT, ThinkError, ThinkPool, ThinkTimeout, hint_dicts
+from .thinking import (
+    THINK_TIMEOUT,
+    ThinkError,
+    ThinkPool,
+    ThinkTimeout,
+    hint_dicts,
+    think_budget,
+)
 
 if TYPE_CHECKING:
     from .cluster import Cluster
@@ -763,10 +770,13 @@ class Manager:
         """The computer's action for ``view``: from a worker process, or in a thread with the
         table's own agent when there are no workers. A worker too slow or dead gives the move
         the clock makes for a seat out of time, so the table goes on."""
+        # Its search is cut short in time for the delay (a move that came later would tell
+        # that it had a close decision to make: see _computer_turns).
+        budget = think_budget(self.computer_delay)
         if self.thinking is None:
-            agent = computer_agent(table)
+            agent = computer_agent(table, budget)
             return str(await asyncio.to_thread(think, agent, view, random.Random(seed)))
-        payload = computer_payload(table, view, seed)
+        payload = computer_payload(table, view, seed, budget)
         try:
             return str(await self.think("move", payload))
         except ThinkError as exc:

@@ -742,23 +742,27 @@ def computer_level(table: Table) -> str:
     return table.options.level if table.options.level in LEVELS else "intermediate"
 
 
-def computer_agent(table: Table) -> Any:
+def computer_agent(table: Table, budget_ms: float | None = None) -> Any:
     """The table's computer player for this hand (made on first use), for thinking in a
-    thread; a worker process makes its own for each move (:mod:`.thinking`)."""
+    thread, within ``budget_ms`` a decision (:func:`.thinking.think_budget`); a worker
+    process makes its own for each move (:mod:`.thinking`)."""
     if table.agent is None:
-        table.agent = make_agent(computer_level(table), table.seen)
+        table.agent = make_agent(computer_level(table), table.seen, budget_ms)
     return table.agent
 
 
-def computer_payload(table: Table, view: PlayerView, seed: int) -> dict[str, Any]:
+def computer_payload(
+    table: Table, view: PlayerView, seed: int, budget_ms: float | None = None
+) -> dict[str, Any]:
     """A computer move as a worker process is sent it (:func:`.thinking.move`): the level,
-    the seat's view, the seed for its random choices, and what the finished hands showed of
-    the person's knocking."""
+    the seat's view, the seed for its random choices, what the finished hands showed of
+    the person's knocking, and how long it may think (:func:`.thinking.think_budget`)."""
     return {
         "level": computer_level(table),
         "view": view.to_dict(),
         "seed": seed,
         "seen": [e.to_list() for e in table.seen],
+        "budget_ms": budget_ms,
     }
 
 

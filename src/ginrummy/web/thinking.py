@@ -45,6 +45,7 @@ killed outright leaves none behind either.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import multiprocessing
 import os
@@ -71,6 +72,10 @@ log = logging.getLogger("ginrummy.web")
 
 #: Seconds a computer move, a hint or a review may take in a worker before it is given up.
 THINK_TIMEOUT = 10.0
+#: Seconds of the computer's delay kept for what is not its search: the way to a worker and
+#: back, the view read and the player made there, and the event loop's turn (see
+#: :func:`think_budget`; ``benchmarks/think_cap.py`` measures what is left over).
+THINK_MARGIN = 0.1
 #: Seconds between checks that an idle worker is still there (a dead one is replaced).
 IDLE_CHECK = 0.5
 #: Seconds a new worker may take to start (a fresh interpreter importing the agents).
@@ -88,14 +93,20 @@ class ThinkTimeout(ThinkError):
 # -- the jobs (plain data in, plain data out) -------------------------------------------------
 
 
-def make_agent(level: str, seen: Sequence[Evidence] = ()) -> Any:
+def make_agent(level: str, seen: Sequence[Evidence] = (), budget_ms: float | None = None) -> Any:
     """A fresh computer player for ``level``, told a hand begins (the simple player for a
     name no agent has), and given ``seen``: what the finished hands of the table showed of
-    the person's knocking, for a player that reads it (the expert)."""
+    the person's knocking, for a player that reads it (the expert). With ``budget_ms``, a
+    player that searches (the expert) stops within that many milliseconds of each decision's
+    start (its own cap, if lower, stands): see :func:`think_budget`."""
     try:
         agent = get_agent(level)
     except ValueError:
         agent = get_agent("simple")
+    settings: Any = getattr(agent, "settings", None)
+    if budget_ms is not None and isinstance(getattr(settings, "budget_ms", None), float):
+        capped = dataclasses.replace(settings, budget_ms=min(settings.budget_ms, budget_ms))
+        setattr(agent, "settings", capped)  # noqa: B010
     if hasattr(agent, "new_hand"):
         agent.new_hand()
     learn = getattr(agent, "learn", None)
@@ -119,13 +130,24 @@ def hint_dicts(found: list[Hint]) -> list[dict[str, Any]]:
     ]
 
 
+def think_budget(delay: float) -> float | None:
+    """The milliseconds a computer player may think so that its move is ready when its
+    ``delay`` (seconds) is up: the delay less :data:`THINK_MARGIN` (None, no cap, for no
+    delay: a move sent as soon as it is made hides no thinking time anyway)."""
+    if delay <= 0:
+        return None
+    return max(0.0, delay - THINK_MARGIN) * 1000.0
+
+
 def move(payload: dict[str, Any]) -> str:
-    """The computer's action (as text) for ``{"level", "view", "seed", "seen"}`` (``seen``:
-    the evidence of the person's knocking as :meth:`Evidence.to_list` gives it; may be left
+    """The computer's action (as text) for ``{"level", "view", "seed", "seen", "budget_ms"}``
+    (``seen``: the evidence of the person's knocking as :meth:`Evidence.to_list` gives it;
+    ``budget_ms``: the cap on its thinking time, :func:`think_budget`; both may be left
     out)."""
     view = PlayerView.from_dict(payload["view"])
     seen = [Evidence.from_list(e) for e in payload.get("seen", ())]
-    agent = make_agent(str(payload["level"]), seen)
+    budget = payload.get("budget_ms")
+    agent = make_agent(str(payload["level"]), seen, None if budget is None else float(budget))
     return str(think(agent, view, random.Random(int(payload["seed"]))))
 
 
@@ -421,6 +443,7 @@ class ThinkPool:
 
 __all__ = [
     "JOBS",
+    "THINK_MARGIN",
     "THINK_TIMEOUT",
     "ThinkError",
     "ThinkPool",
@@ -431,4 +454,5 @@ __all__ = [
     "move",
     "review",
     "think",
+    "think_budget",
 ]
