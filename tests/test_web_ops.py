@@ -10,14 +10,18 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
+from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 
+from ginrummy.storage import Store
 from ginrummy.web.context import Context
+from ginrummy.web.health import refusal
 from webutil import (
     LiveServer,
     app_client,
@@ -99,6 +103,62 @@ def test_readyz_says_503_when_the_database_hangs_and_never_piles_up_checks(
         monkeypatch.undo()
         readiness.timeout = 5.0
         assert client.get("/readyz").status_code == 200
+
+
+def test_readyz_says_503_while_the_database_refuses_writes_as_full(tmp_path: Path) -> None:
+    """A SQLite file that can grow no more (``PRAGMA max_page_count``: SQLite then answers
+    "database or disk is full", as on a full disk) still answers a trivial query: the server
+    is not ready from the write it refuses until a write is committed again; alive all along."""
+    store = Store(str(tmp_path / "games.db"))
+    limit: dict[str, bool] = {"on": False}
+
+    def connected(dbapi_connection: Any, _record: Any) -> None:
+        if limit["on"]:
+            cursor = dbapi_connection.cursor()
+            (pages,) = cursor.execute("PRAGMA page_count").fetchone()
+            cursor.execute(f"PRAGMA max_page_count = {pages}")
+            cursor.close()
+
+    event.listen(store.engine, "connect", connected)
+    try:
+        with app_client(store=store) as client:
+            new_table(client, mode="friend")
+            assert client.get("/readyz").status_code == 200
+            limit["on"] = True
+            store.engine.dispose()  # every connection from now on is held to its pages
+            for _ in range(200):
+                if client.post("/api/tables", json={"mode": "friend"}).status_code != 200:
+                    break
+            else:
+                raise AssertionError("the database never filled up")
+            ready = client.get("/readyz")
+            assert ready.status_code == 503
+            assert ready.text == "not ready: the database refuses writes: it is full\n"
+            assert client.get("/healthz").status_code == 200  # the process is still up
+            assert client.get("/readyz").status_code == 503  # until a write succeeds
+            limit["on"] = False
+            store.engine.dispose()  # room again (the disk freed)
+            new_table(client, mode="friend")
+            assert client.get("/readyz").status_code == 200
+    finally:
+        store.close()
+
+
+def test_only_a_full_or_read_only_database_counts_as_refusing_writes() -> None:
+    import sqlite3
+
+    def sqlite_error(code: int) -> sqlite3.OperationalError:
+        exc = sqlite3.OperationalError("x")
+        exc.sqlite_errorcode = code  # type: ignore[attr-defined]
+        return exc
+
+    assert refusal(sqlite_error(13)) == "it is full"
+    assert refusal(sqlite_error(8 | (3 << 8))) == "it is read-only"  # SQLITE_READONLY_DBMOVED
+    assert refusal(sqlite_error(5)) is None  # SQLITE_BUSY: another writer, not the disk
+    assert refusal(sqlite3.OperationalError("no sqlite_errorcode")) is None
+    disk_full = type("DiskFull", (Exception,), {"sqlstate": "53100"})()
+    assert refusal(disk_full) == "it is full"
+    assert refusal(type("Lost", (Exception,), {"sqlstate": "08006"})()) is None
 
 
 def test_metrics_are_for_loopback_only_by_default() -> None:

@@ -1,18 +1,35 @@
-"""Whether the database answers: what ``/readyz`` tells a load balancer.
+"""Whether the database answers, and takes writes: what ``/readyz`` tells a load balancer.
 
 The check runs in a thread of its own, never in the event loop nor in the manager's database
 threads (a hung database must not take a thread from the players, nor a load balancer's probes
 pile up waiting threads): while one check is still waiting, the next is answered at once as a
 failure instead of starting another.
+
+A database that answers may still refuse every write: a SQLite file on a full disk (``database
+or disk is full``), a read-only file, a PostgreSQL out of disk or in recovery. A trivial query
+does not show that, and a probe that wrote would write to the database every few seconds (and
+one rolled back never reaches the disk: SQLite's journal is written at the commit). So the
+server goes by its own writes instead (:class:`WriteWatch`): it is not ready while the last of
+them was refused so, until one is committed again (a move, a table made, a lease renewed, the
+sweep of abandoned tables). A server whose disk fills before it writes at all says it is
+ready until its first write.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import threading
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+from sqlalchemy import Connection, Engine, event
+from sqlalchemy.engine import ExceptionContext
+from sqlalchemy.orm import Session
 
 from ..storage import Store
+from ..storage.database import WRITE
 
 log = logging.getLogger("ginrummy.web")
 
@@ -20,12 +37,83 @@ log = logging.getLogger("ginrummy.web")
 READY_TIMEOUT = 1.0
 
 
+#: SQLite's primary result codes for a database that cannot be written (``sqlite3.h``):
+#: SQLITE_READONLY, SQLITE_FULL.
+SQLITE_REFUSALS = {8: "it is read-only", 13: "it is full"}
+#: PostgreSQL's SQLSTATEs for the same: disk_full, read_only_sql_transaction.
+SQLSTATE_REFUSALS = {"53100": "it is full", "25006": "it is read-only"}
+
+
+def refusal(exc: BaseException | None) -> str | None:
+    """Why the driver's error ``exc`` says the database takes no writes at all (full,
+    read-only), or None for any other error (a conflict, a lost connection: not the disk)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return SQLITE_REFUSALS.get(code & 0xFF)
+    state = getattr(exc, "sqlstate", None)
+    return SQLSTATE_REFUSALS.get(state) if isinstance(state, str) else None
+
+
+class WriteWatch:
+    """Whether the last write to ``engine``'s database was refused because the database
+    takes none (:func:`refusal`): set by a refused statement or commit, cleared by the commit
+    of a write transaction (a store's writing session, see
+    :data:`~ginrummy.storage.database.WRITE`) that changed a row. One that changed none (a
+    sweep that found nothing to do) wrote nothing to the disk, and proves nothing."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        #: Why the last write was refused, or None.
+        self.refused: str | None = None
+        # Whether the transaction of this thread (a store's transaction runs in one) changed
+        # a row: the statements and the session's commit run in the thread that writes.
+        self._local = threading.local()
+        self._listeners: list[tuple[Any, str, Callable[..., None]]] = [
+            (engine, "begin", self._begun),
+            (engine, "after_cursor_execute", self._executed),
+            (engine, "handle_error", self._failed),
+            (Session, "after_commit", self._committed),
+        ]
+        for target, name, fn in self._listeners:
+            event.listen(target, name, fn)
+
+    def _begun(self, connection: Connection) -> None:
+        self._local.wrote = False
+
+    def _executed(self, connection: Connection, cursor: Any, statement: str, *_args: Any) -> None:
+        verb = statement.lstrip()[:6].upper()
+        if verb in ("INSERT", "UPDATE", "DELETE") and cursor.rowcount != 0:
+            self._local.wrote = True
+
+    def _failed(self, context: ExceptionContext) -> None:
+        self._local.wrote = False
+        why = refusal(context.original_exception)
+        if why is not None:
+            if self.refused is None:
+                log.warning("the database refuses writes: %s", context.original_exception)
+            self.refused = why
+
+    def _committed(self, session: Session) -> None:
+        wrote, self._local.wrote = getattr(self._local, "wrote", False), False
+        bind: Any = session.bind
+        if not wrote or getattr(bind, "pool", None) is not self.engine.pool:
+            return  # nothing written, or another database's session
+        if bind.get_execution_options().get(WRITE, False):
+            self.refused = None
+
+    def close(self) -> None:
+        for target, name, fn in self._listeners:
+            event.remove(target, name, fn)
+
+
 class Readiness:
-    """Checks that the store's database answers a trivial query within ``timeout`` seconds."""
+    """Checks that the store's database answers a trivial query within ``timeout`` seconds,
+    and that it has not refused the last write as full or read-only (:class:`WriteWatch`)."""
 
     def __init__(self, store: Store, timeout: float = READY_TIMEOUT) -> None:
         self.store = store
         self.timeout = timeout
+        self.writes = WriteWatch(store.engine)
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ginrummy-ready")
         self._pending: Future[None] | None = None
 
@@ -47,7 +135,11 @@ class Readiness:
             first = (str(exc).strip().splitlines() or [""])[0]
             log.warning("readiness check: the database failed: %s: %s", type(exc).__name__, first)
             return f"the database failed the check ({type(exc).__name__})"
+        refused = self.writes.refused
+        if refused is not None:
+            return f"the database refuses writes: {refused}"
         return None
 
     def close(self) -> None:
         self._thread.shutdown(wait=False, cancel_futures=True)
+        self.writes.close()

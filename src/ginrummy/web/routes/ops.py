@@ -2,7 +2,8 @@
 orchestrator, ``/metrics`` for Prometheus (docs/deploying.md).
 
 * ``/healthz``: 200 whenever the process serves requests at all (liveness: restart it if not).
-* ``/readyz``: 200 when the database answers a trivial query within a second, else 503 with a
+* ``/readyz``: 200 when the database answers a trivial query within a second and did not
+  refuse the server's last write as full or read-only (:mod:`..health`), else 503 with a
   one-line reason (readiness: send it no players meanwhile).
 * ``/metrics``: the figures of :mod:`ginrummy.web.metrics`, only to the addresses
   ``--metrics-from`` names (loopback by default); others get 403. They hold no ids or tokens,
