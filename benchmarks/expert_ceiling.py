@@ -57,9 +57,11 @@ def _deciding(when: str) -> Any:
     """``ExpertAgent._monte_carlo`` that first notes whether this decision is one to cheat at."""
     chosen = WHEN[when]
 
-    def monte_carlo(self: ExpertAgent, view: Any, b: Any, cands: Any, *args: Any) -> Any:
+    def monte_carlo(
+        self: ExpertAgent, view: Any, b: Any, cands: Any, *args: Any, **kwargs: Any
+    ) -> Any:
         _current["cheat"] = chosen({c.kind for c in cands if c.searched})
-        return _monte_carlo(self, view, b, cands, *args)
+        return _monte_carlo(self, view, b, cands, *args, **kwargs)
 
     return monte_carlo
 
