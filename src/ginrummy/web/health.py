@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+import weakref
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
@@ -68,14 +69,19 @@ class WriteWatch:
         # Whether the transaction of this thread (a store's transaction runs in one) changed
         # a row: the statements and the session's commit run in the thread that writes.
         self._local = threading.local()
-        self._listeners: list[tuple[Any, str, Callable[..., None]]] = [
-            (engine, "begin", self._begun),
-            (engine, "after_cursor_execute", self._executed),
-            (engine, "handle_error", self._failed),
-            (Session, "after_commit", self._committed),
+        self._listeners: list[tuple[str, Callable[..., None]]] = [
+            ("begin", self._begun),
+            ("after_cursor_execute", self._executed),
+            ("handle_error", self._failed),
         ]
-        for target, name, fn in self._listeners:
-            event.listen(target, name, fn)
+        for name, fn in self._listeners:
+            event.listen(engine, name, fn)
+        # Sessions' commits are heard by one listener for all (SQLAlchemy's session events
+        # are the class's): a watch that is closed, or dropped unclosed, is no longer told.
+        with _lock:
+            if not event.contains(Session, "after_commit", _any_commit):
+                event.listen(Session, "after_commit", _any_commit)
+            _watches.add(self)
 
     def _begun(self, connection: Connection) -> None:
         self._local.wrote = False
@@ -102,8 +108,21 @@ class WriteWatch:
             self.refused = None
 
     def close(self) -> None:
-        for target, name, fn in self._listeners:
-            event.remove(target, name, fn)
+        for name, fn in self._listeners:
+            if event.contains(self.engine, name, fn):
+                event.remove(self.engine, name, fn)
+        with _lock:
+            _watches.discard(self)
+
+
+#: The watches open now, each told of every session's commit by :func:`_any_commit`.
+_watches: weakref.WeakSet[WriteWatch] = weakref.WeakSet()
+_lock = threading.Lock()
+
+
+def _any_commit(session: Session) -> None:
+    for watch in list(_watches):
+        watch._committed(session)
 
 
 class Readiness:
