@@ -17,7 +17,7 @@ import httpx
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import event
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import InternalError, OperationalError
 
 from ginrummy.storage import Store
 from ginrummy.web.context import Context
@@ -138,6 +138,47 @@ def test_readyz_says_503_while_the_database_refuses_writes_as_full(tmp_path: Pat
             assert client.get("/readyz").status_code == 503  # until a write succeeds
             limit["on"] = False
             store.engine.dispose()  # room again (the disk freed)
+            new_table(client, mode="friend")
+            assert client.get("/readyz").status_code == 200
+    finally:
+        store.close()
+
+
+@pytest.mark.postgresql
+def test_readyz_says_503_while_postgresql_refuses_writes_as_read_only(
+    postgres_schema_url: str,
+) -> None:
+    """A PostgreSQL that takes no writes (here each new session read-only, as a standby's is)
+    answers a trivial query: the server is not ready from the write it refuses (SQLSTATE
+    25006) until a write is committed again."""
+    store = Store(postgres_schema_url)
+    limit: dict[str, bool] = {"on": False}
+
+    def connected(dbapi_connection: Any, _record: Any) -> None:
+        if limit["on"]:
+            with dbapi_connection.cursor() as cursor:
+                cursor.execute("SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY")
+            dbapi_connection.commit()
+
+    event.listen(store.engine, "connect", connected)
+    try:
+        with app_client(store=store) as client:
+            new_table(client, mode="friend")
+            assert client.get("/readyz").status_code == 200
+            limit["on"] = True
+            store.engine.dispose()
+            try:
+                status = client.post("/api/tables", json={"mode": "friend"}).status_code
+            except InternalError:  # the store passes psycopg's error on as it is (a 500)
+                status = 500
+            assert status != 200
+            ready = client.get("/readyz")
+            assert (ready.status_code, ready.text) == (
+                503,
+                "not ready: the database refuses writes: it is read-only\n",
+            )
+            limit["on"] = False
+            store.engine.dispose()
             new_table(client, mode="friend")
             assert client.get("/readyz").status_code == 200
     finally:
