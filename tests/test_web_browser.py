@@ -98,8 +98,9 @@ class Player:
 
     def buttons(self) -> dict[str, Any]:
         found = {}
+        # by their whole label, key hint and all (a touch screen hides the hint: "Pass (P)")
         for button in self.page.locator("#actions button").all():
-            found[button.inner_text()] = button
+            found[str(button.text_content()).strip()] = button
         return found
 
     def hand(self) -> list[str]:

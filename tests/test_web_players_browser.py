@@ -136,7 +136,8 @@ def test_the_knockers_deadwood_is_on_the_table_for_the_layoffs(
         # optimal layoffs of nothing.
         status = page.locator("#status").inner_text()
         assert status == "Nothing to lay off: press Done (F) to see the result.", status
-        assert page.locator("#actions button.primary").inner_text() == "Done (F)"
+        done = page.locator("#actions button.primary").inner_text()
+        assert done == ("Done" if size[0] < 700 else "Done (F)"), done  # no keys on a phone
         shot(page, f"players-{'phone' if size[0] < 700 else 'desktop'}-layoff")
         page.keyboard.press("f")
         you.wait_for_showdown()

@@ -83,8 +83,14 @@ export function toast(text, isError = false, ms = 3500) {
   }, ms);
 }
 
+// A label's key, as in "Pass (P)", is a hint of its own (style.css hides it on a touch screen,
+// where no key is at hand).
 export function button(label, onClick, cls = "") {
-  return h("button", { type: "button", class: cls, onclick: onClick }, label);
+  return h("button", { type: "button", class: cls, onclick: onClick }, ...keyHint(label));
+}
+function keyHint(label) {
+  const m = /^(.*?)( \([A-Z]\))$/.exec(label);
+  return m ? [m[1], h("span", { class: "key-hint" }, m[2])] : [label];
 }
 
 // To the rematch's table, with this browser's seat (the seats' tokens hold there too).
