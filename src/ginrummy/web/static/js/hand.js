@@ -131,17 +131,44 @@ export function onDrop(card, target) {
     else if (v.phase === "discard") toast(`${pretty(card)} cannot be discarded now.`, true);
     return;
   }
-  const order = moveCard(
-    handCards(v).flatMap((g) => g.cards),
-    card,
-    target,
+  keepOrder(
+    v,
+    moveCard(
+      handCards(v).flatMap((g) => g.cards),
+      card,
+      target,
+    ),
   );
+}
+
+// The hand in ``order``, arranged by hand from now on (the player's own view: no move).
+function keepOrder(v, order) {
   saveOrder(tableId, table().hand_number, order);
   if (app.mode !== "custom") {
     app.mode = "custom";
     saveMode("custom");
   }
   renderHand(v);
+}
+
+// The keyboard's drag (Shift+←/→): ``card`` one place along the hand (``by`` -1 or 1), said
+// to a screen reader, and keeping the focus to move on.
+export function shiftCard(card, by) {
+  const v = view();
+  if (!v || v.seat == null || !$("hand").querySelector(`[data-card="${card}"]`)) return;
+  const order = handCards(v).flatMap((g) => g.cards);
+  const from = order.indexOf(card);
+  if (from < 0) return;
+  const to = from + by;
+  if (to < 0 || to >= order.length) {
+    $("live").textContent = `${cardName(card)} is ${to < 0 ? "first" : "last"} in your hand already.`;
+    return;
+  }
+  order.splice(from, 1);
+  order.splice(to, 0, card);
+  keepOrder(v, order);
+  $("live").textContent = `${cardName(card)} moved to place ${to + 1} of ${order.length}.`;
+  document.querySelector(`#hand [data-card="${card}"]`)?.focus();
 }
 
 function onCardClick(c) {

@@ -1,8 +1,9 @@
 // The table page's keys (listed in the page's settings panel): a letter for each move, the
-// digits and arrows to select a card, Enter or X to discard it, Esc to put it back.
+// digits and arrows to select a card, Enter or X to discard it, Esc to put it back, and
+// Shift with an arrow to move the selected (or focused) card along the hand.
 
 import { renderActions, undo } from "./actions.js";
-import { handCards, renderHand } from "./hand.js";
+import { handCards, renderHand, shiftCard } from "./hand.js";
 import { $, act, app, isLegal, legal, send, table, view } from "./tablestate.js";
 
 document.addEventListener("keydown", (e) => {
@@ -44,6 +45,11 @@ document.addEventListener("keydown", (e) => {
   } else if (k === "k" || k === "g") {
     const found = $("actions").querySelector(k === "k" ? "button.knock" : "button.gin");
     if (found) found.click();
+  } else if ((k === "arrowright" || k === "arrowleft") && e.shiftKey) {
+    const focused = e.target.closest?.("#hand .card")?.dataset.card;
+    const card = sel || focused;
+    if (!card || !cards.includes(card)) return;
+    shiftCard(card, k === "arrowright" ? 1 : -1);
   } else if (k === "arrowright" || k === "arrowleft") {
     if (!cards.length) return;
     const i = cards.indexOf(sel);
