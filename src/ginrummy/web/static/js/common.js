@@ -50,31 +50,38 @@ export function inviteFor(id) {
   return invites()[id] || null;
 }
 
-// A button that sends an invite: by the phone's share sheet where there is one, else to the
-// clipboard; where neither is (a page over plain http has no clipboard), the link is selected
-// in its box to copy by hand. ``said`` tells what happened.
+// Sends ``link`` by the phone's share sheet where there is one, else to the clipboard: says
+// how ("shared", "copied", "cancelled"), or "failed" where neither could (a page over plain
+// http has no clipboard): then the caller shows the link to copy by hand.
+export async function shareLink(link, text) {
+  if (navigator.share) {
+    try {
+      await navigator.share({ title: "Gin Rummy", text, url: link });
+      return "shared";
+    } catch (e) {
+      return e.name === "AbortError" ? "cancelled" : "failed";
+    }
+  }
+  try {
+    await navigator.clipboard.writeText(link);
+    return "copied";
+  } catch {
+    return "failed";
+  }
+}
+
+// A button that sends an invite (shareLink); where it cannot, the link is selected in its box
+// to copy by hand. ``said`` tells what happened.
 export function inviteButton(button, box, said, link) {
-  const byHand = () => {
-    box.focus();
-    box.select();
-    said.textContent = "The link is selected: copy it, and send it to your friend.";
-  };
   if (navigator.share) button.textContent = "Share link";
   button.onclick = async () => {
     said.textContent = "";
-    if (navigator.share) {
-      try {
-        await navigator.share({ title: "Gin Rummy", text: "Play Gin Rummy with me:", url: link });
-      } catch (e) {
-        if (e.name !== "AbortError") byHand(); // cancelled: nothing to say
-      }
-      return;
-    }
-    try {
-      await navigator.clipboard.writeText(link);
-      said.textContent = "Link copied: send it to your friend.";
-    } catch {
-      byHand();
+    const how = await shareLink(link, "Play Gin Rummy with me:");
+    if (how === "copied") said.textContent = "Link copied: send it to your friend.";
+    else if (how === "failed") {
+      box.focus();
+      box.select();
+      said.textContent = "The link is selected: copy it, and send it to your friend.";
     }
   };
 }

@@ -6,7 +6,7 @@
 
 import { renderActions, renderHints, undo } from "./actions.js";
 import { splitCards } from "./cards.js";
-import { applySettings, h, saveSettings, saveTable, settings } from "./common.js";
+import { applySettings, h, saveSettings, saveTable, settings, shareLink } from "./common.js";
 import { enableDrag } from "./drag.js";
 import { onDrop, renderHand } from "./hand.js";
 import { renderMiddle } from "./middle.js";
@@ -348,13 +348,13 @@ $("knock-cancel").onclick = () => $("knock-dialog").close();
 setting("opt-large", "large");
 setting("opt-four", "fourColour");
 setting("opt-sound", "sound");
+// Share: the table's link, which only watches (the seat's token is never in the address), by
+// the phone's share sheet or else copied.
 $("copy-link").onclick = async () => {
-  try {
-    await navigator.clipboard.writeText(location.href);
-    toast("Link copied: it lets others watch (your seat stays in this browser).");
-  } catch {
-    toast(location.href);
-  }
+  const link = `${location.origin}/t/${tableId}`;
+  const how = await shareLink(link, "Watch my game of Gin Rummy:");
+  if (how === "copied") toast("Link copied: it lets others watch (your seat stays in this browser).");
+  else if (how === "failed") toast(link);
 };
 // The seat's own link, to move to another device: private, unlike Share's.
 $("copy-seat-link").onclick = async () => {
