@@ -297,11 +297,15 @@ def test_the_next_hand_waits_for_both_unless_the_other_is_away_or_slow(
         await ann.do({"type": "next"})
         assert table.hand_number == 1 and table.ready == {0}
         assert ann.state["table"]["ready"] == [0] and bob.state["table"]["ready"] == [0]
+        # when the next hand comes anyway, for the page to count down to (as the move clock)
+        deadline = bob.state["table"]["ready_deadline"]
+        assert READY_WAIT - 5 < deadline - time.time() <= READY_WAIT
         await manager.tick()  # not yet waited long enough
         await asyncio.gather(*manager._tasks)
         assert table.hand_number == 1
         await bob.do({"type": "next"})
         assert table.hand_number == 2 and table.ready == set()
+        assert bob.state["table"]["ready_deadline"] is None
         # Both there, one slow: dealt READY_WAIT seconds after the first asked.
         slow = await one_hand_over(manager, store)
         ann, bob = Seat(manager, slow, 0), Seat(manager, slow, 1)

@@ -164,6 +164,9 @@ class Table:
     #: (:meth:`ready_for_next`), and since when (``time.monotonic``) the first has waited.
     ready: set[int] = field(default_factory=set, repr=False, compare=False)
     ready_since: float | None = field(default=None, repr=False, compare=False)
+    #: When the next hand is dealt anyway (``time.time()``, as :attr:`deadline`): the page
+    #: counts down to it.
+    ready_deadline: float | None = field(default=None, repr=False, compare=False)
     #: The numbers of this hand's events the move clock made for a seat out of time (kept in
     #: memory: a restarted server names none of the hand's earlier ones).
     clock_moves: list[int] = field(default_factory=list, repr=False, compare=False)
@@ -289,7 +292,7 @@ class Table:
         self.agent = None
         self.ready.clear()
         self.clock_moves = []
-        self.ready_since = None
+        self.ready_since = self.ready_deadline = None
         self.touch()
 
     def ready_for_next(self, seat: int) -> bool:
@@ -302,7 +305,9 @@ class Table:
             return True
         if seat not in self.ready:
             self.ready.add(seat)
-            self.ready_since = self.ready_since or time.monotonic()
+            if self.ready_since is None:
+                self.ready_since = time.monotonic()
+                self.ready_deadline = time.time() + READY_WAIT
             self.touch(clock=False)
         return (1 - seat) in self.ready or not self.connected()[1 - seat]
 
@@ -622,6 +627,7 @@ class Table:
             "ready": sorted(self.ready),
             "clock_moves": list(self.clock_moves),
             "ready_wait": READY_WAIT,
+            "ready_deadline": self.ready_deadline,
             "rematch": self.options.rematch,
         }
         if isinstance(self.scoring, Match):

@@ -90,6 +90,11 @@ export function seatInPublic(row, v, seat) {
   }
 }
 
+// The seconds left until ``deadline`` (the server's time, in seconds), and how a clock shows
+// them: the move clock, and the wait for the next hand.
+export const secondsLeft = (deadline) => Math.max(0, Math.round(deadline - Date.now() / 1000));
+export const clockText = (seconds) => `⏱ ${seconds}s`;
+
 export function renderClock(t) {
   clearInterval(renderClock.timer);
   const el = $("clock");
@@ -106,8 +111,8 @@ export function renderClock(t) {
     return;
   }
   const tick = () => {
-    const left = Math.max(0, Math.round(t.deadline - Date.now() / 1000));
-    el.textContent = `⏱ ${left}s`;
+    const left = secondsLeft(t.deadline);
+    el.textContent = clockText(left);
     // The clock is a timer, not read out at each tick (it drowned everything else): the
     // player to move is told once that time is running out.
     if (left <= 10 && myTurn() && renderClock.warned !== t.deadline) {

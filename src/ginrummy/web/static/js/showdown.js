@@ -4,6 +4,7 @@
 import { meldCards } from "./cards.js";
 import { h } from "./common.js";
 import { meldGroup } from "./middle.js";
+import { clockText, secondsLeft } from "./players.js";
 import { renderReview } from "./review.js";
 import { finalPanel } from "./sheet.js";
 import { $, app, button, followRematch, mySeat, send, table, words } from "./tablestate.js";
@@ -36,6 +37,7 @@ export function renderShowdown(v) {
     : null;
   if (shows && shows === renderShowdown.shown) return;
   renderShowdown.shown = shows;
+  clearInterval(renderShowdown.timer);
   box.replaceChildren();
   box.hidden = !v?.result;
   if (!v?.result) return;
@@ -96,25 +98,25 @@ export function renderShowdown(v) {
       const ready = t.ready || [];
       const other = t.names[1 - mySeat()];
       const what = t.game_over ? "game" : "hand";
+      // The seconds left, said once in the sentence (the result is a live region) and counted
+      // down beside it for the eyes only, as the move clock is.
+      const wait = t.ready_deadline ? secondsLeft(t.ready_deadline) : t.ready_wait;
       if (ready.includes(mySeat())) {
         bar.append(
           h(
             "p",
             { id: "waiting-next", class: "muted" },
-            `Waiting for ${other} to see the result: the next ${what} is dealt when both of you are ready (in ${t.ready_wait} seconds at most).`,
+            `Waiting for ${other} to see the result: the next ${what} is dealt when both of you are ready (in ${wait} seconds at most).`,
           ),
         );
       } else {
         bar.append(button(`Next ${what} (N)`, () => send({ type: "next" }), "primary"));
         if (ready.length)
           bar.append(
-            h(
-              "span",
-              { class: "muted" },
-              `${other} is ready: the next ${what} is dealt in ${t.ready_wait} seconds at most.`,
-            ),
+            h("span", { class: "muted" }, `${other} is ready: the next ${what} is dealt in ${wait} seconds at most.`),
           );
       }
+      if (ready.length && t.ready_deadline) bar.append(countdown(t.ready_deadline));
     }
     box.append(bar);
   } else if (t.rematch) {
@@ -124,6 +126,18 @@ export function renderShowdown(v) {
     verifyDeal(app.state.reveal, v, app.commitments[t.hand_number], t.commitment).then((text) => {
       verify.textContent = text;
     });
+}
+
+// The seconds until the next hand comes anyway, ticking (hidden from a screen reader: the
+// sentence beside it said them once).
+function countdown(deadline) {
+  const el = h("span", { class: "next-clock", "aria-hidden": "true" });
+  const tick = () => {
+    el.textContent = clockText(secondsLeft(deadline));
+  };
+  tick();
+  renderShowdown.timer = setInterval(tick, 1000);
+  return el;
 }
 
 export function showReview() {
