@@ -1,0 +1,243 @@
+"""The table page's smaller gaps, in Debian's Chromium: the hand rearranged by keyboard, the
+key hints a touch screen has no keys for, large cards on a small phone, Share by the phone's
+share sheet, the wait for the next hand counted down, and the invite a rematch still waits for.
+
+Screenshots go to test-artifacts/ (more-*.png).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from test_web_browser import CHROMIUM, Player, browser
+from test_web_friends_browser import open_friend_table
+from test_web_table_browser import (
+    DESKTOP,
+    PHONES,
+    SETTLED,
+    context,
+    open_table,
+    stacked,
+)
+from webutil import ARTIFACTS, LiveServer
+
+__all__ = ["browser", "stacked"]  # fixtures
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="needs Debian's Chromium: apt install chromium"
+)
+
+
+def screen(page: Any, name: str) -> None:
+    """What the screen shows now (the viewport: a touch screen's styles hold in it)."""
+    page.wait_for_function(SETTLED)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"more-{name}.png"))
+
+
+# -- the hand rearranged by keyboard -------------------------------------------------------------
+
+
+def test_the_selected_card_moves_along_the_hand_by_keyboard(
+    stacked: LiveServer, browser: Any
+) -> None:
+    # Only a drag rearranged the hand: whoever plays by keyboard (or listens) could not.
+    ctx = context(browser, DESKTOP)
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(1), "you")
+        rules = {"first_dealer": "fixed", "first_dealer_seat": 1}
+        open_table(page, stacked, mode="computer", level="beginner", name="Ann", options=rules)
+        assert "Shift+←/→" in str(page.locator("details.panel", has_text="Keys").text_content())
+        before = you.hand()
+        status = you.status()
+        page.keyboard.press("ArrowRight")  # the first card, selected and focused
+        first = before[0]
+        page.keyboard.press("Shift+ArrowRight")
+        page.wait_for_function(
+            "() => document.querySelector('#arrange input[value=custom]').checked"
+        )
+        assert you.hand() == [before[1], first, *before[2:]]
+        live = page.locator("#live")
+        assert "place 2 of 10" in live.inner_text(), live.inner_text()
+        # still selected, and focused: it moves on, and back
+        assert page.evaluate("() => document.activeElement.dataset.card") == first
+        assert page.locator("#hand .card.selected").get_attribute("data-card") == first
+        page.keyboard.press("Shift+ArrowRight")
+        assert you.hand()[2] == first
+        page.keyboard.press("Shift+ArrowLeft")
+        page.keyboard.press("Shift+ArrowLeft")
+        assert you.hand() == before
+        page.keyboard.press("Shift+ArrowLeft")  # the first already: it stays, and says so
+        assert you.hand() == before
+        assert "first" in live.inner_text(), live.inner_text()
+        # no move was made: the player's own view only
+        assert you.status() == status
+        assert page.locator("#actions button", has_text="Pass").count() == 1
+        page.keyboard.press("Shift+ArrowRight")
+        order = you.hand()
+        page.reload()
+        page.locator("#hand .card[data-card]").first.wait_for()
+        assert you.hand() == order
+        you.check_clean()
+    finally:
+        ctx.close()
+
+
+# -- key hints where there are no keys -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [PHONES["phone-360"], DESKTOP], ids=["phone", "desktop"])
+def test_key_hints_show_only_where_there_is_a_keyboard(
+    stacked: LiveServer, browser: Any, size: tuple[int, int]
+) -> None:
+    ctx = context(browser, size)
+    try:
+        page = ctx.new_page()
+        rules = {"first_dealer": "fixed", "first_dealer_seat": 1}
+        open_table(page, stacked, mode="computer", level="beginner", name="Ann", options=rules)
+        labels = page.locator("#actions button").all_inner_texts()
+        phone = size[0] < 700
+        if phone:
+            assert labels == ["Take upcard", "Pass"], labels
+            screen(page, "phone-360-no-key-hints")
+        else:
+            assert labels == ["Take upcard (T)", "Pass (P)"], labels
+        # the keys still work where there are some (a phone with a keyboard)
+        page.keyboard.press("p")
+        page.locator("#actions button").first.wait_for(state="detached")
+    finally:
+        ctx.close()
+
+
+# -- large cards on a small phone ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(PHONES))
+def test_large_cards_fit_a_small_phone(stacked: LiveServer, browser: Any, name: str) -> None:
+    width, height = PHONES[name]
+    ctx = context(browser, (width, height))
+    try:
+        page = ctx.new_page()
+        page.add_init_script(
+            "localStorage.setItem('ginrummy.settings', JSON.stringify({large: true}))"
+        )
+        you = Player(page, random.Random(1), "you")
+        you.tap = True
+        rules = {"first_dealer": "fixed", "first_dealer_seat": 1}
+        open_table(page, stacked, mode="computer", level="beginner", name="Ann", options=rules)
+        assert page.evaluate("() => document.body.classList.contains('large-cards')")
+        page.locator("#actions button", has_text="Pass").tap()
+        page.locator("#stock .card.playable").tap()
+        page.locator("#hand .card[data-card='Ad']").wait_for()
+        page.wait_for_function(SETTLED)
+        hand = page.locator("#hand").bounding_box()
+        screen(page, f"{name}-large-cards")
+        assert hand["y"] + hand["height"] <= height, (hand, height)
+        assert hand["x"] >= 0 and hand["x"] + hand["width"] <= width, hand
+        you.check_clean()
+    finally:
+        ctx.close()
+
+
+def test_large_cards_on_a_desktop_stay_large(stacked: LiveServer, browser: Any) -> None:
+    ctx = context(browser, DESKTOP)
+    try:
+        page = ctx.new_page()
+        page.add_init_script(
+            "localStorage.setItem('ginrummy.settings', JSON.stringify({large: true}))"
+        )
+        open_table(page, stacked, mode="computer", level="beginner", name="Ann")
+        width = page.locator("#hand .card[data-card]").first.bounding_box()["width"]
+        assert width == 80
+        screen(page, "desktop-large-cards")
+    finally:
+        ctx.close()
+
+
+# -- Share ---------------------------------------------------------------------------------------
+
+
+def test_share_uses_the_share_sheet_where_there_is_one(stacked: LiveServer, browser: Any) -> None:
+    ctx = context(browser, PHONES["phone"])
+    try:
+        page = ctx.new_page()
+        page.add_init_script(
+            "window.shared = []; navigator.share = async (data) => { window.shared.push(data); };"
+        )
+        created = open_table(page, stacked, mode="computer", level="beginner", name="Ann")
+        page.locator("#copy-link").tap()
+        page.wait_for_function("() => window.shared.length === 1")
+        shared = page.evaluate("() => window.shared[0]")
+        assert shared["url"] == f"{stacked.url}/t/{created['id']}", shared
+        assert "Gin Rummy" in shared["title"]
+        assert "#" not in shared["url"]  # never the seat's token
+    finally:
+        ctx.close()
+
+
+def test_share_copies_the_watch_link_where_there_is_no_share_sheet(
+    stacked: LiveServer, browser: Any
+) -> None:
+    ctx = context(browser, DESKTOP)
+    try:
+        ctx.grant_permissions(["clipboard-read", "clipboard-write"])
+        page = ctx.new_page()
+        page.add_init_script("delete Navigator.prototype.share")
+        created = open_table(page, stacked, mode="computer", level="beginner", name="Ann")
+        page.locator("#copy-link").click()
+        page.locator("#toast.show", has_text="Link copied").wait_for()
+        copied = page.evaluate("() => navigator.clipboard.readText()")
+        assert copied == f"{stacked.url}/t/{created['id']}"
+    finally:
+        ctx.close()
+
+
+# -- the wait for the next hand ------------------------------------------------------------------
+
+
+def seconds(text: str) -> int:
+    digits = "".join(c for c in text if c.isdigit())
+    return int(digits)
+
+
+def test_the_wait_for_the_next_hand_counts_down(stacked: LiveServer, browser: Any) -> None:
+    phone = context(browser, PHONES["phone-360"])
+    desk = context(browser, DESKTOP)
+    try:
+        ann, bob = phone.new_page(), desk.new_page()
+        open_friend_table(stacked, ann, bob)
+        ann.locator("#actions button", has_text="Pass").tap()
+        bob.locator("#actions button", has_text="Pass").click()
+        ann.locator("#stock .card.playable").tap()
+        ann.locator("#hand .card[data-card='Ad']").wait_for()
+        ann.locator("#hand .card[data-card='Kd']").tap(position={"x": 6, "y": 24})
+        ann.locator("#actions button", has_text="Knock with").tap()
+        ann.locator("#knock-dialog").wait_for(state="visible")
+        ann.locator("#knock-ok").tap()
+        bob.locator("#actions button", has_text="Done").click()
+        ann.locator("#showdown button", has_text="Next hand").tap()
+        ann.locator("#waiting-next").wait_for()
+        for page in (ann, bob):
+            clock = page.locator("#showdown .next-clock")
+            clock.wait_for()
+            first = seconds(clock.inner_text())
+            assert clock.inner_text().startswith("⏱") and 25 <= first <= 30, clock.inner_text()
+            # shown, not read out every second: the sentence says it once
+            assert clock.get_attribute("aria-hidden") == "true"
+            page.wait_for_function(
+                "(n) => parseInt(document.querySelector('#showdown .next-clock')"
+                ".textContent.replace(/\\D/g, '')) < n",
+                arg=first,
+            )
+        said = bob.locator("#showdown .bar", has_text="Ann is ready")
+        assert "seconds at most" in said.inner_text()
+        ann.locator("#showdown .next-clock").scroll_into_view_if_needed()
+        screen(ann, "phone-360-waiting-next")
+        screen(bob, "desktop-other-is-ready")
+    finally:
+        phone.close()
+        desk.close()
