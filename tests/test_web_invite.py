@@ -17,7 +17,7 @@ import pytest
 from ginrummy.engine import Rules
 from ginrummy.web.manager import UNLIMITED, Manager
 from ginrummy.web.security import PLAYER_COOKIE
-from ginrummy.web.tables import Options, token_hash
+from ginrummy.web.tables import Options, table_of, token_hash
 from test_web_fairplay import Seat, fixed_deck
 from webutil import (
     app_client,
@@ -193,6 +193,45 @@ def test_a_rematch_keeps_an_invite_nobody_took_for_the_friend_who_takes_it_later
         for game_id in (table.id, new_id):
             assert await manager.seat_for(game_id, again) == 1
             assert await manager.seat_for(game_id, fresh) is None
+        manager.close()
+        store.close()
+
+    asyncio.run(run())
+
+
+def test_the_sender_is_told_of_an_invite_still_open_at_the_table_and_its_rematch(
+    fixed_deck: None,
+) -> None:
+    """The host's page shows the invite while nobody has taken it, at a rematch too (where
+    the link is still the first table's): the state says which table's invite is open, to
+    the host alone, until it is taken; a table read again from the store says the same."""
+
+    async def run() -> None:
+        store = new_store()
+        manager = Manager(store, computer_delay=0, seed=1, limits=UNLIMITED)
+        rules = Rules(first_dealer="fixed", first_dealer_seat=0, game_target=1)
+        created = await manager.create(rules, Options("friend"), ("Ann", "Bob"))
+        table, invite = created.table, created.tokens[1]
+        assert invite is not None
+        assert table.table_info(0)["invite_open"] == table.id
+        assert table.table_info(1)["invite_open"] is None  # the host's alone
+        assert table.table_info(None)["invite_open"] is None
+        for seat, action in ((1, "pass"), (0, "pass"), (1, "draw"), (1, "knock Kd"), (0, "done")):
+            table.act(store, seat, action)
+        await Seat(manager, table, 0).do({"type": "rematch"})
+        new_id = table.options.rematch
+        assert new_id is not None
+        rematch = manager.tables[new_id]
+        assert rematch.table_info(0)["invite_open"] == table.id  # its link names the first
+        for game_id in (table.id, new_id):  # read again from the store
+            stored = store.load_game(game_id)
+            assert stored is not None
+            assert table_of(stored).table_info(0)["invite_open"] == table.id
+        assert isinstance(await manager.take_invite(table.id, 1, invite, token_hash("bob")), str)
+        assert table.table_info(0)["invite_open"] is None
+        assert rematch.table_info(0)["invite_open"] is None
+        stored = store.load_game(new_id)
+        assert stored is not None and table_of(stored).table_info(0)["invite_open"] is None
         manager.close()
         store.close()
 

@@ -254,9 +254,16 @@ class Manager:
         table = Table("", rules, names, options, scoring)
         deal = table.next_deal(self._rng)
 
+        before = None if after is None else self.tables.get(after)
+
         def write() -> str:
             with self.store.transaction() as tx:
                 kept, carried = ([], {}) if after is None else tx.rematch_seats(after)
+                if str(INVITED) in carried.get("pending_invites", {}):
+                    # the invite nobody took is still sent from the table its link names
+                    origin = after if before is None else before.invite_from or after
+                    table.invite_from = origin
+                    carried = {**carried, "invite_table": origin}
                 game_id: str = tx.create_game(
                     "online",
                     rules,
@@ -266,6 +273,8 @@ class Manager:
                     seats=seats or kept,
                 )
                 table.id = game_id
+                if tokens[INVITED] is not None:
+                    table.invite_from = game_id
                 if self.cluster is not None:
                     self.cluster.created(tx, game_id)
                 table.write_deal(tx, deal)
@@ -423,7 +432,22 @@ class Manager:
         )
         if taken is None:
             return True
+        if taken:
+            self._invite_taken(table_id)
         return fresh if taken else False
+
+    def _invite_taken(self, table_id: str) -> None:
+        """The invite of ``table_id`` is taken: neither that table nor its rematches (held
+        here) offer it to its sender any more."""
+        seen: set[str] = set()
+        following: str | None = table_id
+        while following is not None and following not in seen:
+            seen.add(following)
+            table = self.tables.get(following)
+            if table is None:
+                return
+            table.invite_from = None
+            following = table.options.rematch
 
     async def retake_invite(self, table_id: str, seat: int, token: str, owner: str) -> str | None:
         """A new token for ``seat`` when ``token``, a spent invite (:meth:`spent_invite`: ask

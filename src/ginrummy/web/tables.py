@@ -164,6 +164,10 @@ class Table:
     #: (:meth:`ready_for_next`), and since when (``time.monotonic``) the first has waited.
     ready: set[int] = field(default_factory=set, repr=False, compare=False)
     ready_since: float | None = field(default=None, repr=False, compare=False)
+    #: The table whose invite link still waits for the friend (this one, or the game this
+    #: rematch followed: the invite carries over, Manager.create), shown to its sender; None
+    #: once taken (or never sent).
+    invite_from: str | None = field(default=None, repr=False, compare=False)
     #: When the next hand is dealt anyway (``time.time()``, as :attr:`deadline`): the page
     #: counts down to it.
     ready_deadline: float | None = field(default=None, repr=False, compare=False)
@@ -629,6 +633,8 @@ class Table:
             "ready_wait": READY_WAIT,
             "ready_deadline": self.ready_deadline,
             "rematch": self.options.rematch,
+            # the invite's sender (seat 0) still has it to send: from the table it names
+            "invite_open": self.invite_from if seat == 0 else None,
         }
         if isinstance(self.scoring, Match):
             info["match_totals"] = list(self.scoring.totals)
@@ -833,6 +839,11 @@ def table_of(stored: SavedGame) -> Table:
         if hand.is_over:
             table.learn(hand)
             scoring.finish_hand(hand)
+    stored_options = info.options or {}
+    if INVITED in stored_options.get("invites", ()):
+        table.invite_from = info.id
+    elif str(INVITED) in stored_options.get("pending_invites", {}):
+        table.invite_from = stored_options.get("invite_table")
     table.finished = scoring.is_over or info.status != "open"
     table.abandoned = info.status == "abandoned"
     table.touch()
