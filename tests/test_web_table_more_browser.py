@@ -7,12 +7,20 @@ Screenshots go to test-artifacts/ (more-*.png).
 
 from __future__ import annotations
 
+import asyncio
+import json
 import random
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
 
+from ginrummy.engine import Rules
+from ginrummy.storage import Store
+from ginrummy.web.manager import UNLIMITED, Manager
+from ginrummy.web.tables import Options
 from test_web_browser import CHROMIUM, Player, browser
+from test_web_fairplay import Seat, fixed_deck
 from test_web_friends_browser import open_friend_table
 from test_web_table_browser import (
     DESKTOP,
@@ -24,7 +32,7 @@ from test_web_table_browser import (
 )
 from webutil import ARTIFACTS, LiveServer
 
-__all__ = ["browser", "stacked"]  # fixtures
+__all__ = ["browser", "fixed_deck", "stacked"]  # fixtures
 
 pytestmark = pytest.mark.skipif(
     not CHROMIUM.exists(), reason="needs Debian's Chromium: apt install chromium"
@@ -240,4 +248,81 @@ def test_the_wait_for_the_next_hand_counts_down(stacked: LiveServer, browser: An
         screen(bob, "desktop-other-is-ready")
     finally:
         phone.close()
+        desk.close()
+
+
+# -- a rematch before the friend came ------------------------------------------------------------
+
+
+def rematch_before_the_friend_came(server: LiveServer) -> tuple[str, str, str, str]:
+    """A friend table's game to 1 played out before the friend opened the invite (by the
+    server's own hand, as a clock might), and its rematch: the first table's id, the
+    rematch's, the host's token and the invite's link."""
+
+    async def run() -> tuple[str, str, str, str]:
+        store = Store(server.db_url)
+        manager = Manager(store, computer_delay=0, seed=1, limits=UNLIMITED)
+        try:
+            rules = Rules(first_dealer="fixed", first_dealer_seat=0, game_target=1)
+            created = await manager.create(rules, Options("friend"), ("Ann", "Player 2"))
+            table, (host, invite) = created.table, created.tokens
+            assert invite is not None
+            moves = ((1, "pass"), (0, "pass"), (1, "draw"), (1, "knock Kd"), (0, "done"))
+            for seat, action in moves:
+                table.act(store, seat, action)
+            await Seat(manager, table, 0).do({"type": "rematch"})
+            assert table.options.rematch is not None
+            link = f"{server.url}/t/{table.id}#s={invite}"
+            return table.id, table.options.rematch, host, link
+        finally:
+            manager.close()
+            store.close()
+
+    # in a thread of its own: Playwright's event loop runs in this one
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, run()).result()
+
+
+def test_a_rematch_before_the_friend_came_still_offers_the_invite(
+    stacked: LiveServer, browser: Any, fixed_deck: None
+) -> None:
+    # The rematch kept the invite nobody had taken (the server seats its taker there too),
+    # but its table showed the host no invite box: the friend could never be sent the link.
+    first, rematch, host, link = rematch_before_the_friend_came(stacked)
+    ctx = context(browser, PHONES["phone-360"])
+    desk = context(browser, DESKTOP)
+    try:
+        ann = ctx.new_page()
+        kept = {
+            "ginrummy.tables": [{"id": rematch, "token": host, "at": 0}],
+            "ginrummy.invites": {first: link},  # as the lobby kept it
+        }
+        # once: a reload finds what the page kept since
+        ann.add_init_script(
+            "if (!localStorage.getItem('ginrummy.tables')) {"
+            + "".join(
+                f"localStorage.setItem({json.dumps(k)}, {json.dumps(json.dumps(v))});"
+                for k, v in kept.items()
+            )
+            + "}"
+        )
+        ann.goto(f"{stacked.url}/t/{rematch}")
+        ann.locator("#hand .card[data-card]").first.wait_for()
+        box = ann.locator("#invite-box")
+        box.wait_for()
+        assert ann.locator("#table-invite-link").input_value() == link
+        screen(ann, "phone-360-rematch-invite")
+        # the friend opens it: seated at the first table, he follows the rematch
+        bob = desk.new_page()
+        bob.goto(link)
+        bob.locator("#showdown button", has_text="Play the rematch").click()
+        bob.wait_for_url(f"**/t/{rematch}")
+        bob.locator("#hand .card[data-card]").first.wait_for()
+        box.wait_for(state="hidden")
+        ann.reload()
+        ann.locator("#hand .card[data-card]").first.wait_for()
+        ann.wait_for_timeout(500)
+        assert box.is_hidden()
+    finally:
+        ctx.close()
         desk.close()

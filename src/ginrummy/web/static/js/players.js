@@ -154,15 +154,16 @@ function saveName(name) {
   send({ type: "name", name: clean });
 }
 
-// While the friend has not come (never here, nor moved, in the first hand), the one who opened
-// the table in this browser may still send the invite from here.
+// While the friend has not come (the server says the invite is still open, and from which
+// table: a rematch's is the first table's, whose link was sent), the one who opened the table
+// in this browser may still send the invite from here.
 export function renderInvite(t) {
   const box = $("invite-box");
-  const v = view();
-  const link = t.seat === 0 && t.options.mode === "friend" ? inviteFor(t.id) : null;
+  const from = t.seat === 0 && t.options.mode === "friend" ? t.invite_open : null;
+  const link = from ? inviteFor(from) : null;
   const connected = app.connected || t.connected;
-  const came = connected[1] || t.hand_number > 1 || (v?.history || []).some((e) => e.seat === 1);
-  if (link && came) forgetInvite(t.id);
+  const came = connected[1] || !from;
+  if (t.seat === 0 && came) forgetInvite(from || t.id);
   box.hidden = !link || came || t.over;
   if (box.hidden || $("table-invite-link").value === link) return;
   $("table-invite-link").value = link;
