@@ -633,8 +633,9 @@ class Table:
             "ready_wait": READY_WAIT,
             "ready_deadline": self.ready_deadline,
             "rematch": self.options.rematch,
-            # the invite's sender (seat 0) still has it to send: from the table it names
-            "invite_open": self.invite_from if seat == 0 else None,
+            # the invite's sender (seat 0) still has it to send: from the table it names (a
+            # friend here has taken it, whichever instance saw it taken)
+            "invite_open": self.invite_from if seat == 0 and not self.came[INVITED] else None,
         }
         if isinstance(self.scoring, Match):
             info["match_totals"] = list(self.scoring.totals)
