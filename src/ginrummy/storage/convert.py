@@ -43,7 +43,7 @@ def game_info(row: GameRow) -> GameInfo:
 
 
 def seat_info(row: SeatRow) -> SeatInfo:
-    return SeatInfo(row.seat, row.token_hash, row.player_id, row.created_at)
+    return SeatInfo(row.seat, row.token_hash, row.player_id, row.created_at, row.owner)
 
 
 def hand_info(row: HandRow) -> HandInfo:

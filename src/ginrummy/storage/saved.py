@@ -67,6 +67,9 @@ class SeatInfo:
     token_hash: str
     player_id: int | None
     created_at: datetime
+    #: Whose seat it is (:meth:`~ginrummy.storage.writer.Writer.claim_seat`): the hash of a
+    #: browser's player cookie, or None.
+    owner: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -149,6 +149,7 @@ class Store:
     reopen_game = _own_transaction(Writer.reopen_game)
     set_seat = _own_transaction(Writer.set_seat)
     claim_seat = _own_transaction(Writer.claim_seat)
+    move_seat = _own_transaction(Writer.move_seat)
     take_invite = _own_transaction(Writer.take_invite)
     retake_invite = _own_transaction(Writer.retake_invite)
     rematch_seats = _own_transaction(Writer.rematch_seats)
@@ -244,6 +245,11 @@ class Store:
                 select(SeatRow.owner).where(SeatRow.game_id == game_id, SeatRow.seat == seat)
             )
             return owner
+
+    def friend_game(self, game_id: str) -> bool:
+        """Whether the game is played between two people (its ``mode``): a read, for a seat
+        asked for by a browser without a player cookie (refused at such a table)."""
+        return self._options(game_id).get("mode") == "friend"
 
     def invite_open(self, game_id: str, seat: int) -> bool:
         """Whether the seat's invite has not been taken yet (:meth:`Writer.take_invite`): a

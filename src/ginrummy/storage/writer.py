@@ -332,6 +332,29 @@ class Writer:
             self._flush("could not claim the seat")
         return row.owner == owner
 
+    def move_seat(self, game_id: str, seat: int, owner: str) -> int:
+        """The seat moves to the player ``owner`` (a SHA-256 hex digest): its token was opened
+        in his browser while the seat was another's. Seat tokens are bearer tokens, and a
+        player may move his seat from one device to another, so the move is made, but counted
+        in the game's options (``seat_moves``, per seat): the table shows both players that
+        the seat's cards were open in another browser. Returns how many times the seat has
+        moved (unchanged, and nothing written, when it is ``owner``'s already)."""
+        _seat(seat)
+        _hashes(owner)
+        game = self._game(game_id)  # the game's row first, as every writer locks them
+        row = self._session.get(SeatRow, (game_id, seat), with_for_update=self._for_update())
+        if row is None:
+            raise NotFoundError(f"game {game_id} has no seat {seat}")
+        moves = seat_moves(game.options)
+        if row.owner == owner:
+            return moves[seat]
+        row.owner = owner
+        moves[seat] += 1
+        game.options = {**game.options, "seat_moves": moves}
+        game.updated_at = utcnow()
+        self._flush(f"seat {seat} of game {game_id} could not be moved")
+        return moves[seat]
+
     def take_invite(
         self,
         game_id: str,
@@ -797,3 +820,12 @@ def _json(data: Mapping[str, Any], what: str) -> dict[str, Any]:
 def options_hold(options: Mapping[str, Any] | None, items: Mapping[str, Any] | None) -> bool:
     """Whether a game's ``options`` hold every one of ``items`` (none given: False)."""
     return bool(items) and all((options or {}).get(k) == v for k, v in (items or {}).items())
+
+
+def seat_moves(options: Mapping[str, Any] | None) -> list[int]:
+    """How many times each seat of a game moved to another browser (:meth:`Writer.move_seat`),
+    from its stored options."""
+    stored = (options or {}).get("seat_moves")
+    if not isinstance(stored, list) or len(stored) != 2:
+        return [0, 0]
+    return [int(n) if isinstance(n, int) else 0 for n in stored]
