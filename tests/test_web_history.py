@@ -11,20 +11,33 @@ import pytest
 
 from ginrummy.engine import Rules
 from ginrummy.web.dealing import verify
+from ginrummy.web.security import PLAYER_COOKIE
 from webutil import app_client, friend_token, invite_token, new_table, pick, recv, unlimited_rate
 
 pytestmark = pytest.mark.usefixtures("on_each_database")
 
 
 def _play_friend_game(
-    client: Any, created: dict[str, Any], rng: random.Random, friend: str | None = None
+    client: Any,
+    created: dict[str, Any],
+    rng: random.Random,
+    friend: str | None = None,
+    players: tuple[str, str] | None = None,
 ) -> list[str]:
     """Both seats play random sensible moves until the game is over; the seats' tokens (the
-    friend's: ``friend``, or the one the invite gives when it is opened here)."""
+    friend's: ``friend``, or the one the invite gives when it is opened here). ``players``:
+    each seat's browser (its player cookie), else both the client's."""
     tokens = [created["token"], friend or friend_token(client, created)]
+    cookies = [
+        {} if players is None else {"cookie": f"{PLAYER_COOKIE}={p}"} for p in players or ("", "")
+    ]
     with (
-        client.websocket_connect(f"/ws/{created['id']}?token={tokens[0]}") as ws0,
-        client.websocket_connect(f"/ws/{created['id']}?token={tokens[1]}") as ws1,
+        client.websocket_connect(
+            f"/ws/{created['id']}?token={tokens[0]}", headers=cookies[0]
+        ) as ws0,
+        client.websocket_connect(
+            f"/ws/{created['id']}?token={tokens[1]}", headers=cookies[1]
+        ) as ws1,
     ):
         sockets = [ws0, ws1]
         states = [recv(ws0), recv(ws1)]
@@ -180,8 +193,6 @@ def test_history_and_statistics_follow_the_player_not_the_name(
 ) -> None:
     """Each browser gets an anonymous player id (a cookie); a seat becomes the player's when it
     is taken, and the lists and statistics are that player's games, whatever the names."""
-    from ginrummy.web.security import PLAYER_COOKIE
-
     unlimited_rate(monkeypatch)
     with app_client() as client:
         page = client.get("/")
@@ -205,7 +216,7 @@ def test_history_and_statistics_follow_the_player_not_the_name(
             bobs = recv(ws, seat=True)["token"]
             assert recv(ws)["table"]["seat"] == 1
         as_player(None)
-        _play_friend_game(client, created, random.Random(8), bobs)
+        _play_friend_game(client, created, random.Random(8), bobs, (ann, bob))
         as_player(ann)  # a later visit with another seat's link does not take it over
         with client.websocket_connect(f"/ws/{created['id']}?token={invite_token(created)}") as ws:
             recv(ws)

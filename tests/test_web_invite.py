@@ -65,6 +65,7 @@ def test_the_invite_takes_the_seat_once_and_its_sender_cannot_use_it_again() -> 
                 # a spectator, told nothing of the friend's cards.
                 for cookie in ("eve-player-id", None):
                     client.cookies.clear()
+                    client.player = cookie  # type: ignore[attr-defined]
                     if cookie is not None:
                         client.cookies.set(PLAYER_COOKIE, cookie)
                     for url, hello in ((f"/ws/{tid}", True), (f"/ws/{tid}?token={invite}", False)):
@@ -86,7 +87,9 @@ def test_the_invite_takes_the_seat_once_and_its_sender_cannot_use_it_again() -> 
                             eve.send_json({"type": "action", "action": "draw"})
                             assert recv(eve)["type"] == "error"
                 # The friend's own token holds, however he comes back, and is not changed again
-                # (nor written: the spent invite is read, not taken again, at each connection).
+                # (nor written: the spent invite is read, not taken again, at each connection),
+                # in his own browser (between people a seat needs its player cookie).
+                client.cookies.set(PLAYER_COOKIE, "bob-player-id")
                 store, taken = store_of(client), []
                 real = store.take_invite
                 store.take_invite = lambda *a: taken.append(a) or real(*a)  # type: ignore[method-assign]
@@ -99,6 +102,7 @@ def test_the_invite_takes_the_seat_once_and_its_sender_cannot_use_it_again() -> 
                         assert [m["type"] for m in seen] == ["state"]
                         assert seen[-1]["table"]["seat"] == 1
                 assert taken == []
+        client.cookies.clear()  # the lists below by the links alone, not the browser's games
         # A link that never was a seat's is told apart from a spent invite.
         with client.websocket_connect(f"/ws/{tid}?token=not-a-token") as ws:
             assert recv(ws) == {

@@ -32,12 +32,13 @@ import httpx
 
 with warnings.catch_warnings():  # Starlette would rather have httpx2; httpx works the same
     warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient
+    from starlette.testclient import TestClient, WebSocketTestSession
 
 from ginrummy.engine import DECK, ActionKind, Hand
 from ginrummy.storage import Store
 from ginrummy.web import manager as web_manager
 from ginrummy.web.app import create_app
+from ginrummy.web.security import PLAYER_COOKIE
 
 CARDS = frozenset(str(c) for c in DECK)
 ROOT = Path(__file__).resolve().parent.parent
@@ -212,10 +213,28 @@ def unlimited_rate(monkeypatch: Any) -> None:
     monkeypatch.setattr(web_manager, "DEFAULT_LIMITS", web_manager.UNLIMITED)
 
 
+class Browser(TestClient):
+    """A TestClient whose sockets come from a browser that opened a page: they carry its
+    player cookie (``player``), as between people a seat needs one, unless the test set one
+    of its own in ``cookies`` or made ``player`` None (a browser without cookies). Its other
+    requests carry only the cookies the test set."""
+
+    player: str | None = "test-browser"
+
+    def websocket_connect(
+        self, url: str, subprotocols: Sequence[str] | None = None, **kwargs: Any
+    ) -> WebSocketTestSession:
+        if self.player is not None and PLAYER_COOKIE not in self.cookies:
+            headers = dict(kwargs.pop("headers", None) or {})
+            headers.setdefault("cookie", f"{PLAYER_COOKIE}={self.player}")
+            kwargs["headers"] = headers
+        return super().websocket_connect(url, subprotocols, **kwargs)
+
+
 @contextlib.contextmanager
 def app_client(
     seed: int | None = 1, store: Store | None = None, **kwargs: Any
-) -> Iterator[TestClient]:
+) -> Iterator[Browser]:
     """A TestClient (lifespan started) on an app with a store of its own on the test's database
     (:data:`STORE_URL`), or on ``store``, which the caller closes."""
     owned = store is None
@@ -223,7 +242,7 @@ def app_client(
     kwargs.setdefault("tables_per_minute", 0)  # tests open tables faster than people
     app = create_app(store, computer_delay=0, seed=seed, **kwargs)
     try:
-        with TestClient(app) as client:
+        with Browser(app) as client:
             yield client
     finally:
         if owned:
@@ -474,7 +493,13 @@ class SeatSocket:
     GAP = 0.11
 
     def __init__(
-        self, server: LiveServer, table_id: str, token: str | None = None, *, deltas: bool = False
+        self,
+        server: LiveServer,
+        table_id: str,
+        token: str | None = None,
+        *,
+        deltas: bool = False,
+        player: str = "test-browser",
     ) -> None:
         from websockets.sync.client import connect
 
@@ -485,7 +510,12 @@ class SeatSocket:
         #: Its history, joined up from parts as a page does (``?history=delta``).
         self.joined = Joined()
         self.ws = connect(
-            f"{server.ws_url}/ws/{table_id}{query}", proxy=None, open_timeout=20, max_size=1 << 22
+            f"{server.ws_url}/ws/{table_id}{query}",
+            proxy=None,
+            open_timeout=20,
+            max_size=1 << 22,
+            # As a browser that opened a page: between people a seat needs a player cookie.
+            additional_headers={"Cookie": f"{PLAYER_COOKIE}={player}"},
         ).__enter__()  # the connection, opened; close() closes it
         self.sent = 0.0
         self.last: dict[str, Any] | None = None

@@ -472,6 +472,7 @@ class Cluster:
         client = Client(table_id, seat if isinstance(seat, int) else None, _nowhere, "")
         client.address = str(msg.get("address", ""))
         client.deltas = msg.get("deltas") is True
+        _owned(client, msg)
         # The table's sockets all join here, wherever they are held: so the limits of a seat's
         # sockets are checked here too, over every instance (each relaying instance counts
         # only its own).
@@ -510,6 +511,7 @@ class Cluster:
                         await client.send({"type": "error", "message": refusal})
                         await remote.close()
                         break
+                    _owned(client, msg)
                     manager.reseat(client, seat)
                     await client.send(manager.state_message(table, client, whole=True))
                     continue
@@ -577,6 +579,8 @@ class Cluster:
                 "seat": client.seat,
                 "address": client.address,
                 "deltas": client.deltas,
+                "owner": client.owner,
+                "moves": client.seat_moves,
             },
         )
         tasks = [asyncio.ensure_future(forward()), asyncio.ensure_future(back())]
@@ -595,6 +599,15 @@ class Cluster:
                 await job()
             except Exception:
                 log.exception("keeping the leases")
+
+
+def _owned(client: Client, msg: dict[str, Any]) -> None:
+    """A relayed socket's browser (its player cookie's hash) and its seat's moves, as its
+    instance read them when it took its seat: the holder keeps each seat in one browser
+    (:meth:`Manager.join`), relayed sockets as local ones."""
+    owner, moves = msg.get("owner"), msg.get("moves")
+    client.owner = owner if isinstance(owner, str) else None
+    client.seat_moves = moves if isinstance(moves, int) else 0
 
 
 async def _nowhere(_msg: dict[str, Any]) -> None:  # pragma: no cover - replaced at once

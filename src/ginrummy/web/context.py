@@ -83,6 +83,21 @@ class Context:
             return
         await self.manager.db(self.store.claim_seat, game_id, seat, owner)
 
+    async def take_seat(self, game_id: str, seat: int, owner: str) -> int:
+        """A seat's token opened in the browser of the player ``owner``: the seat is claimed
+        for him (:meth:`claim`) or, where it is another browser's at a table between people,
+        moved to his (the store counts the move, :meth:`Writer.move_seat`; the manager makes
+        spectators of the sockets it leaves). Returns the seat's moves so far where it moved
+        now, else 0. At a table against the computer a seat stays its first player's."""
+        held = await self.manager.db(self.store.seat_owner, game_id, seat)
+        if held is None:
+            await self.manager.db(self.store.claim_seat, game_id, seat, owner)
+            return 0
+        if held == owner or not await self.manager.friend_table(game_id):
+            return 0
+        moves: int = await self.manager.db(self.store.move_seat, game_id, seat, owner)
+        return moves
+
 
 def context_of(conn: HTTPConnection) -> Context:
     """The context of the app a request or socket came to."""

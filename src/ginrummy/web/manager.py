@@ -32,7 +32,7 @@ from ..storage import DatabaseUnavailable, StorageError, Store, Writer
 from ..storage.models import utcnow
 from .batching import GroupCommit
 from .limits import Buckets
-from .protocol import ProtocolError, clean_name
+from .protocol import MOVED_AWAY, ProtocolError, clean_name
 from .tables import (
     ABANDONED,
     COMPUTER_SEAT,
@@ -83,6 +83,12 @@ class Client:
     deltas: bool = False
     #: What it holds of the hand's history (:meth:`Table.history_mark`).
     mark: HistoryMark | None = None
+    #: Whose browser it is (the hash of its player cookie; None: it sent none).
+    owner: str | None = None
+    #: How many times its seat had moved to another browser when it took it (the store's
+    #: count, :meth:`~ginrummy.storage.writer.Writer.move_seat`): the table's count is kept
+    #: at least that (a move made as the table was in memory on another instance).
+    seat_moves: int = 0
 
 
 @dataclass
@@ -334,6 +340,7 @@ class Manager:
             # counts, and the computer, if it is to move, is started as joining would have.
             for client in self.clients.get(table_id, ()):
                 self._presence(table, client.seat, +1)
+            self._demote(table)  # those of a seat that moved to another browser meanwhile
             if self.clients.get(table_id):
                 self.kick(table)
         return kept
@@ -408,6 +415,14 @@ class Manager:
         seat: int | None = await self.db(self.store.seat_for_token, table_id, token_hash(token))
         return seat
 
+    async def friend_table(self, table_id: str) -> bool:
+        """Whether the table is played between two people (from memory, else the store)."""
+        table = self.tables.get(table_id)
+        if table is not None:
+            return not table.vs_computer
+        friend: bool = await self.db(self.store.friend_game, table_id)
+        return friend
+
     async def spent_invite(self, table_id: str, token: str) -> bool:
         """Whether ``token`` was an invite of the table that someone has already taken."""
         if len(token) > 200:
@@ -479,8 +494,39 @@ class Manager:
             _count(self._seat_sockets, (client.table_id, client.seat), +1)
         table = self.tables.get(client.table_id)
         if table is not None:
+            self._take_seat(table, client)
             self._presence(table, client.seat, +1)
             self.kick(table)
+
+    def _take_seat(self, table: Table, client: Client) -> None:
+        """Between people a seat lives in one browser at a time: the socket joining a seat
+        (its token just checked, the seat claimed or moved to its browser in the store) makes
+        the seat its browser's, and every socket of the seat from another browser a
+        spectator, told why at once (:meth:`_demote`). Its page takes the seat back only when
+        asked to, which moves it again, visibly. Against the computer nothing changes: there
+        is nobody to hide the cards from."""
+        seat = client.seat
+        if seat is None or table.vs_computer:
+            return
+        changed = client.seat_moves > table.moves[seat]
+        table.moves[seat] = max(table.moves[seat], client.seat_moves)
+        if client.owner != table.owners[seat]:
+            changed = changed or table.owners[seat] is not None
+            table.owners[seat] = client.owner
+        self._demote(table)
+        if changed:  # both seats are shown that the seat moved
+            table.version += 1
+            self._spawn(self.broadcast(table))
+
+    def _demote(self, table: Table) -> None:
+        """Make a spectator of each socket of the table seated in a browser other than its
+        seat's owner's, and tell it so: it stops being sent the seat's cards now."""
+        for other in list(self.clients.get(table.id, ())):
+            seat = other.seat
+            if seat is None or table.vs_computer or other.owner == table.owners[seat]:
+                continue
+            self.reseat(other, None)
+            self._spawn(self._deliver([(other, {"type": "moved_away", "message": MOVED_AWAY})]))
 
     def leave(self, client: Client) -> None:
         group = self.clients.get(client.table_id)

@@ -21,6 +21,15 @@ too) and ``error`` (``{"type": "error", "message": "..."}``; nothing changed). A
 rematch every state of the old table names the new one (``table.rematch``); the seats'
 tokens hold there too.
 
+Between people a seat lives in one browser at a time (the one whose player cookie owns it).
+When its token is opened in another browser the seat moves there, and each socket still on
+it from the browser it left is made a spectator and sent ``moved_away``
+(``{"type": "moved_away", "message": "..."}``): its page must not send the token again by
+itself, or it would take the seat back. Every state says how many times each seat has moved
+(``table.seat_moves``, ``[0, 1]``): a seat's own page then warns that its cards were open in
+another browser before it, and the other's that the seat moved. A socket without a player
+cookie watches: it is told so in an ``error`` (:data:`COOKIES_NEEDED`).
+
 A seat's state carries the hand's history so far (``view.history``). A socket opened with
 ``?history=delta`` (as the pages do) is sent it in parts: while a hand is played, a state may
 hold only the events the socket has not had yet, and then says where they start
@@ -62,6 +71,15 @@ def encode(msg: dict[str, Any]) -> str:
 
 #: What a socket over its seat's or its address's message rate is told.
 TOO_MANY_MESSAGES = "too many messages: slow down"
+
+
+#: What a socket of a seat that moved to another browser is told (``moved_away``).
+MOVED_AWAY = "this seat was opened in another browser; watching as a spectator"
+#: Why a socket without a player cookie may not take a seat between people.
+COOKIES_NEEDED = (
+    "seats need cookies enabled: this browser sent no player cookie, so the seat could not be "
+    "kept to it; watching as a spectator"
+)
 
 
 class ProtocolError(ValueError):

@@ -39,7 +39,7 @@ from ..engine.scoring import Column
 from ..engine.serial import event_to_dict, result_to_dict
 from ..engine.views import PlayerView
 from ..storage import SavedGame, Store, Writer
-from ..storage.writer import options_hold
+from ..storage.writer import options_hold, seat_moves
 from .dealing import Deal, commitment, deck_text, shuffle
 from .thinking import make_agent, think
 
@@ -198,6 +198,14 @@ class Table:
     replying: Position | None = field(default=None, repr=False, compare=False)
     #: Open sockets per seat (kept by the manager): each side sees whether the other is there.
     present: list[int] = field(default_factory=lambda: [0, 0], repr=False, compare=False)
+    #: Per seat, whose browser holds it (the hash of its player cookie, as the store's seat
+    #: owner; None: nobody's yet), and how many times it has moved to another browser: every
+    #: socket of a seat is its owner's (:meth:`Manager.join` makes others spectators), and both
+    #: players are shown a seat that moved (its cards were open in another browser).
+    owners: list[str | None] = field(
+        default_factory=lambda: [None, None], repr=False, compare=False
+    )
+    moves: list[int] = field(default_factory=lambda: [0, 0], repr=False, compare=False)
     # What every state message repeats, worked out once: the rules and options never change
     # at a table, the score sheet only when a hand ends or starts. Shared by the messages, so
     # nobody may change these dicts.
@@ -628,6 +636,7 @@ class Table:
             "can_undo": self.can_undo(seat),
             "fair_play": self.fair_play(),
             "connected": self.connected(),
+            "seat_moves": list(self.moves),
             "ready": sorted(self.ready),
             "clock_moves": list(self.clock_moves),
             "ready_wait": READY_WAIT,
@@ -827,6 +836,9 @@ def table_of(stored: SavedGame) -> Table:
     options = Options.from_dict(info.options or {})
     scoring: Game | Match = Match(rules, info.seed) if options.match else Game(rules, info.seed)
     table = Table(info.id, rules, info.names, options, scoring)
+    for seat in stored.seats:
+        table.owners[seat.seat] = seat.owner
+    table.moves = seat_moves(info.options)
     for h in stored.hands:
         hand = rebuild_hand(rules, h.dealer, h.deck, [a.text for a in h.actions])
         for event in hand.events:  # a seat that has moved has come (Table.hold_clock)

@@ -23,7 +23,14 @@ from ...storage import DatabaseUnavailable, LeaseLost, StorageError
 from ..cluster import MOVED, Cluster
 from ..context import Context, context_of
 from ..manager import Client, Manager
-from ..protocol import TOO_MANY_MESSAGES, ProtocolError, encode, is_table_id, parse_message
+from ..protocol import (
+    COOKIES_NEEDED,
+    TOO_MANY_MESSAGES,
+    ProtocolError,
+    encode,
+    is_table_id,
+    parse_message,
+)
 from ..security import address, origin_ok, player_key
 from ..tables import INVITED
 
@@ -83,8 +90,7 @@ async def _serve(ws: WebSocket, context: Context) -> None:
         await send(ws, seat_message(table_id, fresh))
     if why is not None:
         await send(ws, {"type": "error", "message": why})
-    if seat is not None and owner is not None:
-        await context.claim(table_id, seat, owner)
+    moves = 0 if seat is None or owner is None else await context.take_seat(table_id, seat, owner)
     # From the check of the limits to the socket counted (manager.join, below or in _relay),
     # nothing waits: sockets opened together are each counted before the next is checked.
     refusal = manager.may_join(table_id, seat, where)
@@ -99,6 +105,8 @@ async def _serve(ws: WebSocket, context: Context) -> None:
         where,
         close=functools.partial(ws.close, MOVED),
         deltas=ws.query_params.get("history") == "delta",
+        owner=owner,
+        seat_moves=moves,
     )
     if cluster is not None and holder is not None:
         await _relay(context, cluster, client, holder, ws, owner)
@@ -196,7 +204,7 @@ async def _relay(
                 logging.getLogger("ginrummy.web").warning("table %s: %s", client.table_id, exc)
                 await send(ws, {"type": "error", "message": str(exc)})
                 continue
-            return {"op": "seat", "seat": seat}
+            return {"op": "seat", "seat": seat, "owner": owner, "moves": client.seat_moves}
         return None
 
     manager.join(client)  # counted here, against this instance's limits per seat and address
@@ -220,14 +228,15 @@ async def _try_hello_later(ws: WebSocket) -> None:
 
 async def _hello(context: Context, client: Client, token: str, owner: str | None) -> None:
     """A socket says which seat it holds (its token in a message, not in the URL); the seat
-    becomes its player's (``owner``) unless it is someone's already."""
+    becomes its player's (``owner``), moved here if it was another browser's
+    (:meth:`Context.take_seat`)."""
     await _check_hello(context, client, token, owner)
     table = await context.manager.get(client.table_id)  # as it is now, not as it was
     await client.send(context.manager.state_message(table, client, whole=True))
 
 
 async def _check_hello(context: Context, client: Client, token: str, owner: str | None) -> int:
-    """The seat a hello's token is for, claimed for ``owner``, the socket moved to it."""
+    """The seat a hello's token is for, taken for ``owner``, the socket moved to it."""
     manager = context.manager
     seat, fresh, why = await _seat_of(manager, client.table_id, token, owner)
     if fresh is not None:
@@ -235,7 +244,7 @@ async def _check_hello(context: Context, client: Client, token: str, owner: str 
     if seat is None:
         raise ProtocolError(why or NOT_VALID)
     if owner is not None:
-        await context.claim(client.table_id, seat, owner)
+        client.seat_moves = await context.take_seat(client.table_id, seat, owner)
     if seat != client.seat:
         refusal = manager.may_join(client.table_id, seat, client.address)
         if refusal is not None:
@@ -254,7 +263,8 @@ SPENT = (
 async def _seat_of(
     manager: Manager, table_id: str, token: str | None, owner: str | None
 ) -> tuple[int | None, str | None, str | None]:
-    """The seat ``token`` holds at the table (None: none); where it was the seat's invite
+    """The seat ``token`` holds at the table (None: none, and at a table between people for
+    a browser without a player cookie, ``owner`` None); where it was the seat's invite
     opened now for the first time, the seat's new token (:meth:`Manager.take_invite`), which
     only this socket is told; and where a token holds no seat, why, as the socket is told. An
     invite another player has taken holds no seat, but for the browser's player (``owner``)
@@ -263,6 +273,11 @@ async def _seat_of(
     seat = await manager.seat_for(table_id, token)
     if not token:
         return seat, None, None
+    if seat is not None and owner is None and await manager.friend_table(table_id):
+        # A seat lives in the browser whose player cookie owns it: a browser without one
+        # could hold it unseen beside its owner. (Checked before an invite is taken: it stays
+        # open for a browser that can take it.)
+        return None, None, COOKIES_NEEDED
     if seat is None:  # only the friend's seat is sent out as an invite
         if not await manager.spent_invite(table_id, token):
             return None, None, NOT_VALID

@@ -1,0 +1,227 @@
+"""A seat lives in one browser at a time, and a move of it between browsers is shown.
+
+Seat tokens are bearer tokens: whoever holds one plays the seat, in any browser (a player may
+move from his phone to his laptop with his own link). So the sender of an invite could open it
+himself in a private window, keep that window on the friend's seat, and send the friend the
+seat's link instead of the invite: he would see the friend's cards all game. Now the seat
+follows the browser that opened its token last: every socket left on it from another browser
+is made a spectator at once, and told so; the browser the seat moved to is told its cards were
+open elsewhere before it came, and so is the other player. Between people a socket without a
+player cookie only watches (its seat could not be told from another browser's).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ginrummy.web.protocol import COOKIES_NEEDED, MOVED_AWAY
+from ginrummy.web.security import PLAYER_COOKIE, player_key
+from webutil import (
+    LiveServer,
+    SeatSocket,
+    app_client,
+    invite_token,
+    leaks,
+    manager_of,
+    new_table,
+    post_table,
+    recv,
+    running_instances,
+    store_of,
+    sync,
+)
+
+#: The tests of one app run on each database; the instances' on PostgreSQL.
+each_database = pytest.mark.usefixtures("on_each_database")
+
+
+def _until_state(ws: Any) -> list[dict[str, Any]]:
+    """The messages up to and with the next state (the seat's token among them)."""
+    out = [recv(ws, seat=True)]
+    while out[-1]["type"] != "state":
+        out.append(recv(ws, seat=True))
+    return out
+
+
+def _hello(ws: Any, token: str) -> list[dict[str, Any]]:
+    """Say hello with ``token`` on a socket that has had its first (spectator's) state."""
+    ws.send_json({"type": "hello", "token": token})
+    return _until_state(ws)
+
+
+def _moved_away(ws: Any, seat: int) -> dict[str, Any]:
+    """The spectator's state a socket is sent once told its seat moved away (the seat's own
+    states sent before the move read past)."""
+    msg = recv(ws)
+    while msg["type"] == "state":
+        assert msg["table"]["seat"] == seat
+        msg = recv(ws)
+    assert msg == {"type": "moved_away", "message": MOVED_AWAY}
+    state = recv(ws)
+    assert state["type"] == "state" and state["table"]["seat"] is None
+    return state
+
+
+def _as(client: Any, cookie: str | None) -> None:
+    """The next sockets come from the browser whose player cookie is ``cookie`` (None: none)."""
+    client.cookies.clear()
+    client.player = cookie
+
+
+@each_database
+def test_the_sender_holding_his_own_invite_loses_the_seat_to_the_friend_and_all_are_told() -> None:
+    with app_client() as client:
+        _as(client, "ann")
+        created = new_table(client, mode="friend", name="Ann")
+        tid = created["id"]
+        hand = manager_of(client).tables[tid].hand
+        assert hand is not None
+        with client.websocket_connect(f"/ws/{tid}") as ann:
+            recv(ann)
+            assert _hello(ann, created["token"])[-1]["table"]["seat"] == 0
+            # The sender opens his own invite in a private window: the seat's token is his.
+            _as(client, "ann-private-window")
+            with client.websocket_connect(f"/ws/{tid}") as spy:
+                recv(spy)
+                seen = _hello(spy, invite_token(created))
+                token = next(m["token"] for m in seen if m["type"] == "seat")
+                assert seen[-1]["table"]["seat"] == 1 and seen[-1]["table"]["seat_moves"] == [0, 0]
+                # He sends the friend the seat's link, not the invite; the friend opens it.
+                _as(client, "bob")
+                with client.websocket_connect(f"/ws/{tid}") as bob:
+                    recv(bob)
+                    state = _hello(bob, token)[-1]
+                    assert state["table"]["seat"] == 1 and "hand" in state["view"]
+                    # The friend is told the seat's cards were open in another browser.
+                    assert state["table"]["seat_moves"] == [0, 1]
+                    # The private window is a spectator at once, told so, sent no more cards.
+                    assert "hand" not in _moved_away(spy, 1)["view"]
+                    bob.send_json({"type": "name", "name": "Bob"})
+                    sync(bob)  # the name stored and broadcast
+                    later = sync(spy)
+                    assert [m["table"]["names"][1] for m in later if m["type"] == "state"][-1] == (
+                        "Bob"
+                    )
+                    for msg in later:
+                        assert msg["type"] != "state" or msg["table"]["seat"] is None
+                        assert not leaks(msg, hand, None)
+                    spy.send_json({"type": "action", "action": "draw"})
+                    assert recv(spy)["type"] == "error"
+                    # The sender's own seat is shown that the friend's seat moved.
+                    states = [m for m in sync(ann) if m["type"] == "state"]
+                    assert states and states[-1]["table"]["seat_moves"] == [0, 1]
+                    assert store_of(client).seat_owner(tid, 1) == player_key({PLAYER_COOKIE: "bob"})
+
+
+@each_database
+def test_a_player_moves_his_own_seat_to_another_browser_and_back() -> None:
+    with app_client() as client:
+        _as(client, "phone")
+        created = new_table(client, mode="friend", name="Ann")
+        tid, token = created["id"], created["token"]
+        with client.websocket_connect(f"/ws/{tid}") as phone:
+            recv(phone)
+            assert _hello(phone, token)[-1]["table"]["seat_moves"] == [0, 0]
+            _as(client, "laptop")
+            with client.websocket_connect(f"/ws/{tid}") as laptop:
+                recv(laptop)
+                state = _hello(laptop, token)[-1]
+                assert state["table"]["seat"] == 0 and state["table"]["seat_moves"] == [1, 0]
+                _moved_away(phone, 0)
+                # Back on the phone (a new socket, as the page's "take the seat back" opens).
+                _as(client, "phone")
+                with client.websocket_connect(f"/ws/{tid}?token={token}") as again:
+                    state = recv(again)
+                    assert state["table"]["seat"] == 0 and state["table"]["seat_moves"] == [2, 0]
+                    _moved_away(laptop, 0)
+                    # A second socket of the same browser shares the seat: nobody is moved.
+                    with client.websocket_connect(f"/ws/{tid}?token={token}") as tab:
+                        assert recv(tab)["table"]["seat_moves"] == [2, 0]
+                        assert all(m["type"] != "moved_away" for m in sync(again))
+
+
+@each_database
+def test_a_browser_without_cookies_watches_a_friend_table_but_plays_the_computer() -> None:
+    with app_client() as client:
+        _as(client, "ann")
+        created = new_table(client, mode="friend", name="Ann")
+        tid = created["id"]
+        _as(client, None)
+        for token in (created["token"], invite_token(created)):
+            with client.websocket_connect(f"/ws/{tid}") as ws:
+                recv(ws)
+                ws.send_json({"type": "hello", "token": token})
+                assert recv(ws, seat=True) == {"type": "error", "message": COOKIES_NEEDED}
+                assert "seats need cookies enabled" in COOKIES_NEEDED
+                assert all(m["type"] != "seat" for m in sync(ws))
+            with client.websocket_connect(f"/ws/{tid}?token={token}") as ws:
+                seen = _until_state(ws)
+                assert seen[0] == {"type": "error", "message": COOKIES_NEEDED}
+                assert seen[-1]["table"]["seat"] is None
+        # The invite was not spent by them: the friend's browser takes it.
+        _as(client, "bob")
+        with client.websocket_connect(f"/ws/{tid}") as bob:
+            recv(bob)
+            assert _hello(bob, invite_token(created))[-1]["table"]["seat"] == 1
+        # Against the computer there is nobody to hide the cards from: as before.
+        _as(client, None)
+        computer = new_table(client, mode="computer", name="Ann")
+        with client.websocket_connect(f"/ws/{computer['id']}") as ws:
+            recv(ws)
+            ws.send_json({"type": "hello", "token": computer["token"]})
+            msg = recv(ws)  # (the computer's moves, as a spectator's states, may come first)
+            while msg["type"] != "state" or msg["table"]["seat"] is None:
+                assert msg["type"] == "state"
+                msg = recv(ws)
+            assert msg["table"]["seat"] == 0
+
+
+# -- many instances ---------------------------------------------------------------------------
+
+
+@pytest.fixture
+def two_instances(
+    tmp_path: Path, postgres_schema_url: str, broker_url: str
+) -> Iterator[list[LiveServer]]:
+    """Two instances on one PostgreSQL schema and one Redis."""
+    with running_instances(tmp_path, postgres_schema_url, broker_url, "1.5", count=2) as servers:
+        yield servers
+
+
+def test_a_seat_relayed_from_another_instance_is_demoted_when_it_moves(
+    two_instances: list[LiveServer],
+) -> None:
+    holder, other = two_instances
+    created = post_table(holder, mode="friend", name="Ann")
+    tid = created["id"]
+    sockets: list[SeatSocket] = []
+    try:
+        ann = SeatSocket(holder, tid, created["token"], player="ann")
+        sockets.append(ann)
+        assert ann.recv()["table"]["seat"] == 0
+        # The sender's private window, on the instance that does not hold the table: relayed.
+        spy = SeatSocket(other, tid, invite_token(created), player="ann-private-window")
+        sockets.append(spy)
+        seat = spy.recv(seat=True)
+        assert seat["type"] == "seat"
+        assert spy.recv()["table"]["seat"] == 1
+        bob = SeatSocket(holder, tid, seat["token"], player="bob")
+        sockets.append(bob)
+        assert bob.recv()["table"]["seat_moves"] == [0, 1]
+        msg = spy.recv()
+        while msg["type"] == "state" and msg["table"]["seat"] == 1:  # sent before the move
+            msg = spy.recv()
+        assert msg == {"type": "moved_away", "message": MOVED_AWAY}
+        bob.send({"type": "name", "name": "Bob"})
+        msg = spy.recv()
+        while msg["type"] != "state" or msg["table"]["names"][1] != "Bob":
+            assert msg["type"] != "state" or msg["table"]["seat"] is None
+            msg = spy.recv()
+        assert msg["table"]["seat"] is None and "hand" not in msg["view"]
+    finally:
+        for sock in sockets:
+            sock.close()
