@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import secrets
 from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -34,6 +35,8 @@ class JoinError(Exception):
         self.gone = gone
 
 
+#: The name of the server's player cookie (``ginrummy.web.security.PLAYER_COOKIE``).
+PLAYER_COOKIE = "ginrummy_player"
 #: The close code of a server that has no such table.
 NO_SUCH_TABLE = 4404
 
@@ -98,6 +101,10 @@ class RemoteSession:
         self.open_timeout = open_timeout
         self.label = f"table {link.table} on {link.base.split('://', 1)[1]}"
         self._ws: Any = None
+        #: This terminal's player id, sent as a browser's cookie: between people the server
+        #: keeps a seat in one browser (one player id) at a time, and gives none to a socket
+        #: without one. One per session, so its reconnects keep the seat.
+        self.player = secrets.token_urlsafe(18)
         self._first: list[Message] = []
         self._saw_open = False
         self._closed = False
@@ -126,7 +133,11 @@ class RemoteSession:
         url = self.link.socket_url
         try:
             ws = await connect(
-                url, proxy=None, open_timeout=self.open_timeout, max_size=MAX_MESSAGE
+                url,
+                proxy=None,
+                open_timeout=self.open_timeout,
+                max_size=MAX_MESSAGE,
+                additional_headers={"Cookie": f"{PLAYER_COOKIE}={self.player}"},
             )
         except InvalidURI as exc:
             raise JoinError(f"{url} is not a WebSocket address: {exc}") from None
