@@ -20,6 +20,7 @@ import pytest
 
 from ginrummy.web.protocol import COOKIES_NEEDED, MOVED_AWAY
 from ginrummy.web.security import PLAYER_COOKIE, player_key
+from ginrummy.web.tables import new_token, token_hash
 from webutil import (
     LiveServer,
     SeatSocket,
@@ -178,6 +179,27 @@ def test_a_browser_without_cookies_watches_a_friend_table_but_plays_the_computer
                 assert msg["type"] == "state"
                 msg = recv(ws)
             assert msg["table"]["seat"] == 0
+
+
+@each_database
+def test_a_seat_a_browser_without_cookies_held_before_moves_to_the_first_that_has_them() -> None:
+    # Before seats needed a cookie, a browser without one could take the invite: it saw the
+    # seat's cards though the seat stayed nobody's.
+    with app_client() as client:
+        _as(client, "ann")
+        created = new_table(client, mode="friend", name="Ann")
+        tid, fresh = created["id"], new_token()
+        store = store_of(client)
+        assert store.take_invite(tid, 1, token_hash(invite_token(created)), token_hash(fresh))
+        assert store.seat_owner(tid, 1) is None
+        _as(client, "bob")
+        with client.websocket_connect(f"/ws/{tid}?token={fresh}") as bob:
+            state = recv(bob)
+            assert state["table"]["seat"] == 1 and state["table"]["seat_moves"] == [0, 1]
+        # Seat 0, nobody's and never played (the table made without a cookie), simply becomes
+        # the first browser's.
+        with client.websocket_connect(f"/ws/{tid}?token={created['token']}") as ann:
+            assert recv(ann)["table"]["seat_moves"] == [0, 1]
 
 
 # -- many instances ---------------------------------------------------------------------------

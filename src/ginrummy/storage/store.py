@@ -42,7 +42,16 @@ from ..engine.results import ResultKind
 from .convert import entry_info, game_info, hand_info, player_info, seat_info
 from .database import WRITE, is_memory, make_engine, migrate, resolve_url
 from .errors import DatabaseUnavailable, InvalidData
-from .models import GAME_KINDS, GAME_STATUSES, GameRow, HandRow, LeaseRow, Player, SeatRow
+from .models import (
+    GAME_KINDS,
+    GAME_STATUSES,
+    ActionRow,
+    GameRow,
+    HandRow,
+    LeaseRow,
+    Player,
+    SeatRow,
+)
 from .saved import GameInfo, PlayerInfo, PlayerStats, SavedGame, SeatedGame
 from .writer import Writer, options_hold
 
@@ -250,6 +259,22 @@ class Store:
         """Whether the game is played between two people (its ``mode``): a read, for a seat
         asked for by a browser without a player cookie (refused at such a table)."""
         return self._options(game_id).get("mode") == "friend"
+
+    def seat_used(self, game_id: str, seat: int, *, invited: bool = False) -> bool:
+        """Whether the seat has played a move, or (``invited``: it is the seat sent out as an
+        invite) had its invite taken. Read of a seat nobody owns: one so used was held by a
+        browser without a player cookie (before seats needed one), which saw its cards."""
+        if invited:
+            options = self._options(game_id)
+            if options.get("spent_invites") and seat not in options.get("invites", ()):
+                return True
+        with self._reading() as session:
+            found = session.scalar(
+                select(ActionRow.seq)
+                .where(ActionRow.game_id == game_id, ActionRow.seat == seat)
+                .limit(1)
+            )
+            return found is not None
 
     def invite_open(self, game_id: str, seat: int) -> bool:
         """Whether the seat's invite has not been taken yet (:meth:`Writer.take_invite`): a

@@ -17,6 +17,7 @@ from .limits import Buckets
 from .manager import Manager
 from .metrics import Metrics
 from .server import Trusted
+from .tables import INVITED
 
 #: New tables an address may open: this many a minute on average, up to TABLE_BURST at once.
 TABLES_PER_MINUTE = 6.0
@@ -87,16 +88,31 @@ class Context:
         """A seat's token opened in the browser of the player ``owner``: the seat is claimed
         for him (:meth:`claim`) or, where it is another browser's at a table between people,
         moved to his (the store counts the move, :meth:`Writer.move_seat`; the manager makes
-        spectators of the sockets it leaves). Returns the seat's moves so far where it moved
-        now, else 0. At a table against the computer a seat stays its first player's."""
-        held = await self.manager.db(self.store.seat_owner, game_id, seat)
-        if held is None:
-            await self.manager.db(self.store.claim_seat, game_id, seat, owner)
+        spectators of the sockets it leaves), as it is from nobody's where a browser without
+        cookies held it. Returns the seat's moves so far where it moved now, else 0. At a
+        table against the computer a seat stays its first player's."""
+        manager = self.manager
+        held = await manager.db(self.store.seat_owner, game_id, seat)
+        if held == owner:
             return 0
-        if held == owner or not await self.manager.friend_table(game_id):
+        if held is None and not await self._used_without_cookies(game_id, seat):
+            await manager.db(self.store.claim_seat, game_id, seat, owner)
             return 0
-        moves: int = await self.manager.db(self.store.move_seat, game_id, seat, owner)
+        if not await manager.friend_table(game_id):
+            return 0
+        moves: int = await manager.db(self.store.move_seat, game_id, seat, owner)
         return moves
+
+    async def _used_without_cookies(self, game_id: str, seat: int) -> bool:
+        """Whether a seat nobody owns was held at a table between people by a browser without
+        a player cookie (before seats needed one): it saw the seat's cards, so the seat taken
+        now moves, as from any other browser. Read once per seat, when it is first owned."""
+        if not await self.manager.friend_table(game_id):
+            return False
+        used: bool = await self.manager.db(
+            self.store.seat_used, game_id, seat, invited=seat == INVITED
+        )
+        return used
 
 
 def context_of(conn: HTTPConnection) -> Context:
