@@ -312,3 +312,48 @@ def test_the_invite_is_not_offered_again_once_the_friend_came_and_went(
     ann.locator("#hand .card[data-card]").first.wait_for()
     ann.wait_for_timeout(500)
     assert ann.locator("#invite-box").is_hidden()
+
+
+# -- a seat opened in another browser -----------------------------------------------------------
+
+
+def test_a_seat_opened_in_another_browser_leaves_the_first_watching_for_good(
+    stacked: LiveServer, browser: Any
+) -> None:
+    # The invite's sender opened it himself in a private window, then sent the friend the
+    # seat's link: his window kept the friend's seat, and its cards, all game.
+    windows = [context(browser, DESKTOP) for _ in range(3)]  # Ann, her private one, Bob
+    try:
+        ann, spy, bob = (w.new_page() for w in windows)
+        created = post_table(stacked, mode="friend", name="Ann")
+        ann.goto(f"{stacked.url}{created['url']}")
+        ann.locator("#hand .card[data-card]").first.wait_for()
+        spy.goto(f"{stacked.url}{created['invite']}")
+        spy.locator("#hand .card[data-card]").first.wait_for()
+        token = spy.evaluate("() => JSON.parse(localStorage.getItem('ginrummy.tables'))[0].token")
+        bob.goto(f"{stacked.url}/t/{created['id']}#s={token}")
+        bob.locator("#hand .card[data-card]").first.wait_for()
+        # The private window watches, and says why for good; the friend is warned; Ann is told.
+        spy.locator("#seat-notice", has_text="opened in another browser").wait_for()
+        spy.locator("#take-seat-back").wait_for()
+        assert spy.locator("#hand .card[data-card]").count() == 0
+        bob.locator("#seat-moves", has_text="If that was not you, the game is not fair").wait_for()
+        ann.locator("#seat-moves", has_text="seat moved to another browser").wait_for()
+        shot(spy, "friends-seat-moved-away")
+        # Bob's page reloaded (its socket closed and opened again): the private window does
+        # not take the seat back by itself, nor once reloaded itself.
+        bob.reload()
+        bob.locator("#hand .card[data-card]").first.wait_for()
+        spy.reload()
+        spy.locator("#seat-notice", has_text="opened in another browser").wait_for()
+        spy.wait_for_timeout(1500)
+        assert bob.locator("#seat-notice").is_hidden()
+        assert bob.locator("#hand .card[data-card]").count() == 10
+        assert spy.locator("#hand .card[data-card]").count() == 0
+        # Taken back by the button: visibly, the other side is told in its turn.
+        spy.locator("#take-seat-back").click()
+        spy.locator("#hand .card[data-card]").first.wait_for()
+        bob.locator("#seat-notice", has_text="opened in another browser").wait_for()
+    finally:
+        for w in windows:
+            w.close()

@@ -24,6 +24,7 @@ import {
   myTurn,
   saveCommitments,
   send,
+  setMovedAway,
   table,
   tableId,
   toast,
@@ -64,7 +65,7 @@ function connect() {
   ws.onopen = () => {
     app.retry = 500;
     setConn(true);
-    if (app.token && !app.watching) {
+    if (app.token && !app.watching && !app.movedAway) {
       ws.send(JSON.stringify({ type: "hello", token: app.token }));
       // The server sends a spectator's state until it has read the token: kept aside, not
       // drawn (the hand face down, "Ann draws…" said of our own move), unless the seat is
@@ -116,6 +117,9 @@ function connect() {
       }
       app.awaitingSeat = false;
       app.heldState = null;
+    } else if (msg.type === "moved_away") {
+      setMovedAway(true);
+      showMovedAway(msg.message);
     } else if (msg.type === "review") {
       app.review = msg;
       showReview();
@@ -140,6 +144,39 @@ function sayPresence(before, now) {
     const name = table().names[seat];
     $("live").textContent = now[seat] ? `${name} is back at the table.` : `${name} left the table.`;
   }
+}
+
+// Our seat was opened in another browser, which holds it now: we watch, and say so for as long
+// as the page shows the table. Taking it back is the player's choice, and moves it again (the
+// other browser is told, as we were).
+function showMovedAway(message) {
+  const box = $("seat-notice");
+  box.hidden = false;
+  const back = button("Take the seat back here", () => {
+    setMovedAway(false);
+    box.hidden = true;
+    app.ws?.close(); // it reconnects, and says hello with the seat's token
+  });
+  back.id = "take-seat-back";
+  box.replaceChildren(
+    h("p", {}, `${message.charAt(0).toUpperCase()}${message.slice(1)}.`),
+    h("div", { class: "bar" }, back),
+  );
+}
+
+// A seat whose cards were open in another browser (Table.moves on the server): said to the seat
+// itself for good, and to the other player, not in a passing note.
+function renderSeatMoves(t) {
+  const moves = t.seat_moves || [0, 0];
+  const lines = [];
+  if (t.seat != null && moves[t.seat] > 0)
+    lines.push(
+      "This seat was open in another browser before you came: whoever opened it there saw its cards. If that was not you, the game is not fair.",
+    );
+  for (const seat of [0, 1])
+    if (seat !== t.seat && moves[seat] > 0) lines.push(`${t.names[seat]}'s seat moved to another browser.`);
+  $("seat-moves").hidden = lines.length === 0;
+  $("seat-moves").replaceChildren(...lines.map((line) => h("p", {}, line)));
 }
 
 function setConn(ok) {
@@ -240,6 +277,7 @@ function render() {
   renderClock(t);
   renderNameForm(t);
   renderInvite(t);
+  renderSeatMoves(t);
   const log = renderLog($("log-list"), { view: v, table: t, n: words() }, app.logShown);
   app.logShown = log.shown;
   if (log.fresh.length) $("live").textContent = log.fresh.join(" ");
@@ -367,5 +405,6 @@ $("copy-seat-link").onclick = async () => {
   }
 };
 enableDrag($("hand"), { onDrop, pileSelector: "#pile" });
+if (app.movedAway) showMovedAway("this seat was opened in another browser; watching as a spectator");
 connect();
 checkOtherSeatLink();

@@ -13,6 +13,9 @@ export const app = {
   token: tokenFor(tableId),
   otherSeatLink: null, // a link of this table's other seat, opened where we hold a seat
   watching: false, // watching as a spectator although this browser holds a seat
+  // our seat was opened in another browser, which has it now: watch, and never send its token
+  // again by ourselves (that would take it back), nor after a reload of this tab
+  movedAway: movedAwayHere(),
   ws: null,
   retry: 500,
   awaitingSeat: false, // our hello is sent and its seat's state not yet come
@@ -29,6 +32,24 @@ export const app = {
   logShown: undefined, // what the move log showed last
   commitments: loadCommitments(),
 };
+
+// Whether this tab's seat moved to another browser (kept for the tab: a reload keeps watching).
+function movedAwayHere() {
+  try {
+    return sessionStorage.getItem(`ginrummy.moved.${tableId}`) === "1";
+  } catch {
+    return false;
+  }
+}
+export function setMovedAway(moved) {
+  app.movedAway = moved;
+  try {
+    if (moved) sessionStorage.setItem(`ginrummy.moved.${tableId}`, "1");
+    else sessionStorage.removeItem(`ginrummy.moved.${tableId}`);
+  } catch {
+    /* disabled: kept for this page only */
+  }
+}
 
 // hand number -> the commitment as first seen and the hand we were dealt, kept in this browser so
 // that a reload mid-hand still checks the deal against what was published before the first move
