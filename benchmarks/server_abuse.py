@@ -738,6 +738,8 @@ async def first_states(url: str, tables: list[Seeded]) -> list[tuple[float, Any]
             open_timeout=120,
             ping_interval=None,
             max_size=1 << 22,
+            # As the table's player's browser: between people a seat needs a player cookie.
+            additional_headers={"Cookie": f"ginrummy_player=abuse-{table.id}"},
         ) as ws:
             while True:
                 msg = json.loads(await asyncio.wait_for(ws.recv(), 120))

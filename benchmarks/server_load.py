@@ -391,6 +391,9 @@ async def open_seats(
                 max_size=1 << 22,
                 compression=compression,
                 local_addr=(seat_address(n, seat), 0) if own_addresses else None,
+                # Each seat from a browser of its own (its player cookie): between people the
+                # server gives no seat to a socket without one.
+                additional_headers={"Cookie": f"ginrummy_player=load-{n}-{seat}"},
             )
             relayed = where != seat_instance(n, 0, len(urls))
             seed = offset + 2 * n + seat
