@@ -196,3 +196,37 @@ def test_a_seat_link_with_legal_moves_is_the_seat_of_the_link(server: LiveServer
     state = asyncio.run(run())
     assert state["table"]["seat"] == 0
     assert isinstance(legal(state), list)
+
+
+def test_a_seat_opened_in_a_browser_ends_the_terminals_session_saying_why(
+    server: LiveServer,
+) -> None:
+    # Between people a seat lives in one browser (one player id) at a time: the terminal, a
+    # player of its own, is made a spectator when a browser opens its seat's link, and stops
+    # there rather than take the seat back at its next reconnect.
+    from ginrummy.web.protocol import MOVED_AWAY
+
+    created, _ = friend_table(server)
+    seat_link = f"{server.url}{created['url']}"
+
+    async def run() -> list[dict[str, Any]]:
+        session = await RemoteSession.join(seat_link)
+        try:
+            await session.start()
+            seen = [await session.receive()]
+            browser = await asyncio.to_thread(
+                SeatSocket, server, created["id"], created["token"], player="a-browser"
+            )
+            try:
+                while seen[-1]["type"] not in ("error", "closed"):
+                    seen.append(await asyncio.wait_for(session.receive(), 20))
+                seen.append(await session.receive())
+            finally:
+                browser.close()
+            return seen
+        finally:
+            await session.close()
+
+    seen = asyncio.run(run())
+    assert seen[-2] == {"type": "error", "message": MOVED_AWAY}
+    assert seen[-1] == {"type": "closed"}

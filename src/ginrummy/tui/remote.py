@@ -248,6 +248,14 @@ class RemoteSession:
                     continue
             if message.get("type") == "state" and await self._follow(message):
                 continue
+            if message.get("type") == "moved_away":
+                # The seat was opened in another browser: said, and the session ends here (a
+                # reconnect would send the token again, and take the seat back unasked).
+                self._closed = True
+                with contextlib.suppress(Exception):
+                    await self._ws.close()
+                self._ws = None
+                return {"type": "error", "message": str(message.get("message"))}
             return message
 
     async def _follow(self, state: Message) -> bool:
