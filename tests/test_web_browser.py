@@ -362,19 +362,25 @@ def test_two_browsers_play_through_an_invite_link(server: LiveServer, browser: A
         )
         seat_link = bob.page.evaluate("navigator.clipboard.readText()")
         assert "#s=" in seat_link and seat_link != link, seat_link
+        bob_held = sorted(bob.hand())
         phone = browser.new_context(viewport={"width": 360, "height": 740})
         try:
             moved = phone.new_page()
             moved.goto(seat_link)
             moved.locator("#hand .card[data-card]").first.wait_for()
             cards = moved.locator("#hand .card[data-card]")
-            assert sorted(cards.evaluate_all("els => els.map(e => e.dataset.card)")) == sorted(
-                bob.hand()
-            )
+            assert sorted(cards.evaluate_all("els => els.map(e => e.dataset.card)")) == bob_held
+            # The seat lives in one browser at a time: the desk only watches now, and says so.
+            bob.page.locator("#seat-notice", has_text="opened in another browser").wait_for()
+            assert bob.hand() == []
             moved.locator("summary", has_text="Rules, fairness").click()
             moved.screenshot(path=str(ARTIFACTS / "seat-link-phone.png"), full_page=True)
         finally:
             phone.close()
+        # Back at the desk, where he asks for it.
+        bob.page.click("#take-seat-back")
+        bob.page.locator("#hand .card[data-card]").first.wait_for()
+        assert sorted(bob.hand()) == bob_held
 
         play_to_showdown([ann, bob])
         words = [p.wait_for_showdown() for p in (ann, bob)]
