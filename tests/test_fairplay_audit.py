@@ -27,7 +27,7 @@ from ginrummy.agents import get_agent as real_get_agent
 from ginrummy.agents.expert import ExpertAgent
 from ginrummy.engine import DECK, Cards, IllegalActionError, Rules, parse_cards
 from ginrummy.storage import Store
-from ginrummy.web import manager as manager_module
+from ginrummy.web import computer as computer_module
 from ginrummy.web import tables as tables_module
 from ginrummy.web import thinking
 from ginrummy.web.dealing import Deal, commitment, deck_text, shuffle
@@ -96,14 +96,14 @@ def test_the_computers_move_comes_as_late_however_long_it_thought(
     """A page timing the computer's answer to its pass learns nothing of how long the
     computer thought over the upcard (which says whether the upcard melds with its cards):
     a move thought over at once and one thought over for 0.6 s both come 1 s after the pass."""
-    real = manager_module.think
+    real = computer_module.think
     thinking = {"seconds": 0.0}
 
     def think(agent: Any, view: Any, rng: random.Random) -> Any:
         time.sleep(thinking["seconds"])
         return real(agent, view, rng)
 
-    monkeypatch.setattr(manager_module, "think", think)
+    monkeypatch.setattr(computer_module, "think", think)
 
     async def answer_after(seconds: float) -> float:
         thinking["seconds"] = seconds
@@ -127,14 +127,14 @@ def test_the_computers_move_comes_as_late_however_long_it_thought(
 @pytest.fixture
 def release(monkeypatch: pytest.MonkeyPatch) -> Iterator[threading.Event]:
     """The computer thinks until the test sets this event."""
-    real = manager_module.think
+    real = computer_module.think
     event = threading.Event()
 
     def think(agent: Any, view: Any, rng: random.Random) -> Any:
         event.wait(30)
         return real(agent, view, rng)
 
-    monkeypatch.setattr(manager_module, "think", think)
+    monkeypatch.setattr(computer_module, "think", think)
     yield event
     event.set()
 
@@ -228,7 +228,7 @@ def test_the_computers_answer_to_another_move_waits_for_nothing_it_thought_befor
     The computer's answer to the discard comes after its delay, whatever became of what it
     was thinking over the pass: when it waited for that, the time its answer came (and how
     long the undo of the discard stayed open) told how long it thought over the pass."""
-    real = manager_module.think
+    real = computer_module.think
     release = threading.Event()
     calls: list[int] = []
 
@@ -238,7 +238,7 @@ def test_the_computers_answer_to_another_move_waits_for_nothing_it_thought_befor
             release.wait(30)
         return real(agent, view, rng)
 
-    monkeypatch.setattr(manager_module, "think", think)
+    monkeypatch.setattr(computer_module, "think", think)
 
     async def run() -> None:
         manager, store, table, me = await computer_table(delay=0.3)

@@ -137,10 +137,10 @@ def test_a_web_computer_that_failed_to_think_leaves_the_undo_open(
     """The computer's thinking failed: its move is no longer due, so the person's last move may
     be taken back (the undo then starts the computer's turn anew); refused, the table stalls."""
     from ginrummy.engine import Rules
-    from ginrummy.web import manager as manager_module
+    from ginrummy.web import computer as computer_module
     from ginrummy.web.tables import Options
 
-    real = manager_module.think
+    real = computer_module.think
     calls = []
 
     def failing(*args: object) -> object:
@@ -149,7 +149,7 @@ def test_a_web_computer_that_failed_to_think_leaves_the_undo_open(
             raise RuntimeError("the agent failed")
         return real(*args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(manager_module, "think", failing)
+    monkeypatch.setattr(computer_module, "think", failing)
 
     async def run() -> None:
         store = Store("sqlite://")

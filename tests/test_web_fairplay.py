@@ -21,6 +21,7 @@ import pytest
 from ginrummy.agents.style import Evidence
 from ginrummy.engine import DECK, IllegalActionError, Phase, Rules, parse_cards
 from ginrummy.storage import Store
+from ginrummy.web import clock as clock_module
 from ginrummy.web import manager as manager_module
 from ginrummy.web import tables as tables_module
 from ginrummy.web.dealing import Deal, commitment, deck_text
@@ -271,14 +272,14 @@ def test_the_clock_never_moves_for_a_seat_that_moved_in_time(
     stored as made, and the clock task does not fail."""
     thinking = threading.Event()
     release = threading.Event()
-    real = manager_module.timeout_move
+    real = clock_module.timeout_move
 
     def slow_timeout_move(view: Any) -> Any:
         thinking.set()
         release.wait(10)
         return real(view)
 
-    monkeypatch.setattr(manager_module, "timeout_move", slow_timeout_move)
+    monkeypatch.setattr(clock_module, "timeout_move", slow_timeout_move)
 
     async def run() -> None:
         store = Store("sqlite://")

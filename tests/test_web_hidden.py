@@ -24,7 +24,7 @@ import pytest
 from ginrummy.engine import DECK, Hand, Rules
 from ginrummy.engine.views import PlayerView
 from ginrummy.storage import Store
-from ginrummy.web import manager as manager_module
+from ginrummy.web import computer as computer_module
 from ginrummy.web.dealing import verify
 from ginrummy.web.manager import UNLIMITED, Client, Manager
 from ginrummy.web.protocol import ProtocolError
@@ -58,7 +58,7 @@ def _quick_hints(monkeypatch: pytest.MonkeyPatch) -> None:
         return original(view, **{**kwargs, "worlds": 8})
 
     monkeypatch.setattr(hints, "hint", quick)
-    monkeypatch.setattr(manager_module, "hint", quick, raising=False)  # imported by name there
+    monkeypatch.setattr(computer_module, "hint", quick, raising=False)  # imported by name there
 
 
 @dataclass

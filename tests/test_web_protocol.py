@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from ginrummy.engine import Rules
-from ginrummy.web import manager as manager_module
+from ginrummy.web import computer as computer_module
 from ginrummy.web.dealing import verify
 from ginrummy.web.manager import UNLIMITED, Client, Manager
 from ginrummy.web.protocol import MAX_MESSAGE_BYTES, ProtocolError, parse_message
@@ -410,14 +410,14 @@ def test_the_computer_answers_a_reply_sent_at_once() -> None:
 
 def test_hints_think_off_the_event_loop_one_at_a_time(monkeypatch: pytest.MonkeyPatch) -> None:
     started, release = threading.Event(), threading.Event()
-    real = manager_module.hint
+    real = computer_module.hint
 
     def slow_hint(*args: Any, **kwargs: Any) -> Any:  # a hint that thinks until released
         started.set()
         release.wait(10)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(manager_module, "hint", slow_hint)
+    monkeypatch.setattr(computer_module, "hint", slow_hint)
 
     async def run() -> None:
         store = new_store()

@@ -18,7 +18,7 @@ import pytest
 from ginrummy.agents import get_agent
 from ginrummy.engine import IllegalActionError, Rules, deadwood, parse_cards
 from ginrummy.storage import Store
-from ginrummy.web import manager as manager_module
+from ginrummy.web import computer as computer_module
 from ginrummy.web.manager import UNLIMITED, Manager
 from ginrummy.web.protocol import ProtocolError
 from ginrummy.web.tables import Options
@@ -208,14 +208,14 @@ def test_a_review_names_the_hand_it_reviews_though_the_next_is_dealt_meanwhile(
     deals hand 2. The review says it is hand 1's (the page keys reviews by hand: labelled 2,
     it showed hand 1's mistakes as hand 2's)."""
     started = threading.Event()
-    real = manager_module.review_hand
+    real = computer_module.review_hand
 
     def slow_review(*args: Any, **kwargs: Any) -> Any:
         started.set()
         threading.Event().wait(0.5)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(manager_module, "review_hand", slow_review)
+    monkeypatch.setattr(computer_module, "review_hand", slow_review)
 
     async def run() -> None:
         manager, store, table, me = await computer_table(dealer=0)
