@@ -9,7 +9,10 @@ Where things are, from the outside in:
 - :mod:`.security`: security headers, same-site posts and sockets, body and rate limits, the
   anonymous player cookie;
 - :mod:`.protocol`: the messages a socket may send, validated;
-- :mod:`.manager`: the tables in memory, the seats' messages, the computer's turns (no HTTP);
+- :mod:`.manager`: the tables in memory (no HTTP), put together from parts (:mod:`.base`):
+  :mod:`.connections` (the sockets and what each is sent), :mod:`.changes` (the seats'
+  messages, each change stored before anyone is told), :mod:`.computer` (the computer's turns,
+  the expert's hints and reviews) and :mod:`.clock` (the move clock);
 - :mod:`.tables`: one table's hands and what each seat may see (no network);
 - :mod:`.dealing`: shuffles the players can check; :mod:`.limits`: token buckets.
 """
