@@ -135,7 +135,8 @@ def test_the_knockers_deadwood_is_on_the_table_for_the_layoffs(
         # Nothing lays off: the page says so, and the move it asks for is Done, not the
         # optimal layoffs of nothing.
         status = page.locator("#status").inner_text()
-        assert status == "Nothing to lay off: press Done (F) to see the result.", status
+        key = "" if size[0] < 700 else " (F)"  # a phone's sentence names no key either
+        assert status == f"Nothing to lay off: press Done{key} to see the result.", status
         done = page.locator("#actions button.primary").inner_text()
         assert done == ("Done" if size[0] < 700 else "Done (F)"), done  # no keys on a phone
         shot(page, f"players-{'phone' if size[0] < 700 else 'desktop'}-layoff")

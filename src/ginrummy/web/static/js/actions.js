@@ -3,7 +3,7 @@
 
 import { cardValue, pretty, prettyText } from "./cards.js";
 import { h } from "./common.js";
-import { $, act, app, button, legal, send, table, toast, view, words } from "./tablestate.js";
+import { $, act, app, button, legal, send, table, toast, view, withKeys, words } from "./tablestate.js";
 import { actionWords, hintReason } from "./words.js";
 
 export function renderActions(v) {
@@ -38,18 +38,24 @@ export function renderActions(v) {
       button("Pass (P)", () => act("pass")),
     );
   } else if (v.phase === "draw") {
-    status.textContent = L.includes("take")
-      ? "Draw from the stock (D) or take the top discard (T)."
-      : "Draw from the stock (D).";
+    status.replaceChildren(
+      ...withKeys(
+        L.includes("take") ? "Draw from the stock (D) or take the top discard (T)." : "Draw from the stock (D).",
+      ),
+    );
     if (L.includes("draw")) bar.append(button("Draw from stock (D)", () => act("draw"), "primary"));
     if (L.includes("take")) bar.append(button("Take discard (T)", () => act("take")));
   } else if (v.phase === "discard") {
     discardActions(v, L, bar, status);
   } else if (v.phase === "layoff") {
     const offs = L.filter((a) => a.startsWith("layoff "));
-    status.textContent = offs.length
-      ? "Lay off the ringed cards onto the knocker's melds (click them), or let the optimal layoffs be made."
-      : "Nothing to lay off: press Done (F) to see the result.";
+    status.replaceChildren(
+      ...withKeys(
+        offs.length
+          ? "Lay off the ringed cards onto the knocker's melds (click them), or let the optimal layoffs be made."
+          : "Nothing to lay off: press Done (F) to see the result.",
+      ),
+    );
     for (const a of offs) bar.append(button(`Lay off ${pretty(a.split(" ")[1])}`, () => act(a)));
     // with nothing to lay off, Done is the move asked for (the optimal layoffs of nothing are
     // no more than it)

@@ -113,6 +113,13 @@ function keyHint(label) {
   const m = /^(.*?)( \([A-Z]\))$/.exec(label);
   return m ? [m[1], h("span", { class: "key-hint" }, m[2])] : [label];
 }
+// A sentence's keys, as in "Draw from the stock (D).", each a hint of its own as on a button.
+export function withKeys(text) {
+  return text
+    .split(/( \([A-Z]\))/)
+    .filter((part) => part !== "")
+    .map((part) => (/^ \([A-Z]\)$/.test(part) ? h("span", { class: "key-hint" }, part) : part));
+}
 
 // To the rematch's table, with this browser's seat (the seats' tokens hold there too).
 export function followRematch(id) {
