@@ -612,3 +612,25 @@ def test_the_move_clock_between_people_counts_down_on_the_status_line() -> None:
             )
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (40, 12)])
+def test_help_fits_the_screen_and_scrolls_to_its_last_line(size: tuple[int, int]) -> None:
+    """Help is longer than a small terminal: its dialog stays on the screen with its way out
+    shown, and the keys scroll it down to the last command."""
+    game = new_game(SEEDS["knocked"])
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await until(pilot, lambda: waiting_for_me(app), "my turn")
+        await pilot.press("question_mark")
+        await until(pilot, lambda: "How to play here" in screen_text(app), "the help")
+        await pilot.pause(0.1)
+        assert "Esc: close" in screen_text(app)
+        await pilot.press("end")
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        assert "quit (q)" in text and "Esc: close" in text, text
+        await pilot.press("escape")
+        await until(pilot, lambda: "How to play here" not in screen_text(app), "the table")
+
+    drive(game, scenario, size=size)

@@ -93,6 +93,19 @@ class TextDialog(ModalScreen[None]):
                 yield Static("\n".join(self.lines), markup=False)
             yield Static("Esc: close", classes="muted")
 
+    def on_mount(self) -> None:
+        self._fit()
+        self.query_one(VerticalScroll).focus()  # ↑/↓, PgUp/PgDn, Home/End scroll it
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """Text longer than the screen scrolls inside the dialog, whose title and way out stay
+        on the screen: its border, title and last line take four of the 90% of the rows."""
+        rows = self.app.size.height * 9 // 10 - 4
+        self.query_one(VerticalScroll).styles.max_height = max(1, min(30, rows))
+
     def on_key(self, event: Any) -> None:
         if event.key == self.key:
             event.stop()
@@ -109,6 +122,7 @@ Keys:
   k knock · g gin · b big gin (a dialog offers the best arrangements)
   l lay off the chosen card · a optimal layoffs · f done laying off
   h hint · u undo · n next hand · r rematch · s score sheet · : type a command · q quit
+  ? this help · Esc close a dialog (↑/↓, PgUp/PgDn scroll a long one)
 """
 
 
