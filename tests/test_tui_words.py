@@ -15,6 +15,7 @@ from ginrummy.engine import Rules
 from ginrummy.storage import Store
 from ginrummy.tui.commands import (
     CommandWordsError,
+    error_sentence,
     knock_action,
     knock_choices,
     parse_command,
@@ -123,6 +124,35 @@ def test_commands_are_read_against_the_state() -> None:
     assert parse_command("knock 2c", state).action == "knock 2c"
     state["view"]["legal_actions"] = ["discard Kh", "discard 2c", "knock Kh"]
     assert parse_command("knock", state).action == "knock Kh"
+
+
+def test_a_card_not_in_the_hand_is_said_so_in_a_sentence() -> None:
+    """Naming a card you do not hold says so (not that its move is impossible now), and the
+    line a person reads starts with a capital and ends with a stop, in both modes."""
+    state: dict[str, Any] = {
+        "table": {"names": ["Ann", "Bob"], "seat": 0, "options": {"mode": "computer"}},
+        "view": {
+            "seat": 0,
+            "phase": "discard",
+            "current_player": 0,
+            "hand": "Kh 2c 3d 4d 5d 7s 8s 9h Jc Qc Ks",
+            "legal_actions": ["discard Kh", "discard 2c", "knock 2c"],
+            "discard_deadwood": {"Kh": 4, "2c": 9},
+        },
+    }
+    for typed in ("x 9s", "discard 9s", "9s", "knock 9s", "g 9s"):
+        with pytest.raises(CommandWordsError, match="9♠ is not in your hand") as caught:
+            parse_command(typed, state)
+        assert error_sentence(caught.value) == "9♠ is not in your hand."
+    with pytest.raises(CommandWordsError) as caught:
+        parse_command("take", state)
+    assert error_sentence(caught.value) == "You cannot take the discard now."
+    with pytest.raises(CommandWordsError, match="you cannot discard 3♦ now"):
+        parse_command("x 3d", state)  # held, but not to be discarded now
+    state["view"]["taken_card"] = "3d"
+    for typed in ("x 3d", "3d", "knock 3d"):
+        with pytest.raises(CommandWordsError, match="3♦ was just taken from the pile"):
+            parse_command(typed, state)
 
 
 def test_links_are_read_as_the_page_reads_them() -> None:

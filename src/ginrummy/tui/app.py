@@ -27,6 +27,7 @@ from .cards import Drawing, draw_groups
 from .commands import (
     CommandWordsError,
     best_end,
+    error_sentence,
     knock_action,
     knock_choices,
     parse_command,
@@ -578,7 +579,7 @@ class TableScreen(Screen[None]):
         try:
             command = parse_command(text, self.state)
         except CommandWordsError as exc:
-            self.problem = str(exc)
+            self.problem = error_sentence(exc)
             self.redraw()
             return
         if command.kind == "knock":

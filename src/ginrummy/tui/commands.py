@@ -96,6 +96,27 @@ class Command:
     name: str = ""
 
 
+def error_sentence(exc: CommandWordsError) -> str:
+    """The error as the sentence a person reads: a capital first, a full stop last."""
+    text = str(exc)
+    return f"{text[:1].upper()}{text[1:]}."
+
+
+def _held(card: str, state: State) -> str:
+    """The card, refused in words when the hand the state shows does not hold it."""
+    hand = (state.get("view") or {}).get("hand")
+    if isinstance(hand, str) and card not in hand.split():
+        raise CommandWordsError(f"{pretty(card)} is not in your hand")
+    return card
+
+
+def _not_the_taken_card(card: str, state: State) -> None:
+    """Refuse, saying why, the card just taken from the pile (not to be discarded this turn)."""
+    view = state.get("view") or {}
+    if view.get("phase") == "discard" and view.get("taken_card") == card:
+        raise CommandWordsError(f"{pretty(card)} was just taken from the pile: not this turn")
+
+
 def _card(word: str) -> str:
     try:
         return str(Card.parse(word))
@@ -148,12 +169,13 @@ def parse_command(text: str, state: State) -> Command:
                     raise CommandWordsError(f"you cannot {kind} now")
                 return Command("knock", action=f"{kind} {card}")
             raise CommandWordsError(f"{head} which card? e.g. {head} Kh")
-        card = _card(rest[0])
+        card = _held(_card(rest[0]), state)
         action = f"{kind} {card}"
         if kind in ("knock", "gin") and len(rest) > 1:
             action = f"{action} {' '.join(rest[1:])}"  # melds named: sent as they are
             return Command("send", {"type": "action", "action": action})
         if action not in moves:
+            _not_the_taken_card(card, state)
             raise CommandWordsError(f"you cannot {action_words(action)} now")
         if kind in ("knock", "gin"):
             return Command("knock", action=action)
@@ -163,9 +185,11 @@ def parse_command(text: str, state: State) -> Command:
             card = str(Card.parse(words[0]))
         except InvalidNotationError:
             raise CommandWordsError(f"unknown command {words[0]!r} (help lists them)") from None
+        _held(card, state)
         for kind in ("discard", "layoff"):
             if f"{kind} {card}" in moves:
                 return Command("send", {"type": "action", "action": f"{kind} {card}"})
+        _not_the_taken_card(card, state)
         raise CommandWordsError(f"{pretty(card)} cannot be discarded or laid off now")
     raise CommandWordsError(f"unknown command {words[0]!r} (help lists them)")
 

@@ -19,6 +19,7 @@ from .commands import (
     LOCAL,
     CommandWordsError,
     arrangement_words,
+    error_sentence,
     knock_action,
     knock_choices,
     parse_command,
@@ -361,7 +362,7 @@ class PlainPlayer:
         try:
             command = parse_command(text, self.state)
         except CommandWordsError as exc:
-            self.say(f"{exc}.")
+            self.say(error_sentence(exc))
             self.ask()
             return
         if command.kind == "local":
