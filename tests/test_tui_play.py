@@ -634,3 +634,21 @@ def test_help_fits_the_screen_and_scrolls_to_its_last_line(size: tuple[int, int]
         await until(pilot, lambda: "How to play here" not in screen_text(app), "the table")
 
     drive(game, scenario, size=size)
+
+
+def test_a_tiny_screen_shows_my_hand_and_the_prompt() -> None:
+    """At 40x12 the table does not fit: the opponent's backs give way, and the table scrolls
+    to what matters now, the hand and what to do, rather than leave them below the screen's
+    edge."""
+    game = new_game(SEEDS["knocked"])
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        for phase in ("discard", "layoff"):
+            await play_hand(pilot, app, stop=lambda p=phase: table(app).state["view"]["phase"] == p)
+            await pilot.pause(0.2)
+            text = screen_text(app)
+            for card in table(app).state["view"]["hand"].split():
+                assert f"{pretty(card):>3}│" in text, (phase, card, text)
+            assert prompt(table(app).state)[:20] in text, (phase, text)
+
+    drive(game, scenario, size=(40, 12))

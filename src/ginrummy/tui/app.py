@@ -76,6 +76,9 @@ Screen { layout: vertical; }
 .-narrow #felt { height: auto; max-height: 100%; }
 .-narrow #piles, .-narrow #table-melds { margin: 0; }
 .-narrow #side { width: 100%; max-width: 100%; min-width: 0; height: 1fr; }
+/* A short screen: the opponent's backs give way (its label says how many cards). */
+.-short #opponent.backs { display: none; }
+.-short #piles { margin: 0; }
 """
 
 
@@ -142,6 +145,8 @@ class TableScreen(Screen[None]):
 
     #: Below 72 columns the hints and the log go under the table (see the CSS).
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (72, "-wide")]  # noqa: RUF012 (Textual types it so)
+    #: Below 20 rows the table scrolls to the hand and the prompt after each change.
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]  # noqa: RUF012
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("d", "act('draw')", "Draw"),
         Binding("t", "act('take')", "Take"),
@@ -269,6 +274,10 @@ class TableScreen(Screen[None]):
         self.query_one("#hints").set_class(self.hinting or self.hints is not None, "shown")
         self.query_one("#status").set_class(self.problem is not None, "error")
         self.refresh_bindings()
+        self.query_one("#opponent").set_class(self.view.get("phase") != "over", "backs")
+        if self.has_class("-short"):  # what to do now, not the top of the table, in sight
+            felt = self.query_one("#felt")
+            self.call_after_refresh(felt.scroll_end, animate=False)
 
     # -- what each part shows ---------------------------------------------------------------
 
