@@ -650,5 +650,8 @@ def test_a_tiny_screen_shows_my_hand_and_the_prompt() -> None:
             for card in table(app).state["view"]["hand"].split():
                 assert f"{pretty(card):>3}│" in text, (phase, card, text)
             assert prompt(table(app).state)[:20] in text, (phase, text)
+        await play_hand(pilot, app)
+        await pilot.pause(0.2)
+        assert "Computer (simple) wins the hand" in screen_text(app)  # the showdown's headline
 
     drive(game, scenario, size=(40, 12))

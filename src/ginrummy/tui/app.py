@@ -277,7 +277,11 @@ class TableScreen(Screen[None]):
         self.query_one("#opponent").set_class(self.view.get("phase") != "over", "backs")
         if self.has_class("-short"):  # what to do now, not the top of the table, in sight
             felt = self.query_one("#felt")
-            self.call_after_refresh(felt.scroll_end, animate=False)
+            if self.view.get("phase") == "over":  # the showdown: the result and the hands
+                result = self.query_one("#table-melds")
+                self.call_after_refresh(felt.scroll_to_widget, result, animate=False, top=True)
+            else:
+                self.call_after_refresh(felt.scroll_end, animate=False)
 
     # -- what each part shows ---------------------------------------------------------------
 
