@@ -541,6 +541,20 @@ def test_short_forms() -> None:
     assert isinstance(entry, ResultEntry) and entry.result.points == 41
 
 
+def test_the_verb_first_is_answered_with_the_named_player_first() -> None:
+    """'knock ann 5 30' (the verb before the name) suggests 'ann knock 5 30', the entry the
+    person meant, not one where Ann knocks against herself or Ann goes gin for Bob."""
+    k = keeper()
+    for typed, meant in [
+        ("knock Ann 5 30", "ann knock 5 30"),
+        ("gin bob 40", "bob gin 40"),
+        ("big gin b 30", "b big gin 30"),
+        ("knock 5 20", "ann knock 5 20"),  # nobody named: the form, with the first player
+    ]:
+        with pytest.raises(EntryError, match=f"say who first: e.g. '{meant}'"):
+            parse_entry(typed, k)
+
+
 def test_ties_and_straight_gin() -> None:
     entry = parse_entry("ann knock 5 5", keeper(undercut_on_tie=False))
     assert isinstance(entry, ResultEntry) and entry.result.winner is None

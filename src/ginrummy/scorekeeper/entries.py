@@ -207,11 +207,25 @@ def _seats_for_names(words: list[str], names: tuple[str, str]) -> str:
     return " ".join(out)
 
 
+def _who_first(words: list[str], names: tuple[str, str]) -> str:
+    """An entry begun with its verb, as it is entered: the player named after the verb (as in
+    'knock ann 5 30') moved to the front, else the first player put there."""
+    verb = 2 if words[:2] == ["big", "gin"] else 1
+    after = words[verb : verb + 1]
+    try:
+        named = resolve_name(after[0], names) if after else None
+    except EntryError:  # could be either player: left where it is
+        named = None
+    if named is not None:
+        return " ".join([after[0], *words[:verb], *words[verb + 1 :]])
+    return " ".join([names[0].lower(), *words])
+
+
 def _hand(words: list[str], keeper: Keeper) -> ResultEntry:
     names = keeper.names
     first = words[0]
     if first in _KNOCK | _GIN | _BIG_GIN | {"big"}:
-        raise EntryError(f"say who: e.g. '{names[0].lower()} {' '.join(words)}'")
+        raise EntryError(f"say who first: e.g. '{_who_first(words, names)}'")
     winner = resolve_name(first, names)
     if winner is None:
         if first.lstrip("+-").isdigit():
