@@ -18,6 +18,7 @@ from sqlalchemy import update
 from textual.pilot import Pilot
 
 from ginrummy.engine import Card, Rules
+from ginrummy.engine.cards import card_from_index
 from ginrummy.storage import Store
 from ginrummy.storage.models import GameRow, utcnow
 from ginrummy.tui.app import Cards, PlayApp
@@ -655,3 +656,22 @@ def test_a_tiny_screen_shows_my_hand_and_the_prompt() -> None:
         assert "Computer (simple) wins the hand" in screen_text(app)  # the showdown's headline
 
     drive(game, scenario, size=(40, 12))
+
+
+def test_a_refusal_keeps_the_prompt_in_sight() -> None:
+    """A card typed that is not in the hand is refused, and what to do now stays on the screen
+    under the refusal (it is the only place that says it)."""
+    game = new_game(SEEDS["knocked"])
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await until(pilot, lambda: waiting_for_me(app), "my turn")
+        asked = prompt(table(app).state)
+        hand = table(app).state["view"]["hand"].split()
+        missing = next(str(c) for c in map(card_from_index, range(52)) if str(c) not in hand)
+        await pilot.press(missing[0], missing[1].lower())
+        await pilot.pause(0.1)
+        text = screen_text(app)
+        assert f"{pretty(missing)} is not in your hand." in text
+        assert asked[:30] in text, text
+
+    drive(game, scenario)

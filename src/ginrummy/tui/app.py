@@ -348,9 +348,9 @@ class TableScreen(Screen[None]):
             return Text(f"The table closed the connection{why}: q quits.", style="bold")
         if not self.online:
             return Text("Reconnecting… no move is sent until then.", style="bold")
-        if self.problem is not None:
-            return Text(self.problem)
         text = prompt(state)
+        if self.problem is not None:  # the refusal, and under it still what to do now
+            return Text(f"{self.problem}\n{text}")
         clock = clock_words(state, time.time())
         if clock:  # between people with a move clock
             text = f"{clock} · {text}"
