@@ -217,6 +217,8 @@ def test_hints_are_the_experts_ranked_hints() -> None:
         assert isinstance(hints, list)
         assert {h["action"] for h in hints} == set(legal(table(app).state))
         await until(pilot, lambda: "Hints (best first)" in screen_text(app), "the hints shown")
+        shown = screen_text(app).split("Hints (best first)", 1)[1]
+        assert not re.search(r"\b[A2-9TJQK][shdc]\b", shown), shown  # cards as cards: 7♣
         await press_action(pilot, app, "pass")
         assert table(app).hints is None  # stale once the hand moved on
 

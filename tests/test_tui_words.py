@@ -30,6 +30,7 @@ from ginrummy.tui.words import (
     action_words,
     deal_line,
     move_line,
+    pretty_text,
     prompt,
     result_headline,
     result_words,
@@ -153,6 +154,17 @@ def test_a_card_not_in_the_hand_is_said_so_in_a_sentence() -> None:
     for typed in ("x 3d", "3d", "knock 3d"):
         with pytest.raises(CommandWordsError, match="3♦ was just taken from the pile"):
             parse_command(typed, state)
+
+
+def test_card_codes_in_a_sentence_are_written_as_cards_as_the_page_writes_them() -> None:
+    """The expert's hint reasons name cards by code ("keeps 9h Th open"); both modes show them
+    as the page does (cards.js's prettyText), melds as runs of cards."""
+    assert pretty_text("breaks up 7c8c9c; he threw Kd") == "breaks up 7♣ 8♣ 9♣; he threw K♦"
+    assert (
+        pretty_text("discard 5c: keeps 9h Th open (8h Jh still live); he passed on 7c")
+        == "discard 5♣: keeps 9♥ 10♥ open (8♥ J♥ still live); he passed on 7♣"
+    )
+    assert pretty_text("leaves 39 deadwood") == "leaves 39 deadwood"
 
 
 def test_links_are_read_as_the_page_reads_them() -> None:

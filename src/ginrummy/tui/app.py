@@ -44,6 +44,7 @@ from .words import (
     legal,
     log_lines,
     pretty,
+    pretty_text,
     prompt,
     title_line,
 )
@@ -367,7 +368,7 @@ class TableScreen(Screen[None]):
             return Text()
         text = Text("Hints (best first)", style="bold")
         for i, found in enumerate(self.hints[:5], 1):
-            text.append(f"\n{i}. {found['reason']}")
+            text.append(f"\n{i}. {pretty_text(str(found['reason']))}")
         return text
 
     # -- keys and clicks ------------------------------------------------------------------------

@@ -38,6 +38,7 @@ from .words import (
     log_lines,
     pretty,
     pretty_cards,
+    pretty_text,
     prompt,
     result_words,
     split_cards,
@@ -294,7 +295,7 @@ class PlainPlayer:
         elif kind == "hints":
             self.say("Hints (best first):")
             for i, found in enumerate((message.get("hints") or [])[:5], 1):
-                self.say(f"  {i}. {found['reason']}")
+                self.say(f"  {i}. {pretty_text(str(found['reason']))}")
             self.ask()
         elif kind == "error":
             self.say(f"Not done: {message.get('message')}")

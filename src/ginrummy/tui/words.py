@@ -27,6 +27,15 @@ def pretty(card: str) -> str:
     return Card.parse(card).pretty()
 
 
+_CODES = re.compile(r"(?<![A-Za-z0-9])((?:[A2-9TJQK][shdc])+)(?![A-Za-z0-9])")
+
+
+def pretty_text(text: str) -> str:
+    """The card codes in a sentence written as cards, a meld's run of codes as its cards:
+    ``"breaks up 7c8c9c"`` as ``"breaks up 7♣ 8♣ 9♣"`` (the page's ``prettyText``)."""
+    return _CODES.sub(lambda m: pretty_cards(split_cards(m.group(0))), text)
+
+
 def pretty_cards(cards: Sequence[str]) -> str:
     return " ".join(pretty(c) for c in cards)
 
