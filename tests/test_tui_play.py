@@ -677,3 +677,21 @@ def test_a_refusal_keeps_the_prompt_in_sight() -> None:
         assert asked[:30] in text, text
 
     drive(game, scenario)
+
+
+def test_the_discard_prompt_says_how_to_choose_a_card() -> None:
+    """With no card chosen the footer has no discard key: the status line says how to choose
+    one and discard it, until one is chosen."""
+    game = new_game(SEEDS["knock"])
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await play_hand(pilot, app, stop=lambda: table(app).state["view"]["phase"] == "discard")
+        await pilot.pause(0.1)
+        status = table(app).text("status").plain
+        assert status.endswith("←/→ or type a card (K then h), then x."), status
+        assert "then x." in screen_text(app)
+        await pilot.press("right")
+        await pilot.pause(0.1)
+        assert "chosen: x discards it." in screen_text(app)
+
+    drive(game, scenario)

@@ -359,6 +359,8 @@ class TableScreen(Screen[None]):
             text += f"  Card {self.pending_rank}… (then s, h, d or c)"
         elif self.selected is not None and f"discard {self.selected}" in legal(state):
             text = f"{pretty(self.selected)} chosen: x discards it."
+        elif any(m.startswith("discard ") for m in legal(state)):
+            text += " ←/→ or type a card (K then h), then x."
         return Text(text)
 
     def _hints_text(self) -> Text:
