@@ -309,3 +309,19 @@ def test_a_hollywood_score_is_each_columns_not_their_sum() -> None:
         "game 2: You 0, Computer (simple) 0; game 3: You 0, Computer (simple) 0."
     )
     store.close()
+
+
+def test_the_plain_mode_tallies_a_finished_game() -> None:
+    """'wins the game by 33 + 125' needs the tally to be read: when a game ends the plain mode
+    shows its summary (hand points, boxes, bonuses, total), as the sheet does, not only the
+    margin."""
+    from ginrummy.tui.plain import showdown_lines
+
+    store = Store("sqlite://")
+    _, states = finished_hand(
+        SEEDS["knocked"], store, rules=Rules.preset("standard", game_target=10)
+    )
+    lines = showdown_lines(states[-1])
+    text = "\n".join(lines)
+    assert "Game bonus" in text and "Total" in text, text
+    assert lines[-1].startswith("Computer (simple) wins the game by"), text

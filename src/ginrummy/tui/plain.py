@@ -160,9 +160,7 @@ def showdown_lines(state: State, verdict: str | None = None) -> list[str]:
         out.append(f"Score: {each}.")
     if verdict:
         out.append(verdict)
-    final = final_lines(table, n)
-    if final:
-        out.append(final[-1])
+    out += final_lines(table, n)[1:]  # a finished game's tally, then who wins by how much
     return out
 
 
