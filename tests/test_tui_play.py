@@ -695,3 +695,22 @@ def test_the_discard_prompt_says_how_to_choose_a_card() -> None:
         assert "chosen: x discards it." in screen_text(app)
 
     drive(game, scenario)
+
+
+def test_a_dialogs_footer_lists_its_own_keys() -> None:
+    """While a dialog is open the table's keys do nothing: the footer lists the dialog's keys
+    (how to close it), not the table's, which it used to go on showing."""
+    game = new_game(SEEDS["knocked"])
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await until(pilot, lambda: waiting_for_me(app), "my turn")
+        for key in ("question_mark", "s"):
+            await pilot.press(key)
+            await pilot.pause(0.2)
+            footer = screen_text(app).splitlines()[-1]
+            assert "Close" in footer and "Take" not in footer, footer
+            await pilot.press("escape")
+            await pilot.pause(0.1)
+        assert "t Take" in screen_text(app).splitlines()[-1]
+
+    drive(game, scenario)

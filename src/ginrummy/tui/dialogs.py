@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import OptionList, Static
+from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from .commands import HELP, arrangement_words, knock_title
@@ -52,6 +52,7 @@ class KnockDialog(ModalScreen[int | None]):
                 ]
                 yield OptionList(*options, id="arrangements")
             yield Static("Enter: lay it down · Esc: cancel", classes="muted")
+        yield Footer()
 
     def on_mount(self) -> None:
         if self.choices:
@@ -92,6 +93,7 @@ class TextDialog(ModalScreen[None]):
             with VerticalScroll():
                 yield Static("\n".join(self.lines), markup=False)
             yield Static("Esc: close", classes="muted")
+        yield Footer()  # its own keys, not the table's beneath (which do nothing meanwhile)
 
     def on_mount(self) -> None:
         self._fit()
@@ -102,8 +104,9 @@ class TextDialog(ModalScreen[None]):
 
     def _fit(self) -> None:
         """Text longer than the screen scrolls inside the dialog, whose title and way out stay
-        on the screen: its border, title and last line take four of the 90% of the rows."""
-        rows = self.app.size.height * 9 // 10 - 4
+        on the screen: its border, title and last line take four of the 90% of the rows above
+        the footer."""
+        rows = (self.app.size.height - 1) * 9 // 10 - 4
         self.query_one(VerticalScroll).styles.max_height = max(1, min(30, rows))
 
     def on_key(self, event: Any) -> None:
