@@ -148,6 +148,14 @@ def test_a_card_not_in_the_hand_is_said_so_in_a_sentence() -> None:
     with pytest.raises(CommandWordsError) as caught:
         parse_command("take", state)
     assert error_sentence(caught.value) == "You cannot take the discard now."
+    for typed, said in [
+        ("l", "Lay off which card? e.g. l Kh."),
+        ("x", "Discard which card? e.g. x Kh."),
+        ("layoff", "Lay off which card? e.g. layoff Kh."),
+    ]:
+        with pytest.raises(CommandWordsError) as caught:
+            parse_command(typed, state)
+        assert error_sentence(caught.value) == said  # the move in words, not "L which card?"
     with pytest.raises(CommandWordsError, match="you cannot discard 3♦ now"):
         parse_command("x 3d", state)  # held, but not to be discarded now
     state["view"]["taken_card"] = "3d"

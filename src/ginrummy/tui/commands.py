@@ -164,11 +164,12 @@ def parse_command(text: str, state: State) -> Command:
             if kind in ("knock", "gin"):
                 card = best_end(state, kind)
                 if card is None and any(m.startswith(f"{kind} ") for m in moves):
-                    raise CommandWordsError(f"{head} with which card? e.g. {head} Kh")
+                    raise CommandWordsError(f"{kind} with which card? e.g. {head} Kh")
                 if card is None:
                     raise CommandWordsError(f"you cannot {kind} now")
                 return Command("knock", action=f"{kind} {card}")
-            raise CommandWordsError(f"{head} which card? e.g. {head} Kh")
+            verb = "lay off" if kind == "layoff" else kind
+            raise CommandWordsError(f"{verb} which card? e.g. {head} Kh")
         card = _held(_card(rest[0]), state)
         action = f"{kind} {card}"
         if kind in ("knock", "gin") and len(rest) > 1:
