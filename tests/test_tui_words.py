@@ -158,6 +158,13 @@ def test_a_card_not_in_the_hand_is_said_so_in_a_sentence() -> None:
         assert error_sentence(caught.value) == said  # the move in words, not "L which card?"
     with pytest.raises(CommandWordsError, match="you cannot discard 3♦ now"):
         parse_command("x 3d", state)  # held, but not to be discarded now
+    state["view"]["phase"] = "layoff"
+    state["view"]["legal_actions"] = ["layoff 2c", "auto", "done"]
+    for typed in ("layoff Kh", "l Kh", "Kh"):
+        with pytest.raises(CommandWordsError, match="K♥ fits none of the knocker's melds"):
+            parse_command(typed, state)
+    state["view"]["phase"] = "discard"
+    state["view"]["legal_actions"] = ["discard Kh", "discard 2c", "knock 2c"]
     state["view"]["taken_card"] = "3d"
     for typed in ("x 3d", "3d", "knock 3d"):
         with pytest.raises(CommandWordsError, match="3♦ was just taken from the pile"):

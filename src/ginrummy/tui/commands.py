@@ -111,8 +111,12 @@ def _held(card: str, state: State) -> str:
 
 
 def _not_the_taken_card(card: str, state: State) -> None:
-    """Refuse, saying why, the card just taken from the pile (not to be discarded this turn)."""
+    """Refuse, saying why, the card just taken from the pile (not to be discarded this turn),
+    or a card that lays off nowhere."""
     view = state.get("view") or {}
+    moves = legal(state)
+    if view.get("phase") == "layoff" and "done" in moves and f"layoff {card}" not in moves:
+        raise CommandWordsError(f"{pretty(card)} fits none of the knocker's melds")
     if view.get("phase") == "discard" and view.get("taken_card") == card:
         raise CommandWordsError(f"{pretty(card)} was just taken from the pile: not this turn")
 
