@@ -22,6 +22,7 @@ from ginrummy.engine.rules import Rules
 from ginrummy.storage import (
     ENV_VAR,
     ConflictError,
+    DatabaseUnavailable,
     NotFoundError,
     Store,
     Writer,
@@ -929,6 +930,41 @@ def test_a_postgresql_transaction_left_idle_is_ended_in_the_end(postgres_schema_
                     connection.exec_driver_sql("SHOW search_path").scalar()
                     == (postgres_schema_url.rsplit("search_path%3D", 1)[1].split("&")[0])
                 )
+        assert [p.name for p in store.list_players()] == ["Ann"]
+    finally:
+        store.close()
+
+
+@pytest.mark.postgresql
+@pytest.mark.parametrize("at_commit", [False, True], ids=["statement", "commit"])
+@pytest.mark.parametrize(
+    ("sqlstate", "why"), [("25006", "it is read-only"), ("53100", "it is full")]
+)
+def test_a_postgresql_that_refuses_writes_is_unavailable_not_an_error(
+    postgres_schema_url: str, sqlstate: str, why: str, at_commit: bool
+) -> None:
+    """A PostgreSQL that takes no writes (a read-only standby: SQLSTATE 25006, which psycopg
+    files as an InternalError; a full disk: 53100) refuses the write as unavailable, in a line
+    fit for a player, and not in doubt even at the commit: the refused commit rolls back."""
+    store = Store(postgres_schema_url)
+    try:
+        store.add_player("Ann")
+        with store.engine.begin() as connection:  # the database refusing, as it would
+            connection.exec_driver_sql(
+                "CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                f"RAISE EXCEPTION 'refused' USING ERRCODE = '{sqlstate}'; END $$"
+            )
+            connection.exec_driver_sql(
+                "CREATE CONSTRAINT TRIGGER refuse AFTER INSERT ON players "
+                + ("DEFERRABLE INITIALLY DEFERRED " if at_commit else "")
+                + "FOR EACH ROW EXECUTE FUNCTION refuse()"
+            )
+        with pytest.raises(DatabaseUnavailable) as refused:
+            store.add_player("Bob")
+        assert (
+            str(refused.value) == f"the database takes no changes just now ({why}): try again later"
+        )
+        assert not refused.value.in_doubt
         assert [p.name for p in store.list_players()] == ["Ann"]
     finally:
         store.close()

@@ -33,3 +33,20 @@ class DatabaseUnavailable(StorageError):
     def __init__(self, message: str, *, in_doubt: bool = False) -> None:
         super().__init__(message)
         self.in_doubt = in_doubt
+
+
+#: SQLite's primary result codes for a database that cannot be written (``sqlite3.h``):
+#: SQLITE_READONLY, SQLITE_FULL.
+SQLITE_REFUSALS = {8: "it is read-only", 13: "it is full"}
+#: PostgreSQL's SQLSTATEs for the same: disk_full, read_only_sql_transaction.
+SQLSTATE_REFUSALS = {"53100": "it is full", "25006": "it is read-only"}
+
+
+def refusal(exc: BaseException | None) -> str | None:
+    """Why the driver's error ``exc`` says the database takes no writes at all (full,
+    read-only), or None for any other error (a conflict, a lost connection: not the disk)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return SQLITE_REFUSALS.get(code & 0xFF)
+    state = getattr(exc, "sqlstate", None)
+    return SQLSTATE_REFUSALS.get(state) if isinstance(state, str) else None

@@ -35,13 +35,13 @@ from types import TracebackType
 from typing import Any, Concatenate, ParamSpec, TypeVar
 
 from sqlalchemy import ColumnElement, Engine, and_, false, or_, select
-from sqlalchemy.exc import DataError, InterfaceError, OperationalError
+from sqlalchemy.exc import DatabaseError, DataError, InterfaceError, OperationalError
 from sqlalchemy.orm import Session, selectinload, sessionmaker
 
 from ..engine.results import ResultKind
 from .convert import entry_info, game_info, hand_info, player_info, seat_info
 from .database import WRITE, is_memory, make_engine, migrate, resolve_url
-from .errors import DatabaseUnavailable, InvalidData
+from .errors import DatabaseUnavailable, InvalidData, refusal
 from .models import (
     GAME_KINDS,
     GAME_STATUSES,
@@ -491,13 +491,30 @@ def _lost(*, in_doubt: bool = False) -> Iterator[None]:
         yield
     except DataError as exc:  # a value the database cannot hold (not a lost connection)
         raise InvalidData(f"the database cannot store that: {_first_line(exc.orig)}") from exc
-    except (OperationalError, InterfaceError) as exc:
-        message = (
-            "the database went away as a change was being saved: it may or may not have been"
-            if in_doubt
-            else "the database cannot be reached just now: try again in a moment"
-        )
-        raise DatabaseUnavailable(message, in_doubt=in_doubt) from exc
+    except DatabaseError as exc:
+        # A database that takes no writes (full, read-only: a standby, a disk out of room)
+        # refused the statement or the commit, which is then rolled back: not in doubt. The
+        # driver files these under different classes (psycopg: a read-only transaction is an
+        # InternalError, a full disk an OperationalError): told by their code, not their class.
+        why = refusal(exc.orig)
+        if why is not None:
+            raise DatabaseUnavailable(
+                f"the database takes no changes just now ({why}): try again later"
+            ) from exc
+        if not isinstance(exc, OperationalError):
+            raise
+        raise _unreachable(in_doubt) from exc
+    except InterfaceError as exc:
+        raise _unreachable(in_doubt) from exc
+
+
+def _unreachable(in_doubt: bool) -> DatabaseUnavailable:
+    message = (
+        "the database went away as a change was being saved: it may or may not have been"
+        if in_doubt
+        else "the database cannot be reached just now: try again in a moment"
+    )
+    return DatabaseUnavailable(message, in_doubt=in_doubt)
 
 
 def _first_line(error: BaseException | None) -> str:
