@@ -12,15 +12,19 @@ player cookie only watches (its seat could not be told from another browser's).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from ginrummy.engine import Rules
+from ginrummy.web.manager import UNLIMITED, Manager
 from ginrummy.web.protocol import COOKIES_NEEDED, MOVED_AWAY
 from ginrummy.web.security import PLAYER_COOKIE, player_key
-from ginrummy.web.tables import new_token, token_hash
+from ginrummy.web.tables import Options, new_token, token_hash
+from test_web_fairplay import Seat, fixed_deck
 from webutil import (
     LiveServer,
     SeatSocket,
@@ -28,6 +32,7 @@ from webutil import (
     invite_token,
     leaks,
     manager_of,
+    new_store,
     new_table,
     post_table,
     recv,
@@ -35,6 +40,8 @@ from webutil import (
     store_of,
     sync,
 )
+
+__all__ = ["fixed_deck"]  # a fixture, used by name
 
 #: The tests of one app run on each database; the instances' on PostgreSQL.
 each_database = pytest.mark.usefixtures("on_each_database")
@@ -247,3 +254,40 @@ def test_a_seat_relayed_from_another_instance_is_demoted_when_it_moves(
     finally:
         for sock in sockets:
             sock.close()
+
+
+@each_database
+def test_a_rematch_keeps_the_count_of_seat_moves(fixed_deck: None) -> None:
+    """A rematch keeps the seats and their tokens: a seat whose cards were open in another
+    browser during the game is still shown so at the rematch, to both players, and at the
+    rematch read again from the store."""
+
+    async def run() -> None:
+        store = new_store()
+        manager = Manager(store, computer_delay=0, seed=1, limits=UNLIMITED)
+        rules = Rules(first_dealer="fixed", first_dealer_seat=0, game_target=1)
+        created = await manager.create(rules, Options("friend"), ("Ann", "Bob"))
+        table = created.table
+        store.claim_seat(table.id, 1, token_hash("bob-phone"))
+        assert store.move_seat(table.id, 1, token_hash("bob-laptop")) == 1
+        for seat, action in ((1, "pass"), (0, "pass"), (1, "draw"), (1, "knock Kd"), (0, "done")):
+            table.act(store, seat, action)
+        assert table.finished
+        await Seat(manager, table, 0).do({"type": "rematch"})
+        new_id = table.options.rematch
+        assert new_id is not None
+        rematch = manager.tables[new_id]
+        assert [rematch.table_info(seat)["seat_moves"] for seat in (0, 1)] == [[0, 1], [0, 1]]
+        saved = store.get_game(new_id)
+        assert saved is not None and saved.options["seat_moves"] == [0, 1]
+        # A move at the rematch counts on from there, the first game's count unchanged.
+        assert store.move_seat(new_id, 1, token_hash("bob-phone")) == 2
+        saved = store.get_game(table.id)
+        assert saved is not None and saved.options["seat_moves"] == [0, 1]
+        manager.close()
+        again = Manager(store, computer_delay=0, seed=1, limits=UNLIMITED)
+        assert (await again.get(new_id)).moves == [0, 2]
+        again.close()
+        store.close()
+
+    asyncio.run(run())

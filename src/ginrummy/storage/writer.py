@@ -423,7 +423,9 @@ class Writer:
         the seats and their token hashes, and options for the rematch. A seat whose invite
         nobody has taken yet holds no token at the rematch (a random hash, nobody's) until the
         invite is taken here, at the table its link names (:meth:`take_invite` carries the
-        new token on): the rematch's options keep the invite's hash (``pending_invites``)."""
+        new token on): the rematch's options keep the invite's hash (``pending_invites``).
+        They keep the count of the seats' moves to other browsers too (``seat_moves``,
+        :meth:`move_seat`): the same seats play on, so their warning does."""
         game = self._game(game_id)
         rows = self._session.scalars(
             select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
@@ -440,7 +442,11 @@ class Writer:
                 seats.append((row.seat, secrets.token_hex(32)))
             else:
                 seats.append((row.seat, row.token_hash))
-        return seats, ({"pending_invites": pending} if pending else {})
+        carried: dict[str, Any] = {"pending_invites": pending} if pending else {}
+        moves = seat_moves(game.options)
+        if any(moves):
+            carried["seat_moves"] = moves
+        return seats, carried
 
     def _follow_rematches(
         self, game: GameRow, seat: int, old_hash: str, new_hash: str, owner: str | None

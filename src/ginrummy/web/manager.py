@@ -32,6 +32,7 @@ from ..engine.game import Game
 from ..engine.match import Match
 from ..storage import DatabaseUnavailable, Store
 from ..storage.models import utcnow
+from ..storage.writer import seat_moves
 from .batching import GroupCommit
 from .changes import IN_DOUBT as IN_DOUBT
 from .changes import NOT_SAVED as NOT_SAVED
@@ -235,6 +236,7 @@ class Manager(Connections, Changes, Computer, Clock):
                     seats=seats or kept,
                 )
                 table.id = game_id
+                table.moves = seat_moves(carried)  # the seats' moves of the game before
                 if tokens[INVITED] is not None:
                     table.invite_from = game_id
                 if self.cluster is not None:
