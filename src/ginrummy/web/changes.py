@@ -74,9 +74,18 @@ class Changes(ManagerBase):
             await self._store_and_commit(table, table.plan(seat, msg["action"]))
         elif kind == "next":
             deal = table.next_deal(self._rng)  # raises (changing nothing) where none is due
+            asked = seat in table.ready
             if table.ready_for_next(seat):
                 await self._store(table, table.write_deal, deal)
                 table.start(deal)
+            elif not asked:  # stored, so that a table read again still deals it in time
+                try:
+                    await self._store(table, table.write_fairness)
+                except DatabaseUnavailable as exc:
+                    if exc.in_doubt:
+                        raise
+                    # Not stored, but asked all the same: it stands here, as it always did
+                    # (only a table read again before the next change would forget it).
         elif kind == "undo":
             await self._undo(table, seat)
         elif kind == "name":

@@ -70,6 +70,10 @@ CLOCK_GRACE = 10.0
 AWAY_ALLOWANCE = 120.0
 #: Seconds a player who has asked for the next hand waits for the other before it is dealt.
 READY_WAIT = 30.0
+#: The key of a game's stored options that keeps its move clock's fairness between people
+#: (:meth:`Table.fairness`): what a table read again (a restarted server, another instance,
+#: a table let go of idle) goes on from, instead of a full clock and allowance.
+FAIRNESS = "fairness"
 #: What a move, an undo or a hint at a game closed as abandoned is told.
 ABANDONED = "this game was closed as abandoned: nobody moved for long"
 
@@ -293,6 +297,102 @@ class Table:
             deal.salt,
             deal.commitment,
         )
+        if not self.vs_computer:
+            after = Hand.from_deck(self.rules, self.game.dealer, deal.deck)
+            self.write_fairness(tx, (self.hand_number + 1, after))
+
+    def write_fairness(self, tx: Writer, after: tuple[int, Hand] | None = None) -> None:
+        """Store :meth:`fairness` with the change being written (between people only: a
+        table against the computer has no clock, and deals at once)."""
+        tx.update_options(self.id, {FAIRNESS: self.fairness(after)})
+
+    def fairness(self, after: tuple[int, Hand] | None = None) -> dict[str, Any]:
+        """What a table read again needs to go on fairly (:func:`table_of`,
+        :meth:`restore_fairness`), as of now: whether each seat has come, the seconds of its
+        :data:`AWAY_ALLOWANCE` it has used, the seat to move's time left, and who has asked
+        for the next hand. ``after``: the hand (its number, and it) a change being stored
+        makes, with its clock started afresh (a move, a deal). Stored with the changes only
+        (not each second): read again, a table goes on from the last change stored, its
+        clock counted on from then as if it had run all along, so that it never has more
+        time than it had then (the other seat does not wait for a restart)."""
+        now = time.time()
+        connected = self.connected()
+        came = [c or there for c, there in zip(self.came, connected, strict=True)]
+        used = [AWAY_ALLOWANCE - left for left in self.away_left]
+        hand = self.hand
+        seat = None if hand is None else hand.current_player
+        if seat is not None and self.held_at is not None and self.came[seat]:
+            used[seat] = min(AWAY_ALLOWANCE, used[seat] + max(0.0, now - self.held_at))
+        number, hand = (self.hand_number, hand) if after is None else after
+        clock: dict[str, Any] | None = None
+        if (
+            self.options.clock
+            and not self.abandoned
+            and hand is not None
+            and not hand.is_over
+            and hand.current_player is not None
+        ):
+            seat = hand.current_player
+            if after is not None:  # a fresh clock, held at once where the seat is away
+                held = not connected[seat] and used[seat] < AWAY_ALLOWANCE
+                clock = {"left": float(self.options.clock), "held": held}
+            elif self.deadline is not None:
+                clock = {"left": max(0.0, self.deadline - now), "held": False}
+            elif self.clock_held is not None:
+                clock = {"left": self.clock_held, "held": True}
+        ready = [] if after is not None else sorted(self.ready)
+        return {
+            "at": now,
+            "hand": number,
+            "events": 0 if hand is None else len(hand.events),
+            "came": came,
+            "away_used": used,
+            "clock": clock,
+            "ready": ready,
+            "ready_at": None
+            if not ready or self.ready_deadline is None
+            else self.ready_deadline - READY_WAIT,
+        }
+
+    def restore_fairness(self, saved: Any) -> None:
+        """Go on from :meth:`fairness` as stored (a table just read again, nobody at it yet):
+        the seats' used allowance, whether they came, the clock of the hand it was stored
+        with, counted on since (held, it runs on no more than it would have; a seat held
+        for that had come spends its allowance from then) and the next hand's requests."""
+        if not isinstance(saved, dict):
+            return
+        try:
+            at = float(saved["at"])
+            for seat in (0, 1):
+                self.came[seat] = self.came[seat] or bool(saved["came"][seat])
+                used = min(AWAY_ALLOWANCE, max(0.0, float(saved["away_used"][seat])))
+                self.away_left[seat] = AWAY_ALLOWANCE - used
+            hand = self.hand
+            same = (
+                hand is not None
+                and saved["hand"] == self.hand_number
+                and saved["events"] == len(hand.events)
+            )
+            clock = saved.get("clock")
+            ready = [int(s) for s in saved.get("ready") or () if s in (0, 1)]
+        except (KeyError, IndexError, TypeError, ValueError):
+            return  # nothing usable: the table starts as it always did
+        if not same or hand is None:
+            return
+        if isinstance(clock, dict) and (self.deadline is not None or self.clock_held is not None):
+            left = min(float(clock["left"]), float(self.options.clock))
+            if clock.get("held"):
+                self.deadline = None
+                self.clock_held, self.held_at = left, at
+            else:
+                self.deadline = at + left
+                self.clock_held = self.held_at = None
+            self.hold_clock()
+        ready_at = saved.get("ready_at")
+        if hand.is_over and ready and isinstance(ready_at, (int, float)):
+            self.ready = set(ready)
+            self.ready_deadline = ready_at + READY_WAIT
+            self.ready_since = time.monotonic() - max(0.0, time.time() - ready_at)
 
     def start(self, deal: Deal) -> None:
         self.deal = deal
@@ -363,6 +463,8 @@ class Table:
             tx.finish_hand(self.id, self.hand_number, result_to_dict(result))
             if step.final is not None:
                 tx.finish_game(self.id, step.final, winner=step.winner)
+        if not self.vs_computer and step.final is None:
+            self.write_fairness(tx, (self.hand_number, step.hand))
 
     def commit(self, step: Step) -> None:
         if step.version != self.version:  # pragma: no cover - callers hold the table's lock
@@ -860,6 +962,8 @@ def table_of(stored: SavedGame) -> Table:
     table.finished = scoring.is_over or info.status != "open"
     table.abandoned = info.status == "abandoned"
     table.touch()
+    if not table.vs_computer and not table.finished:
+        table.restore_fairness(stored_options.get(FAIRNESS))
     return table
 
 
