@@ -15,13 +15,16 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from datetime import timedelta
 
 import pytest
+from sqlalchemy import update
 
 from ginrummy.engine import Rules
 from ginrummy.storage import Store
+from ginrummy.storage.models import ActionRow, utcnow
 from ginrummy.web.manager import UNLIMITED, Manager
-from ginrummy.web.tables import AWAY_ALLOWANCE, READY_WAIT, Options, Table
+from ginrummy.web.tables import AWAY_ALLOWANCE, FAIRNESS, READY_WAIT, Options, Table
 from test_web_fairplay import Seat, fixed_deck
 from webutil import new_store
 
@@ -181,6 +184,45 @@ def test_a_request_for_the_next_hand_outlives_a_table_read_again(
                 await bob_again.do({"type": "next"})  # Ann asked: dealt at once
                 assert again.hand_number == 2 and again.ready == set()
             reader.close()
+        store.close()
+
+    asyncio.run(run())
+
+
+def test_a_move_that_only_starts_the_next_clock_writes_no_fairness_and_is_timed_by_itself() -> None:
+    """Most moves change nothing of the stored fairness but start the next clock afresh:
+    they write nothing more than the move (a second write of the game's row with every move
+    cost the server two fifths of its moves a second), and a table read again runs the clock
+    from the last move's stored time."""
+
+    async def run() -> None:
+        store = new_store()
+        manager = _manager(store)
+        table = await _friend_table(manager)
+        ann, bob = Seat(manager, table, 0), Seat(manager, table, 1)
+        manager.join(ann.client)
+        manager.join(bob.client)
+        await bob.act("pass")  # both have come since the deal: stored with his move
+        game = store.get_game(table.id)
+        assert game is not None and game.options[FAIRNESS]["events"] == 1
+        await ann.act("pass")  # only her clock started afresh: nothing more stored
+        await bob.act("draw")
+        game = store.get_game(table.id)
+        assert game is not None and game.options[FAIRNESS]["events"] == 1
+        manager.leave(ann.client)
+        manager.leave(bob.client)
+        with store.transaction() as tx:  # Bob drew 30 seconds ago
+            tx._session.execute(
+                update(ActionRow)
+                .where(ActionRow.game_id == table.id)
+                .values(created_at=utcnow() - timedelta(seconds=30))
+            )
+        other = _manager(store)
+        elsewhere = await other.get(table.id)
+        assert elsewhere.hand is not None and elsewhere.hand.current_player == 1
+        assert elsewhere.clock_held == pytest.approx(30, abs=2)  # not a fresh minute
+        other.close()
+        manager.close()
         store.close()
 
     asyncio.run(run())

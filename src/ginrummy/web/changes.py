@@ -81,6 +81,7 @@ class Changes(ManagerBase):
             elif not asked:  # stored, so that a table read again still deals it in time
                 try:
                     await self._store(table, table.write_fairness)
+                    table.fairness_kept()
                 except DatabaseUnavailable as exc:
                     if exc.in_doubt:
                         raise

@@ -13,7 +13,7 @@ import hashlib
 import random
 import secrets
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import islice
 from typing import Any
@@ -178,6 +178,11 @@ class Table:
     #: The numbers of this hand's events the move clock made for a seat out of time (kept in
     #: memory: a restarted server names none of the hand's earlier ones).
     clock_moves: list[int] = field(default_factory=list, repr=False, compare=False)
+    #: What of :meth:`fairness` the store holds (:meth:`fairness_kept`), and what the change
+    #: being stored writes: a move that changes nothing of it but starts the next clock
+    #: afresh writes nothing (the clock is then told by the move's own time, table_of).
+    fairness_stored: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
+    fairness_pending: tuple[Any, ...] | None = field(default=None, repr=False, compare=False)
     #: Held by whoever changes the table (its moves, deals, undo, the clock), across the wait
     #: for the store, so that changes happen one at a time and in order.
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False, compare=False)
@@ -301,10 +306,29 @@ class Table:
             after = Hand.from_deck(self.rules, self.game.dealer, deal.deck)
             self.write_fairness(tx, (self.hand_number + 1, after))
 
-    def write_fairness(self, tx: Writer, after: tuple[int, Hand] | None = None) -> None:
+    def write_fairness(
+        self, tx: Writer, after: tuple[int, Hand] | None = None, *, move: bool = False
+    ) -> None:
         """Store :meth:`fairness` with the change being written (between people only: a
-        table against the computer has no clock, and deals at once)."""
-        tx.update_options(self.id, {FAIRNESS: self.fairness(after)})
+        table against the computer has no clock, and deals at once). A ``move`` after which
+        the store would hold the same but the clock, started afresh and running, writes
+        nothing: most moves, so that a move costs no second write of the game's row (a
+        table read again starts that clock from the move's own stored time, table_of)."""
+        saved = self.fairness(after)
+        kept = _kept(saved)
+        fresh = saved["clock"] is None or saved["clock"] == {
+            "left": float(self.options.clock),
+            "held": False,
+        }
+        self.fairness_pending = kept
+        if move and fresh and kept == self.fairness_stored:
+            return
+        tx.update_options(self.id, {FAIRNESS: saved})
+
+    def fairness_kept(self) -> None:
+        """The change just stored holds :meth:`fairness` as :meth:`write_fairness` wrote it."""
+        if self.fairness_pending is not None:
+            self.fairness_stored, self.fairness_pending = self.fairness_pending, None
 
     def fairness(self, after: tuple[int, Hand] | None = None) -> dict[str, Any]:
         """What a table read again needs to go on fairly (:func:`table_of`,
@@ -354,11 +378,14 @@ class Table:
             else self.ready_deadline - READY_WAIT,
         }
 
-    def restore_fairness(self, saved: Any) -> None:
+    def restore_fairness(self, saved: Any, moved_at: float | None = None) -> None:
         """Go on from :meth:`fairness` as stored (a table just read again, nobody at it yet):
         the seats' used allowance, whether they came, the clock of the hand it was stored
         with, counted on since (held, it runs on no more than it would have; a seat held
-        for that had come spends its allowance from then) and the next hand's requests."""
+        for that had come spends its allowance from then) and the next hand's requests.
+        Where moves were stored after it (each started the next clock afresh, running, and
+        changed nothing else of it: :meth:`write_fairness`), the clock runs from the last
+        one's time, ``moved_at``."""
         if not isinstance(saved, dict):
             return
         try:
@@ -375,9 +402,17 @@ class Table:
             )
             clock = saved.get("clock")
             ready = [int(s) for s in saved.get("ready") or () if s in (0, 1)]
+            self.fairness_stored = _kept(saved)
         except (KeyError, IndexError, TypeError, ValueError):
             return  # nothing usable: the table starts as it always did
-        if not same or hand is None:
+        if hand is None:
+            return
+        if not same:
+            running = self.deadline is not None or self.clock_held is not None
+            if running and moved_at is not None and not hand.is_over:
+                self.deadline = moved_at + float(self.options.clock)
+                self.clock_held = self.held_at = None
+                self.hold_clock()
             return
         if isinstance(clock, dict) and (self.deadline is not None or self.clock_held is not None):
             left = min(float(clock["left"]), float(self.options.clock))
@@ -405,6 +440,7 @@ class Table:
         self.ready.clear()
         self.clock_moves = []
         self.ready_since = self.ready_deadline = None
+        self.fairness_kept()
         self.touch()
 
     def ready_for_next(self, seat: int) -> bool:
@@ -464,12 +500,13 @@ class Table:
             if step.final is not None:
                 tx.finish_game(self.id, step.final, winner=step.winner)
         if not self.vs_computer and step.final is None:
-            self.write_fairness(tx, (self.hand_number, step.hand))
+            self.write_fairness(tx, (self.hand_number, step.hand), move=True)
 
     def commit(self, step: Step) -> None:
         if step.version != self.version:  # pragma: no cover - callers hold the table's lock
             raise RuntimeError("the table changed while a step was being stored")
         self.hand = step.hand
+        self.fairness_kept()
         if step.hand.is_over:
             self.learn(step.hand)
             self.scoring.finish_hand(step.hand)
@@ -963,8 +1000,22 @@ def table_of(stored: SavedGame) -> Table:
     table.abandoned = info.status == "abandoned"
     table.touch()
     if not table.vs_computer and not table.finished:
-        table.restore_fairness(stored_options.get(FAIRNESS))
+        last = stored.hands[-1] if stored.hands else None
+        moved_at = None
+        if last is not None:
+            moved_at = (
+                last.actions[-1].created_at if last.actions else last.started_at
+            ).timestamp()
+        table.restore_fairness(stored_options.get(FAIRNESS), moved_at)
     return table
+
+
+def _kept(saved: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What of :meth:`Table.fairness` a move must store when it changes (not the clock, which
+    each move starts afresh): whether the seats came, the whole seconds of allowance they
+    have used, and the requests for the next hand."""
+    used = tuple(round(float(u)) for u in saved["away_used"])
+    return (tuple(bool(c) for c in saved["came"]), used, tuple(saved["ready"]), saved["ready_at"])
 
 
 def rebuild_hand(rules: Rules, dealer: int, deck: str, actions: list[str]) -> Hand:
