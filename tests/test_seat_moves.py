@@ -13,6 +13,7 @@ player cookie only watches (its seat could not be told from another browser's).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -207,6 +208,40 @@ def test_a_seat_a_browser_without_cookies_held_before_moves_to_the_first_that_ha
         # the first browser's.
         with client.websocket_connect(f"/ws/{tid}?token={created['token']}") as ann:
             assert recv(ann)["table"]["seat_moves"] == [0, 1]
+
+
+@each_database
+def test_a_seat_moves_even_from_a_browser_holding_as_many_sockets_as_a_seat_may_have() -> None:
+    # A seat may have only so many sockets open: they were counted whichever browser held
+    # them, so the sender holding the friend's seat in enough tabs of a private window kept
+    # the friend from taking it ("too many open connections") while watching his cards.
+    with app_client() as client:
+        _as(client, "ann")
+        created = new_table(client, mode="friend", name="Ann")
+        tid = created["id"]
+        limit = manager_of(client).limits.sockets_per_seat
+        _as(client, "ann-private-window")
+        with client.websocket_connect(f"/ws/{tid}") as first:
+            recv(first)
+            seen = _hello(first, invite_token(created))
+            token = next(m["token"] for m in seen if m["type"] == "seat")
+            with contextlib.ExitStack() as tabs:
+                spies = [first]
+                for _ in range(limit - 1):
+                    spies.append(
+                        tabs.enter_context(client.websocket_connect(f"/ws/{tid}?token={token}"))
+                    )
+                    assert recv(spies[-1])["table"]["seat"] == 1
+                # One more of his tabs is still refused.
+                with client.websocket_connect(f"/ws/{tid}?token={token}") as extra:
+                    assert "too many open connections" in recv(extra)["message"]
+                _as(client, "bob")
+                with client.websocket_connect(f"/ws/{tid}?token={token}") as bob:
+                    state = recv(bob)
+                    assert state["type"] == "state", state
+                    assert state["table"]["seat"] == 1 and state["table"]["seat_moves"] == [0, 1]
+                    for spy in spies:
+                        _moved_away(spy, 1)
 
 
 # -- many instances ---------------------------------------------------------------------------

@@ -476,7 +476,7 @@ class Cluster:
         # The table's sockets all join here, wherever they are held: so the limits of a seat's
         # sockets are checked here too, over every instance (each relaying instance counts
         # only its own).
-        refusal = self.manager.may_join(table_id, client.seat, client.address)
+        refusal = self.manager.may_join(table_id, client.seat, client.address, client.owner)
         if refusal is not None:
             self.publish(origin, {"op": "close", "conn": conn, "why": refusal})
             return
@@ -502,16 +502,16 @@ class Cluster:
                     seat = msg.get("seat")
                     # A hello moves the socket to a seat: counted here, over every instance,
                     # as one opened with the seat's token is (_remote_join).
+                    _owned(client, msg)
                     refusal = (
                         None
                         if seat == client.seat
-                        else manager.may_join(client.table_id, seat, client.address)
+                        else manager.may_join(client.table_id, seat, client.address, client.owner)
                     )
                     if refusal is not None:
                         await client.send({"type": "error", "message": refusal})
                         await remote.close()
                         break
-                    _owned(client, msg)
                     manager.reseat(client, seat)
                     await client.send(manager.state_message(table, client, whole=True))
                     continue

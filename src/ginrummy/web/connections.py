@@ -55,14 +55,27 @@ class Client:
 class Connections(ManagerBase):
     """The tables' sockets: see the module docstring."""
 
-    def may_join(self, table_id: str, seat: int | None, address: str) -> str | None:
-        """Why another socket may not open (None: it may)."""
+    def may_join(
+        self, table_id: str, seat: int | None, address: str, owner: str | None = None
+    ) -> str | None:
+        """Why another socket may not open (None: it may). Between people a seat's sockets
+        in browsers other than ``owner``'s (the joining socket's) are not counted: they
+        become spectators as it joins (:meth:`_take_seat`), and a browser holding as many
+        as a seat may have would otherwise keep the seat from moving to another."""
+        limit = self.limits.sockets_per_seat
         if self._address_sockets.get(address, 0) >= self.limits.sockets_per_address:
             return "too many open connections from your address"
-        if seat is not None and self._seat_sockets.get((table_id, seat), 0) >= (
-            self.limits.sockets_per_seat
-        ):
-            return "this seat has too many open connections: close some tabs"
+        if seat is not None and self._seat_sockets.get((table_id, seat), 0) >= limit:
+            table = self.tables.get(table_id)
+            if table is not None and table.vs_computer:
+                owner = None  # nobody is moved: each counts
+            mine = sum(
+                1
+                for c in self.clients.get(table_id, ())
+                if c.seat == seat and (owner is None or c.owner == owner)
+            )
+            if mine >= limit:
+                return "this seat has too many open connections: close some tabs"
         return None
 
     def join(self, client: Client) -> None:

@@ -93,7 +93,7 @@ async def _serve(ws: WebSocket, context: Context) -> None:
     moves = 0 if seat is None or owner is None else await context.take_seat(table_id, seat, owner)
     # From the check of the limits to the socket counted (manager.join, below or in _relay),
     # nothing waits: sockets opened together are each counted before the next is checked.
-    refusal = manager.may_join(table_id, seat, where)
+    refusal = manager.may_join(table_id, seat, where, owner)
     if refusal is not None:
         await send(ws, {"type": "error", "message": refusal})
         await ws.close(code=4429)
@@ -246,7 +246,7 @@ async def _check_hello(context: Context, client: Client, token: str, owner: str 
     if owner is not None:
         client.seat_moves = await context.take_seat(client.table_id, seat, owner)
     if seat != client.seat:
-        refusal = manager.may_join(client.table_id, seat, client.address)
+        refusal = manager.may_join(client.table_id, seat, client.address, owner)
         if refusal is not None:
             raise ProtocolError(refusal)
         manager.reseat(client, seat)
