@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -326,3 +327,48 @@ def test_a_rematch_keeps_the_count_of_seat_moves(fixed_deck: None) -> None:
         store.close()
 
     asyncio.run(run())
+
+
+def test_a_demoted_relayed_socket_no_longer_spends_the_seats_messages_where_it_is_relayed(
+    two_instances: list[LiveServer],
+) -> None:
+    # The instance relaying a socket counts its messages against its seat's rate: demoted at
+    # the holder, it went on counting there as the seat's. The sender who had held the
+    # friend's seat could spend its messages on that instance, and the friend's moves sent
+    # through it were refused until his clock ran out.
+    holder, other = two_instances
+    created = post_table(holder, mode="friend", name="Ann")
+    tid = created["id"]
+    sockets: list[SeatSocket] = []
+    try:
+        spy = SeatSocket(other, tid, invite_token(created), player="ann-private-window")
+        sockets.append(spy)
+        token = spy.recv(seat=True)["token"]
+        assert spy.recv()["table"]["seat"] == 1
+        bob = SeatSocket(holder, tid, token, player="bob")
+        sockets.append(bob)
+        assert bob.recv()["table"]["seat"] == 1
+        while (msg := spy.recv())["type"] != "moved_away":
+            assert msg["type"] == "state"
+        for _ in range(35):  # past a seat's burst, at once
+            spy.ws.send(json.dumps({"type": "ping"}))
+        answers: list[str] = []
+        while len(answers) < 35:
+            if (kind := spy.recv()["type"]) != "state":
+                answers.append(kind)
+        assert answers.count("pong") >= 30
+        # Bob's phone reaches the other instance: its messages are the seat's own.
+        phone = SeatSocket(other, tid, token, player="bob")
+        sockets.append(phone)
+        assert phone.recv()["table"]["seat"] == 1
+        for _ in range(5):
+            phone.ws.send(json.dumps({"type": "ping"}))
+        replies = []
+        while len(replies) < 5:
+            msg = phone.recv()
+            if msg["type"] != "state":
+                replies.append(msg)
+        assert all(m["type"] == "pong" for m in replies), replies
+    finally:
+        for sock in sockets:
+            sock.close()

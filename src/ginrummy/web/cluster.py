@@ -562,6 +562,10 @@ class Cluster:
 
         async def back() -> None:
             while (msg := await relay.outbox.get()) is not None:
+                if msg.get("type") == "moved_away" and client.seat is not None:
+                    # Made a spectator at the holder (its seat moved to another browser): no
+                    # longer the seat's here either, where its sockets and messages count.
+                    self.manager.reseat(client, None)
                 try:  # a socket that takes nothing would have its outbox grow for good
                     async with asyncio.timeout(self.manager.send_timeout):
                         await send(msg)
