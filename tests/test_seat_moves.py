@@ -245,6 +245,39 @@ def test_a_seat_moves_even_from_a_browser_holding_as_many_sockets_as_a_seat_may_
                         _moved_away(spy, 1)
 
 
+@each_database
+def test_a_seat_claimed_by_another_browser_as_it_was_read_moves_from_it(monkeypatch: Any) -> None:
+    # A seat nobody owns (a table opened without a cookie; every seat of a rematch) is
+    # claimed by the first browser that opens it. Two opening it at once both read it as
+    # nobody's: the second's claim failed unsaid, and it was given the seat all the same,
+    # as nobody's move, while the store kept it the first's; the seat then went back and
+    # forth between them with nothing shown.
+    with app_client() as client:
+        _as(client, None)
+        created = new_table(client, mode="friend", name="Ann")
+        tid, token = created["id"], created["token"]
+        store = store_of(client)
+        read = store.seat_owner
+        assert read(tid, 0) is None
+
+        def claimed_meanwhile(game_id: str, seat: int) -> str | None:
+            monkeypatch.setattr(store, "seat_owner", read)
+            found = read(game_id, seat)
+            store.claim_seat(game_id, seat, player_key({PLAYER_COOKIE: "phone"}))
+            return found
+
+        monkeypatch.setattr(store, "seat_owner", claimed_meanwhile)
+        _as(client, "laptop")
+        with client.websocket_connect(f"/ws/{tid}?token={token}") as laptop:
+            state = recv(laptop)
+            assert state["table"]["seat"] == 0 and state["table"]["seat_moves"] == [1, 0]
+            assert store.seat_owner(tid, 0) == player_key({PLAYER_COOKIE: "laptop"})
+            _as(client, "phone")
+            with client.websocket_connect(f"/ws/{tid}?token={token}") as phone:
+                assert recv(phone)["table"]["seat_moves"] == [2, 0]
+                _moved_away(laptop, 0)
+
+
 # -- many instances ---------------------------------------------------------------------------
 
 

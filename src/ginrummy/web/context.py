@@ -95,8 +95,13 @@ class Context:
         held = await manager.db(self.store.seat_owner, game_id, seat)
         if held == owner:
             return 0
-        if held is None and not await self._used_without_cookies(game_id, seat):
-            await manager.db(self.store.claim_seat, game_id, seat, owner)
+        # A seat claimed by another browser since it was read (both opened it at once)
+        # moves from that one, as from any other.
+        if (
+            held is None
+            and not await self._used_without_cookies(game_id, seat)
+            and await manager.db(self.store.claim_seat, game_id, seat, owner)
+        ):
             return 0
         if not await manager.friend_table(game_id):
             return 0
