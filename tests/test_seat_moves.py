@@ -278,6 +278,32 @@ def test_a_seat_claimed_by_another_browser_as_it_was_read_moves_from_it(monkeypa
                 _moved_away(laptop, 0)
 
 
+@each_database
+def test_the_browser_a_seat_left_asks_for_its_hints_review_and_state_in_vain() -> None:
+    with app_client() as client:
+        _as(client, "ann")
+        created = new_table(client, mode="friend", name="Ann", hints=True)
+        tid = created["id"]
+        hand = manager_of(client).tables[tid].hand
+        assert hand is not None
+        _as(client, "ann-private-window")
+        with client.websocket_connect(f"/ws/{tid}?history=delta") as spy:
+            recv(spy)
+            seen = _hello(spy, invite_token(created))
+            token = next(m["token"] for m in seen if m["type"] == "seat")
+            _as(client, "bob")
+            with client.websocket_connect(f"/ws/{tid}?token={token}") as bob:
+                recv(bob)
+                _moved_away(spy, 1)
+                for kind in ("hint", "review", "undo", "next", "rematch"):
+                    spy.send_json({"type": kind})
+                    assert recv(spy)["type"] == "error"
+                spy.send_json({"type": "state"})
+                state = recv(spy)
+                assert state["table"]["seat"] is None and "hand" not in state["view"]
+                assert not leaks(state, hand, None)
+
+
 # -- many instances ---------------------------------------------------------------------------
 
 
