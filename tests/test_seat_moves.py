@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from typing import Any
 import pytest
 
 from ginrummy.engine import Rules
+from ginrummy.web.changes import SPECTATORS
 from ginrummy.web.manager import UNLIMITED, Manager
 from ginrummy.web.protocol import COOKIES_NEEDED, MOVED_AWAY
 from ginrummy.web.security import PLAYER_COOKIE, player_key
@@ -302,6 +304,53 @@ def test_the_browser_a_seat_left_asks_for_its_hints_review_and_state_in_vain() -
                 state = recv(spy)
                 assert state["table"]["seat"] is None and "hand" not in state["view"]
                 assert not leaks(state, hand, None)
+
+
+@each_database
+def test_a_move_sent_from_the_browser_a_seat_leaves_as_it_leaves_is_not_made() -> None:
+    # A move waits for its table's lock (another being stored); the seat moved to another
+    # browser meanwhile: the move was made all the same, for a seat its socket no longer held.
+    with app_client() as client:
+        _as(client, "ann")
+        created = new_table(client, mode="friend", name="Ann")
+        tid = created["id"]
+        table = manager_of(client).tables[tid]
+        hand = table.hand
+        assert hand is not None
+        _as(client, "ann-private-window")
+        with client.websocket_connect(f"/ws/{tid}") as spy:
+            recv(spy)
+            seen = _hello(spy, invite_token(created))
+            token = next(m["token"] for m in seen if m["type"] == "seat")
+            seat = hand.current_player
+            assert seat is not None
+            if seat != 1:  # Ann passes the upcard: the friend's seat is to move
+                with client.websocket_connect(f"/ws/{tid}?token={created['token']}") as ann:
+                    recv(ann)
+                    ann.send_json({"type": "action", "action": "pass"})
+                    while recv(ann)["view"]["current_player"] != 1:
+                        pass
+            playing = table.hand
+            assert playing is not None and playing.current_player == 1
+            before = len(playing.events)
+            client.portal.call(table.lock.acquire)
+            try:
+                spy.send_json({"type": "action", "action": "pass"})
+                deadline = time.monotonic() + 10
+                while not table.lock._waiters and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                assert table.lock._waiters
+                _as(client, "bob")
+                with client.websocket_connect(f"/ws/{tid}?token={token}") as bob:
+                    recv(bob)
+                    client.portal.call(table.lock.release)
+                    answers = sync(spy)  # its move answered first
+                    now = table.hand
+                    assert now is not None and len(now.events) == before, now.events[-1]
+                    assert {"type": "error", "message": SPECTATORS} in answers
+            finally:
+                if table.lock.locked():
+                    client.portal.call(table.lock.release)
 
 
 # -- many instances ---------------------------------------------------------------------------

@@ -29,6 +29,8 @@ log = logging.getLogger("ginrummy.web")
 NOT_SAVED = "the database cannot be reached just now: your move was not made; try again in a moment"
 #: ... and when the database went away as its move was being stored.
 IN_DOUBT = "the database went away as your move was being saved: reconnecting shows whether it was"
+#: What a socket that holds no seat is told when it tries to change the table.
+SPECTATORS = "spectators cannot act: open the game with your seat's link"
 
 
 class Changes(ManagerBase):
@@ -45,7 +47,7 @@ class Changes(ManagerBase):
             await client.send(self.state_message(table, client, whole=True))
             return
         if client.seat is None:
-            raise ProtocolError("spectators cannot act: open the game with your seat's link")
+            raise ProtocolError(SPECTATORS)
         seat = client.seat
         if kind == "hint":
             await client.send({"type": "hints", "hints": await self._hints(table, client)})
@@ -57,6 +59,8 @@ class Changes(ManagerBase):
             await client.send(await self._review(table, client))
             return
         async with table.lock:
+            if client.seat != seat:  # its seat moved to another browser as this waited
+                raise ProtocolError(SPECTATORS)
             try:
                 await self._change(table, seat, msg)
             except DatabaseUnavailable as exc:
