@@ -480,3 +480,34 @@ def test_a_demoted_relayed_socket_no_longer_spends_the_seats_messages_where_it_i
     finally:
         for sock in sockets:
             sock.close()
+
+
+def test_a_relayed_socket_demoted_that_says_hello_with_the_seat_moves_it_back_visibly(
+    two_instances: list[LiveServer],
+) -> None:
+    holder, other = two_instances
+    created = post_table(holder, mode="friend", name="Ann")
+    tid = created["id"]
+    sockets: list[SeatSocket] = []
+    try:
+        spy = SeatSocket(other, tid, invite_token(created), player="ann-private-window")
+        sockets.append(spy)
+        token = spy.recv(seat=True)["token"]
+        assert spy.recv()["table"]["seat"] == 1
+        bob = SeatSocket(holder, tid, token, player="bob")
+        sockets.append(bob)
+        assert bob.recv()["table"]["seat_moves"] == [0, 1]
+        while (msg := spy.recv())["type"] != "moved_away":
+            assert msg["type"] == "state"
+        spy.send({"type": "hello", "token": token})  # its first message
+        msg = spy.recv()
+        while msg["type"] != "state" or msg["table"]["seat"] is None:
+            msg = spy.recv()
+        assert msg["table"]["seat"] == 1 and msg["table"]["seat_moves"] == [0, 2]
+        while (msg := bob.recv())["type"] != "moved_away":
+            assert msg["type"] == "state"
+        state = bob.recv()
+        assert state["table"]["seat"] is None and state["table"]["seat_moves"] == [0, 2]
+    finally:
+        for sock in sockets:
+            sock.close()
