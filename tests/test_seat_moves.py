@@ -13,6 +13,7 @@ player cookie only watches (its seat could not be told from another browser's).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import contextlib
 import json
 import time
@@ -511,3 +512,25 @@ def test_a_relayed_socket_demoted_that_says_hello_with_the_seat_moves_it_back_vi
     finally:
         for sock in sockets:
             sock.close()
+
+
+def test_a_browser_refused_for_its_address_socket_limit_neither_takes_nor_moves_a_seat() -> None:
+    # The seat was moved in the store before the limits were checked: a browser refused for
+    # its address's number of sockets was left the seat's owner, counted as a move both
+    # players were shown, though it never held the seat.
+    with app_client() as client:
+        _as(client, "ann")
+        created = new_table(client, mode="friend", name="Ann")
+        tid = created["id"]
+        manager = manager_of(client)
+        store = store_of(client)
+        with client.websocket_connect(f"/ws/{tid}?token={created['token']}") as ann:
+            assert recv(ann)["table"]["seat"] == 0
+            manager.limits = dataclasses.replace(manager.limits, sockets_per_address=1)
+            _as(client, "someone-else")
+            with client.websocket_connect(f"/ws/{tid}?token={created['token']}") as other:
+                assert "too many open connections" in recv(other)["message"]
+            assert store.seat_owner(tid, 0) == player_key({PLAYER_COOKIE: "ann"})
+            game = store.get_game(tid)
+            assert game is not None and game.options.get("seat_moves", [0, 0]) == [0, 0]
+            assert manager.tables[tid].moves == [0, 0]

@@ -85,6 +85,13 @@ async def _serve(ws: WebSocket, context: Context) -> None:
         await ws.close(code=4404)
         return
     owner = player_key(ws.cookies)
+    # Refused at once where its address has as many sockets as it may: before its token
+    # takes an invite or moves a seat to this browser, which would then never hold it.
+    refusal = manager.may_join(table_id, None, where, owner)
+    if refusal is not None:
+        await send(ws, {"type": "error", "message": refusal})
+        await ws.close(code=4429)
+        return
     seat, fresh, why = await _seat_of(manager, table_id, token, owner)
     if fresh is not None:
         await send(ws, seat_message(table_id, fresh))
