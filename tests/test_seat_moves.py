@@ -13,8 +13,8 @@ player cookie only watches (its seat could not be told from another browser's).
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import contextlib
+import dataclasses
 import json
 import time
 from collections.abc import Iterator
