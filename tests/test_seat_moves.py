@@ -534,3 +534,38 @@ def test_a_browser_refused_for_its_address_socket_limit_neither_takes_nor_moves_
             game = store.get_game(tid)
             assert game is not None and game.options.get("seat_moves", [0, 0]) == [0, 0]
             assert manager.tables[tid].moves == [0, 0]
+
+
+@each_database
+def test_a_rematch_keeps_the_seats_browsers_so_another_opening_one_is_seen(
+    fixed_deck: None,
+) -> None:
+    """A rematch keeps the seats' tokens: its seats nobody's, the first browser to open one
+    claimed it unseen, though the seat was another's a moment before. The rematch keeps
+    each seat's browser (not a seat still waiting for its invite, which its opener claims),
+    so another browser opening it there moves it, and both players are shown so."""
+
+    async def run() -> None:
+        store = new_store()
+        manager = Manager(store, computer_delay=0, seed=1, limits=UNLIMITED)
+        rules = Rules(first_dealer="fixed", first_dealer_seat=0, game_target=1)
+        created = await manager.create(rules, Options("friend"), ("Ann", "Bob"))
+        table, invite = created.table, created.tokens[1]
+        assert invite is not None
+        store.claim_seat(table.id, 0, token_hash("ann"))
+        assert isinstance(await manager.take_invite(table.id, 1, invite, token_hash("bob")), str)
+        for seat, action in ((1, "pass"), (0, "pass"), (1, "draw"), (1, "knock Kd"), (0, "done")):
+            table.act(store, seat, action)
+        await Seat(manager, table, 0).do({"type": "rematch"})
+        new_id = table.options.rematch
+        assert new_id is not None
+        assert manager.tables[new_id].owners == [token_hash("ann"), token_hash("bob")]
+        assert [store.seat_owner(new_id, seat) for seat in (0, 1)] == [
+            token_hash("ann"),
+            token_hash("bob"),
+        ]
+        assert store.move_seat(new_id, 1, token_hash("someone-else")) == 1
+        manager.close()
+        store.close()
+
+    asyncio.run(run())

@@ -448,6 +448,23 @@ class Writer:
             carried["seat_moves"] = moves
         return seats, carried
 
+    def carry_owners(self, game_id: str, rematch_id: str) -> list[str | None]:
+        """The rematch's seats become the browsers' that owned them at ``game_id`` (each
+        seat's player, :meth:`claim_seat`), but a seat still waiting for its invite there,
+        which its opener claims: a browser other than its owner opening a seat at the
+        rematch moves it, seen, as it would have at the game. Returns the owners by seat."""
+        owners: list[str | None] = [None, None]
+        rows = self._session.scalars(select(SeatRow).where(SeatRow.game_id == game_id)).all()
+        pending = self._game(rematch_id).options.get("pending_invites", {})
+        for row in rows:
+            if row.owner is None or str(row.seat) in pending:
+                continue
+            new = self._session.get(SeatRow, (rematch_id, row.seat))
+            if new is not None and new.owner is None:
+                new.owner = owners[row.seat] = row.owner
+        self._flush(f"the seats of game {rematch_id} could not be given their owners")
+        return owners
+
     def _follow_rematches(
         self, game: GameRow, seat: int, old_hash: str, new_hash: str, owner: str | None
     ) -> None:

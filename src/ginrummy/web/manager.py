@@ -243,6 +243,7 @@ class Manager(Connections, Changes, Computer, Clock):
                     self.cluster.created(tx, game_id)
                 table.write_deal(tx, deal)
                 if after is not None:
+                    table.owners = tx.carry_owners(after, game_id)
                     if self.cluster is not None:  # the old table must still be ours
                         self.cluster.fence(tx, after)
                     tx.update_options(after, {"rematch": game_id})
