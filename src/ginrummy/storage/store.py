@@ -162,6 +162,7 @@ class Store:
     take_invite = _own_transaction(Writer.take_invite)
     retake_invite = _own_transaction(Writer.retake_invite)
     rematch_seats = _own_transaction(Writer.rematch_seats)
+    carry_owners = _own_transaction(Writer.carry_owners)
     start_hand = _own_transaction(Writer.start_hand)
     add_action = _own_transaction(Writer.add_action)
     remove_actions = _own_transaction(Writer.remove_actions)
