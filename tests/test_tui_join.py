@@ -123,7 +123,7 @@ def test_the_plain_mode_joins_and_plays_to_the_end_of_a_hand(
     try:
         # The invite is spent: the seat's own link is shown, for coming back.
         child.expect(r"Your seat's own link \(the invite opens nothing more\): http://\S+#s=")
-        child.expect("Gin rummy: You against Ann")
+        child.expect(r"Gin rummy: .+ \(you\) against Ann\.")
         while True:
             found = child.expect(
                 [

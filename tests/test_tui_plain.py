@@ -71,7 +71,7 @@ def test_a_hand_typed_line_by_line_then_resumed(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
     child = spawn(tmp_path, "--level", "simple", "--seed", str(SEEDS["knock"]), "--db", str(db))
     try:
-        child.expect("Gin rummy: You against Computer \\(simple\\)")
+        child.expect("Gin rummy: Player 1 \\(you\\) against Computer \\(simple\\)")
         child.expect("Type help for the commands.")
         child.expect(PROMPT)
         child.sendline("hint")

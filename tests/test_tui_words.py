@@ -237,7 +237,7 @@ def test_the_deal_check_and_the_sheet() -> None:
     assert sheet["boxes"] == boxes  # the standard rules: a box of 25 a hand won
     names = last["table"]["names"]
     assert lines[-1] == (
-        f"Boxes so far, added when the game ends: {names[0]} {boxes[0][0]}, "
+        f"Boxes so far, added when the game ends: {names[0]} (you) {boxes[0][0]}, "
         f"{names[1]} {boxes[0][1]}."
     )
     assert final_lines(last["table"], Namer.of(last)) == []  # the game goes on
@@ -312,11 +312,10 @@ def test_a_hollywood_score_is_each_columns_not_their_sum() -> None:
     totals = table["sheet"]["hands"][-1]["totals"]
     assert len(totals) == 3 and totals[1] == [0, 0]  # a first win scores in game 1 only
     first = totals[0]
-    assert title_line(last).startswith(f"You – Computer (simple): g1 {first[0]}–{first[1]} · ")
-    assert title_line(last).split(" · ")[:3] == [
-        f"You – Computer (simple): g1 {first[0]}–{first[1]}",
-        "g2 0–0",
-        "g3 0–0",
+    assert title_line(last).split(" · ") == [
+        f"Player 1 (you) – Computer (simple): g1 {first[0]}–{first[1]} g2 0–0 g3 0–0",
+        "hand 1",
+        "hollywood",
     ]
     score = next(line for line in showdown_lines(last) if line.startswith("Score:"))
     assert score == (
@@ -340,3 +339,24 @@ def test_the_plain_mode_tallies_a_finished_game() -> None:
     text = "\n".join(lines)
     assert "Game bonus" in text and "Total" in text, text
     assert lines[-1].startswith("Computer (simple) wins the game by"), text
+
+
+def test_the_players_own_name_is_marked_you_where_both_are_shown() -> None:
+    """The sheet, the final tally and the headers name the player as the web page's labels do,
+    "Player 1 (you)": a sheet of "Player 1" and "Computer" did not say which was you."""
+    from ginrummy.tui.words import title_line
+
+    store = Store("sqlite://")
+    _, states = finished_hand(
+        SEEDS["knocked"], store, rules=Rules.preset("standard", game_target=10)
+    )
+    last = states[-1]
+    sheet = sheet_lines(last["table"])
+    assert "Player 1 (you)  Computer (simple)" in sheet[1], sheet
+    final = final_lines(last["table"], Namer.of(last))
+    assert final[1].split() == ["Player", "1", "(you)", "Computer", "(simple)"], final
+    assert title_line(last).startswith("Player 1 (you) 0 – Computer (simple) "), title_line(last)
+    out = io.StringIO()
+    PlainPlayer(new_game(SEEDS["knock"]), out=out).show(states[0])
+    assert "Gin rummy: Player 1 (you) against Computer (simple)." in out.getvalue()
+    store.close()

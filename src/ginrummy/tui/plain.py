@@ -36,6 +36,7 @@ from .words import (
     deadwood_words,
     legal,
     log_lines,
+    marked_names,
     pretty,
     pretty_cards,
     pretty_text,
@@ -319,11 +320,9 @@ class PlainPlayer:
         self.deals.saw(state)
         table = state["table"]
         if first:
-            n = Namer.of(state)
-            other = table["names"][1 - (table.get("seat") or 0)]
-            self.say(
-                f"Gin rummy: {n.who(table.get('seat'))} against {other}. {table['rules_text']}"
-            )
+            me = table.get("seat") or 0
+            names = marked_names(table)
+            self.say(f"Gin rummy: {names[me]} against {names[1 - me]}. {table['rules_text']}")
             self.say(f"Playing {self.session.label}. Type help for the commands.")
         key = (table["id"], table["hand_number"])
         lines = log_lines(state)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .words import Namer, final_line
+from .words import Namer, final_line, marked_names
 
 FINAL_ROWS = (
     ("Hand points", "hand_points"),
@@ -76,7 +76,7 @@ def boxes_line(boxes: Sequence[Sequence[int]], names: Sequence[str]) -> str:
 def sheet_lines(table: Mapping[str, Any]) -> list[str]:
     """The table's score sheet: a game's, or a match's games and its running match points."""
     sheet = table.get("sheet") or {}
-    names = [str(n) for n in table["names"]]
+    names = marked_names(table)
     if "games" not in sheet:
         return game_sheet_lines(sheet, names)
     out: list[str] = []
@@ -107,7 +107,7 @@ def final_lines(table: Mapping[str, Any], n: Namer) -> list[str]:
     final = table.get("final")
     if not final:
         return []
-    names = [str(x) for x in table["names"]]
+    names = marked_names(table)
     what = "match" if "games" in final else "game"
     out = ["Match over" if what == "match" else "Game over"]
     players = final.get("players")

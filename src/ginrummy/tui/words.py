@@ -90,6 +90,14 @@ class Namer:
         return "your" if self.you(seat) else f"{self.names[seat]}'s"
 
 
+def marked_names(table: Mapping[str, Any]) -> list[str]:
+    """The two names where both are shown (the sheet, the tally, the headers), the player's
+    own marked as the web page marks it: ``["Player 1 (you)", "Computer (simple)"]``."""
+    me = table.get("seat")
+    names = table["names"]
+    return [f"{name} (you)" if seat == me else str(name) for seat, name in enumerate(names)]
+
+
 def move_line(event: Mapping[str, Any], n: Namer, upcard: str | None = None) -> str:
     """One line of the move log for one event: "You take 7♣ from the pile."."""
     seat = event["seat"]
@@ -407,15 +415,15 @@ def column_scores(table: Mapping[str, Any]) -> list[list[int]] | None:
 def title_line(state: State) -> str:
     """Who plays whom, the score and the rules, in a line."""
     table = state["table"]
-    n = Namer.of(state)
+    names = marked_names(table)
     scores = table.get("scores") or [0, 0]
     me = table.get("seat")
     order = (0, 1) if me != 1 else (1, 0)
-    score = " – ".join(f"{n.who(s) if n.you(s) else table['names'][s]} {scores[s]}" for s in order)
+    score = " – ".join(f"{names[s]} {scores[s]}" for s in order)
     columns = column_scores(table)
     if columns is not None:  # Hollywood: each game's column, not their sum
-        each = " · ".join(f"g{i} {p[order[0]]}–{p[order[1]]}" for i, p in enumerate(columns, 1))
-        score = f"{n.who(order[0])} – {table['names'][order[1]]}: {each}"
+        each = " ".join(f"g{i} {p[order[0]]}–{p[order[1]]}" for i, p in enumerate(columns, 1))
+        score = f"{names[order[0]]} – {names[order[1]]}: {each}"
     preset = table.get("preset") or "custom rules"
     parts = [score, f"hand {table['hand_number']}", preset]
     if table.get("match_totals") is not None:
