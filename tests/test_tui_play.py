@@ -714,3 +714,25 @@ def test_a_dialogs_footer_lists_its_own_keys() -> None:
         assert "t Take" in screen_text(app).splitlines()[-1]
 
     drive(game, scenario)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+@pytest.mark.parametrize(("seed", "by"), [(SEEDS["undercut"], "you"), (8, "Computer (simple)")])
+def test_the_showdown_shows_the_cards_laid_off_on_the_knockers_melds(
+    seed: int, by: str, size: tuple[int, int]
+) -> None:
+    """At the end of a hand each meld of the knocker is drawn with the defender's cards laid
+    off on it after a "+", and the knocker's label says whose they are (they were named only
+    in the sentence about the result)."""
+    game = new_game(seed)
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await play_hand(pilot, app)
+        await pilot.pause(0.2)
+        laid = [card for card, _ in table(app).state["view"]["layoffs"]]
+        assert laid, "the seed's defender lays off"
+        text = screen_text(app)
+        assert f"│+│{pretty(laid[0]):>3}│" in text, text
+        assert f"+ laid off by {by}" in text, text
+
+    drive(game, scenario, size=size)

@@ -30,6 +30,7 @@ from ginrummy.tui.words import (
     action_words,
     deal_line,
     move_line,
+    pretty_cards,
     pretty_text,
     prompt,
     result_headline,
@@ -359,4 +360,25 @@ def test_the_players_own_name_is_marked_you_where_both_are_shown() -> None:
     out = io.StringIO()
     PlainPlayer(new_game(SEEDS["knock"]), out=out).show(states[0])
     assert "Gin rummy: Player 1 (you) against Computer (simple)." in out.getvalue()
+    store.close()
+
+
+@pytest.mark.parametrize(
+    ("seed", "knocker"), [(SEEDS["undercut"], "Computer (simple)"), (8, "You")]
+)
+def test_the_plain_showdown_shows_the_cards_laid_off_on_their_melds(
+    seed: int, knocker: str
+) -> None:
+    """At the end of a hand the knocker's melds are shown with the defender's cards laid off
+    on them, after a "+" (they were said only in the sentence about the result)."""
+    from ginrummy.tui.plain import showdown_lines
+
+    store = Store("sqlite://")
+    _, states = finished_hand(seed, store)
+    last = states[-1]
+    laid = [card for card, _ in last["view"]["layoffs"]]
+    assert laid, "the seed's defender lays off"
+    line = next(x for x in showdown_lines(last) if x.startswith(f"{knocker}: "))
+    assert f" + {pretty_cards(laid[:1])}" in line, line
+    assert line.endswith(")."), line
     store.close()

@@ -12,7 +12,7 @@ from typing import Any
 from rich.text import Text
 
 from ..engine import Card
-from .cards import EDGE, Drawing, draw_groups
+from .cards import EDGE, Drawing, Joined, draw_groups
 from .sheet import final_lines
 from .words import (
     Namer,
@@ -47,14 +47,56 @@ def showdown_side(view: Mapping[str, Any], seat: int) -> Mapping[str, Any] | Non
     return side
 
 
+def knocker_melds(
+    view: Mapping[str, Any], melds: Sequence[Sequence[str]] = ()
+) -> list[tuple[list[str], list[str]]]:
+    """The knocker's melds, each with the cards the defender laid off on it (the table's
+    melds have them inside, the knocker's arrangement not at all): ``(meld, laid off)``."""
+    off = {str(c) for c, *_ in view.get("layoffs") or []}
+    found = [split_cards(m) for m in view.get("table_melds") or []] or [list(m) for m in melds]
+    return [([c for c in m if c not in off], [c for c in m if c in off]) for m in found]
+
+
+def knocker_groups(view: Mapping[str, Any], melds: Sequence[Sequence[str]] = ()) -> Groups:
+    """The knocker's melds as groups of cards, the cards laid off on each after a "+"."""
+    groups: Groups = []
+    for meld, laid in knocker_melds(view, melds):
+        groups.append(list(meld))
+        if laid:
+            groups.append(Joined(laid))
+    return groups
+
+
+def showdown_groups(view: Mapping[str, Any], seat: int) -> Groups | None:
+    """``seat``'s cards as laid down at the showdown: the knocker's with the cards laid off
+    on its melds (as the page shows them), deadwood last; None when the hand was dead."""
+    side = showdown_side(view, seat)
+    if side is None:
+        return None
+    if seat != (view.get("result") or {}).get("knocker"):
+        return _arranged(side)
+    groups = knocker_groups(view, side.get("melds") or [])
+    dead = list(side.get("deadwood") or [])
+    return [*groups, dead] if dead else groups
+
+
+def laid_off_note(state: State, seat: int) -> str:
+    """After the knocker's label at the showdown: whose cards its melds' "+" marks."""
+    view = state.get("view") or {}
+    result = view.get("result") or {}
+    if view.get("phase") != "over" or result.get("knocker") != seat or not view.get("layoffs"):
+        return ""
+    return f" · + laid off by {Namer.of(state).whom(1 - seat)}"
+
+
 def hand_groups(view: Mapping[str, Any]) -> Groups:
     """Your cards as the screen shows them: in melds, deadwood last (at the showdown, as you
     laid them down)."""
     me = view.get("seat")
     if view.get("phase") == "over" and me is not None:
-        side = showdown_side(view, me)
-        if side is not None:
-            return _arranged(side)
+        shown = showdown_groups(view, me)
+        if shown is not None:
+            return shown
     groups = _arranged(view.get("arrangement"))
     if groups:
         return groups
@@ -63,7 +105,9 @@ def hand_groups(view: Mapping[str, Any]) -> Groups:
 
 
 def hand_order(view: Mapping[str, Any]) -> list[str]:
-    return [c for group in hand_groups(view) for c in group if c is not None]
+    """Your cards in the order shown (not the other's laid off on your melds)."""
+    groups = (g for g in hand_groups(view) if not isinstance(g, Joined))
+    return [c for group in groups for c in group if c is not None]
 
 
 def just_drawn(view: Mapping[str, Any]) -> str | None:
@@ -84,9 +128,9 @@ def opponent_groups(view: Mapping[str, Any]) -> Groups:
     me = view.get("seat")
     other = 1 - me if me is not None else 1
     if view.get("phase") == "over":
-        side = showdown_side(view, other)
-        if side is not None:
-            return _arranged(side)
+        shown = showdown_groups(view, other)
+        if shown is not None:
+            return shown
         cards = split_cards(view.get("opponent_hand"))
         if cards:
             return [list(cards)]
@@ -106,7 +150,7 @@ def opponent_label(state: State) -> Text:
     if view:
         count = int(view.get("opponent_count") or 0)
         if view.get("phase") == "over":
-            text.append(" · cards shown")
+            text.append(" · cards shown" + laid_off_note(state, other))
         else:
             text.append(f" · {count} cards")
             known = split_cards(view.get("opponent_known"))
@@ -126,6 +170,8 @@ def my_label(state: State, selected: str | None) -> Text:
     text = Text(f"You ({table['names'][me]})" if me is not None else "", style="bold")
     if view and view.get("dealer") == me:
         text.append(" · dealer")
+    if me is not None:
+        text.append(laid_off_note(state, me))
     drawn = just_drawn(view) if view else None
     if drawn:
         text.append(f" · just drew {pretty(drawn)}")
@@ -194,12 +240,11 @@ def knock_area(state: State, width: int | None = None) -> tuple[Text, Drawing] |
     title = Text(
         f"{n.who(knocker)} {n.does(knocker, 'knock')}{what or ': melds on the table'}", "bold"
     )
-    groups: Groups = [list(split_cards(m)) for m in view["table_melds"]]
+    groups = knocker_groups(view)  # the cards laid off so far after a "+" on their melds
     groups.append(list(dead))
     laid = [c for c, *_ in view.get("layoffs") or []]
     if laid:
         title.append(f" · laid off {pretty_cards(laid)}", style="")
-        groups.append(list(laid))
     return title, draw_groups(groups, width=width)
 
 

@@ -66,6 +66,11 @@ class Drawing:
         return Text("\n").join(self.lines)
 
 
+class Joined(list[str | None]):
+    """Cards laid off on the group before it (at the showdown, and while the defender lays
+    off): drawn after a "+" instead of a gap, ``│ J♥│+│10♥│``."""
+
+
 def group_width(count: int) -> int:
     """The columns a group of ``count`` cards takes."""
     return 1 + CELL * count
@@ -81,13 +86,18 @@ def fit_rows(
     used = 0
     for group in (g for g in groups if g):
         rest = list(group)
+        joined = isinstance(group, Joined)  # its "+" takes a column even first in a row
         while rest:
-            gap = 1 if used else 0
+            gap = 1 if used or joined else 0
             room = (width - used - gap - 1) // CELL
             if used and room < min(len(rest), per_row):
                 rows.append([])
-                used, gap, room = 0, 0, per_row
-            part, rest = rest[: max(1, room)], rest[max(1, room) :]
+                used, gap = 0, 1 if joined else 0
+                room = (width - gap - 1) // CELL
+            part: Sequence[str | None] = rest[: max(1, room)]
+            rest = rest[max(1, room) :]
+            if joined:
+                part, joined = Joined(part), False
             rows[-1].append(part)
             used += gap + group_width(len(part))
     return rows
@@ -116,7 +126,10 @@ def draw_groups(
     out = drawing if drawing is not None else Drawing()
     top, middle, bottom = out.lines
     for number, group in enumerate(g for g in groups if g):
-        if number or out.width:
+        if isinstance(group, Joined):  # laid off on the group before
+            for line, mark in zip(out.lines, (" ", "+", " "), strict=True):
+                line.append(mark, EDGE)
+        elif number or out.width:
             out.gap()
         top.append("╭" + "┬".join("───" for _ in group) + "╮", EDGE)
         bottom.append("╰" + "┴".join("───" for _ in group) + "╯", EDGE)

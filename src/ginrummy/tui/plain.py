@@ -10,7 +10,7 @@ import asyncio
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TextIO
 
 from . import board
@@ -104,7 +104,8 @@ def table_lines(state: State) -> list[str]:
             out.append(f"{this_hand} this hand{doubled if view.get('multiplier', 1) > 1 else ''}.")
         area = board.knock_area(state)
         if area is not None:
-            laid = " | ".join(pretty_cards([c for c in g if c]) for g in _melds(view))
+            dead = split_cards(view.get("knocker_deadwood"))
+            laid = " | ".join([*_meld_words(view, ()), *([pretty_cards(dead)] if dead else [])])
             out.append(f"{area[0].plain}: {laid}.")
     groups = board.hand_groups(view)
     hand = " | ".join(pretty_cards([c for c in g if c]) for g in groups)
@@ -118,12 +119,12 @@ def table_lines(state: State) -> list[str]:
     return out
 
 
-def _melds(view: Mapping[str, Any]) -> list[list[str | None]]:
-    groups: list[list[str | None]] = [list(split_cards(m)) for m in view["table_melds"]]
-    dead = split_cards(view.get("knocker_deadwood"))
-    if dead:
-        groups.append(list(dead))
-    return groups
+def _meld_words(view: Mapping[str, Any], melds: Sequence[Sequence[str]]) -> list[str]:
+    """The knocker's melds in words, each with the cards laid off on it after a "+"."""
+    return [
+        pretty_cards(meld) + (f" + {pretty_cards(laid)}" if laid else "")
+        for meld, laid in board.knocker_melds(view, melds)
+    ]
 
 
 def showdown_lines(state: State, verdict: str | None = None) -> list[str]:
@@ -145,7 +146,13 @@ def showdown_lines(state: State, verdict: str | None = None) -> list[str]:
     ]
     for seat in (0, 1):
         side = board.showdown_side(view, seat)
-        if side is not None:
+        if side is not None and seat == result.get("knocker") and view.get("layoffs"):
+            melds = "  |  ".join(_meld_words(view, side.get("melds") or []))
+            dead = side.get("deadwood") or []
+            tail = f"  — deadwood {pretty_cards(dead)}" if dead else "  — no deadwood"
+            by = n.whom(1 - seat)
+            out.append(f"{n.who(seat)}: {melds}{tail} (+ laid off by {by}).")
+        elif side is not None:
             out.append(f"{n.who(seat)}: {arrangement_words(side)}.")
     if result.get("knocker") is None and view.get("opponent_hand"):
         other = 1 - view["seat"]
