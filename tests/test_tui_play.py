@@ -23,7 +23,7 @@ from ginrummy.storage import Store
 from ginrummy.storage.models import GameRow, utcnow
 from ginrummy.tui.app import Cards, PlayApp
 from ginrummy.tui.local import LocalGame
-from ginrummy.tui.words import legal, pretty, prompt, split_cards
+from ginrummy.tui.words import legal, log_lines, pretty, prompt, split_cards
 from ginrummy.web.manager import UNLIMITED, Manager
 from tuiutil import (
     SEEDS,
@@ -734,5 +734,40 @@ def test_the_showdown_shows_the_cards_laid_off_on_the_knockers_melds(
         text = screen_text(app)
         assert f"│+│{pretty(laid[0]):>3}│" in text, text
         assert f"+ laid off by {by}" in text, text
+
+    drive(game, scenario, size=size)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_the_move_log_keeps_to_its_newest_line_unless_scrolled_up(size: tuple[int, int]) -> None:
+    """The log shows its newest move and follows the moves as they come; scrolled up by the
+    player, it stays where it was put (it used to jump back at the next move) until scrolled
+    back to its end. Typed, ``log`` opens on the newest move too, not the oldest."""
+    game = new_game(SEEDS["dead"])  # a long hand: the log outgrows its box
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        box = app.table.query_one("#logbox")
+
+        def newest_shown() -> bool:
+            return box.max_scroll_y > 0 and box.scroll_y == box.max_scroll_y
+
+        await play_hand(pilot, app, stop=lambda: len(table(app).state["view"]["history"]) > 40)
+        await until(pilot, newest_shown, "the log at its newest line")
+        box.scroll_to(y=box.max_scroll_y - 6, animate=False)  # the player looks back
+        await pilot.pause(0.1)
+        looked = box.scroll_y
+        for _ in range(2):
+            await press_action(pilot, app, policy(table(app).state))
+        await pilot.pause(0.2)
+        assert box.scroll_y == looked < box.max_scroll_y
+        box.scroll_end(animate=False)  # and back to the end: it follows again
+        await pilot.pause(0.1)
+        await press_action(pilot, app, policy(table(app).state))
+        await until(pilot, newest_shown, "the log following again")
+        await pilot.press("colon", *"log", "enter")
+        await until(pilot, lambda: "This hand's moves" in screen_text(app), "the log dialog")
+        await pilot.pause(0.2)
+        newest = [line.text for line in log_lines(table(app).state)][-1]
+        assert newest[:30] in screen_text(app), screen_text(app)
 
     drive(game, scenario, size=size)

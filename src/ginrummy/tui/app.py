@@ -130,16 +130,6 @@ class Line(Static):
             self.refresh_from(cast(TableScreen, self.screen))
 
 
-class LogLines(Line):
-    """The move log, which keeps its box on its last line: the box scrolls when the new lines
-    have been laid out (when this grows), not at the next refresh, which under load can come
-    before the layout and leave the box short of the end."""
-
-    def on_resize(self, event: events.Resize) -> None:
-        if isinstance(self.parent, VerticalScroll):
-            self.parent.scroll_end(animate=False)
-
-
 class TableScreen(Screen[None]):
     """The table: the opponent, the stock and the pile, the melds or the showdown, your hand,
     what to do now, and beside it the hints and the move log."""
@@ -206,11 +196,15 @@ class TableScreen(Screen[None]):
             with Vertical(id="side"):
                 yield Line("hints", id="hints")
                 with VerticalScroll(id="logbox"):
-                    yield LogLines("log", id="log")
+                    yield Line("log", id="log")
         yield Input(placeholder="a command: draw, discard Kh, knock, hint, help …", id="command")
         yield Footer()
 
     async def on_mount(self) -> None:
+        # The log opens on its newest move and keeps to it as moves come (laid out, not at a
+        # refresh that under load can come first), unless the player scrolls up; scrolled
+        # back to its end, it follows again.
+        self.query_one("#logbox").anchor()
         await self.session.start()
         self._pump = asyncio.ensure_future(self._receive())
         self.set_interval(1.0, self._tick_clock)
@@ -617,7 +611,7 @@ class TableScreen(Screen[None]):
             self.app.push_screen(TextDialog("The table", table_lines(self.state), "escape"))
         elif command.name == "log":
             lines = [line.text for line in log_lines(self.state)] or ["No moves yet."]
-            self.app.push_screen(TextDialog("This hand's moves", lines, "escape"))
+            self.app.push_screen(TextDialog("This hand's moves", lines, "escape", end=True))
 
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
         box = self.query_one("#command", Input)

@@ -79,11 +79,13 @@ class KnockDialog(ModalScreen[int | None]):
 class TextDialog(ModalScreen[None]):
     """Lines of text to read (the score sheet, help), closed with Esc, q or its own key."""
 
-    def __init__(self, title: str, lines: Sequence[str], key: str) -> None:
+    def __init__(self, title: str, lines: Sequence[str], key: str, *, end: bool = False) -> None:
         super().__init__()
         self.heading = title
         self.lines = list(lines)
         self.key = key
+        #: Opened on its last line (the move log's newest move), not its first.
+        self.end = end
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", "Close")]
 
@@ -97,7 +99,10 @@ class TextDialog(ModalScreen[None]):
 
     def on_mount(self) -> None:
         self._fit()
-        self.query_one(VerticalScroll).focus()  # ↑/↓, PgUp/PgDn, Home/End scroll it
+        scroll = self.query_one(VerticalScroll)
+        scroll.focus()  # ↑/↓, PgUp/PgDn, Home/End scroll it
+        if self.end:
+            scroll.scroll_end(animate=False)
 
     def on_resize(self) -> None:
         self._fit()
