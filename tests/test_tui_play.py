@@ -771,3 +771,47 @@ def test_the_move_log_keeps_to_its_newest_line_unless_scrolled_up(size: tuple[in
         assert newest[:30] in screen_text(app), screen_text(app)
 
     drive(game, scenario, size=size)
+
+
+def state_where(seed: int, ready: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """The person's state once ``ready(it)``, both seats played by the tests' policy."""
+    game = new_game(seed)
+    while not ready(state := game.table.state_for(0)):
+        hand = game.table.hand
+        assert hand is not None and not hand.is_over
+        seat = hand.current_player
+        game.table.commit(game.table.plan(seat, policy(game.table.state_for(seat))))
+    return state
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_a_key_out_of_turn_says_why_on_the_status_line(size: tuple[int, int]) -> None:
+    """A key whose move is not possible now used to do nothing and say nothing: the status
+    line says why (whose turn it is, or that there is nothing to take), sending nothing,
+    and what to do now stays under it."""
+    theirs = state_where(SEEDS["undo"], lambda s: s["view"]["current_player"] == 1)
+    mine = state_where(SEEDS["undo"], lambda s: legal(s) and s["view"]["phase"] == "discard")
+    session = ScriptedSession()
+
+    async def run() -> None:
+        app = PlayApp(session)
+        async with app.run_test(size=size) as pilot:
+            session.queue.put_nowait(theirs)
+            await until(pilot, lambda: "is thinking" in screen_text(app), "the state")
+            for key in ("d", "t", "x", "k", "n"):
+                await pilot.press(key)
+                await pilot.pause(0.05)
+                status = table(app).text("status").plain
+                why = "The hand is not over yet." if key == "n" else "It is the computer's turn."
+                assert status.startswith(why), (key, status)
+                assert "is thinking" in status
+            assert why in screen_text(app)
+            session.queue.put_nowait(mine)
+            await until(pilot, lambda: "Choose a card to discard" in screen_text(app), "mine")
+            await pilot.press("t")
+            await until(pilot, lambda: "Nothing to take now." in screen_text(app), "the refusal")
+            await pilot.press("x")
+            await until(pilot, lambda: "Choose a card to discard first" in screen_text(app), "x")
+            assert session.sent == []
+
+    asyncio.run(run())

@@ -39,6 +39,7 @@ from .sheet import final_lines, sheet_lines
 from .verify import DealCheck
 from .words import (
     Namer,
+    action_words,
     clock_words,
     deadwood_words,
     legal,
@@ -51,6 +52,23 @@ from .words import (
 
 RANK_KEYS = "AKQJT23456789"
 SUIT_KEYS = "shdc"
+#: The table's keys for moves and table messages: (action, parameter) as bound below.
+MOVE_KEYS = {
+    "d": ("act", "draw"),
+    "t": ("act", "take"),
+    "p": ("act", "pass"),
+    "x": ("discard", ""),
+    "k": ("knock", ""),
+    "g": ("gin", ""),
+    "b": ("biggin", ""),
+    "l": ("layoff", ""),
+    "a": ("act", "auto"),
+    "f": ("act", "done"),
+    "n": ("next", ""),
+    "r": ("rematch", ""),
+    "h": ("hint", ""),
+    "u": ("undo", ""),
+}
 
 CSS = """
 Screen { layout: vertical; }
@@ -404,8 +422,19 @@ class TableScreen(Screen[None]):
         return True
 
     def on_key(self, event: events.Key) -> None:
-        """Cards typed by name: a rank (A K Q J T, 2 to 9, or 1 0) then a suit letter."""
+        """Cards typed by name: a rank (A K Q J T, 2 to 9, or 1 0) then a suit letter; and a
+        move's key pressed when that move is not possible, refused saying why."""
         char = event.character or ""
+        if isinstance(self.focused, Input):  # a command being typed
+            return
+        if self.pending_rank is None and event.key in MOVE_KEYS and self.state is not None:
+            action, parameter = MOVE_KEYS[event.key]
+            if not self.check_action(action, (parameter,) if parameter else ()):
+                event.stop()
+                event.prevent_default()
+                self.problem = self.why_not(action, parameter)
+                self.redraw()
+                return
         if self.pending_rank is not None:
             if char.lower() in SUIT_KEYS and char:
                 self._choose_typed(self.pending_rank + char.lower())
@@ -424,6 +453,45 @@ class TableScreen(Screen[None]):
             event.stop()
             event.prevent_default()
             self.redraw()
+
+    def why_not(self, action: str, parameter: str) -> str:
+        """Why a key's move is not possible now, in a few words for the status line (what to
+        do now is said under it): whose turn it is, or that there is nothing to take."""
+        state = self.state or {"table": {}}
+        table, view = state["table"], self.view
+        moves = legal(state)
+        fair = table.get("fair_play") or {}
+        turn, phase = view.get("current_player"), view.get("phase")
+        if action == "next":
+            over = table.get("over")
+            return "The game is over: r for a rematch." if over else "The hand is not over yet."
+        if action == "rematch":
+            if table.get("rematch"):
+                return "The rematch is already dealt."
+            return "A rematch is offered once the game is over."
+        if action == "undo":
+            return "Nothing to undo now."
+        if action == "hint" and not fair.get("hints"):
+            return "Hints are off at this table."
+        if phase == "over":
+            return "The game is over." if table.get("over") else "The hand is over."
+        if not view or turn is None:
+            return "Nothing to do yet."
+        if turn != view.get("seat"):
+            computer = (table.get("options") or {}).get("mode") == "computer"
+            whose = "the computer's" if computer else f"{Namer.of(state).names[turn]}'s"
+            return f"It is {whose} turn."
+        if action == "act" and parameter in ("take", "draw", "pass"):
+            return f"Nothing to {parameter if parameter != 'pass' else 'pass on'} now."
+        if action == "act":  # auto, done
+            return f"You cannot {action_words(parameter)} now."
+        if action == "layoff":
+            return "Nothing to lay off now."
+        verb = {"discard": "discard", "knock": "knock", "gin": "go gin", "biggin": "go big gin"}
+        if action != "biggin" and any(m.startswith(f"{action} ") for m in moves):
+            what = "discard" if action == "discard" else f"{verb[action]} with"
+            return f"Choose a card to {what} first (←/→ or type it)."
+        return f"You cannot {verb.get(action, action)} now."
 
     def _choose_typed(self, card: str) -> None:
         self.pending_rank = None
