@@ -815,3 +815,52 @@ def test_a_key_out_of_turn_says_why_on_the_status_line(size: tuple[int, int]) ->
             assert session.sent == []
 
     asyncio.run(run())
+
+
+def person_states(seed: int, moves: int) -> list[dict[str, Any]]:
+    """The person's state after each of the hand's first ``moves`` moves (both seats played
+    by the tests' policy), the deal's first."""
+    game = new_game(seed)
+    states = [game.table.state_for(0)]
+    for _ in range(moves):
+        hand = game.table.hand
+        assert hand is not None and not hand.is_over
+        seat = hand.current_player
+        game.table.commit(game.table.plan(seat, policy(game.table.state_for(seat))))
+        states.append(game.table.state_for(0))
+    return states
+
+
+@pytest.mark.parametrize("size", [(80, 16), (40, 12), (80, 24), (120, 40)])
+def test_a_short_screen_scrolls_to_the_hand_only_when_it_is_my_turn(size: tuple[int, int]) -> None:
+    """On a screen too short for the table, the player scrolls up to look at the piles: the
+    table stays there while the other seat moves (or a key is refused) and scrolls back to
+    the hand and the prompt only when it is the player's turn again. (At 80x24 and up the
+    table fits: nothing scrolls.)"""
+    states = person_states(SEEDS["undo"], 12)
+    mine = [i for i, s in enumerate(states) if legal(s) and i > 2]
+    theirs = next(i for i, s in enumerate(states) if i > mine[0] and not legal(s))
+    again = next(i for i in mine if i > theirs)
+    session = ScriptedSession()
+
+    async def run() -> None:
+        app = PlayApp(session)
+        async with app.run_test(size=size) as pilot:
+            felt = app.table.query_one("#felt")
+            session.queue.put_nowait(states[mine[0]])
+            await until(pilot, lambda: table(app).state is not None, "the state")
+            await pilot.pause(0.2)
+            assert felt.scroll_y == felt.max_scroll_y  # the hand and the prompt in sight
+            felt.scroll_home(animate=False)  # the player looks at the piles
+            await pilot.pause(0.1)
+            session.queue.put_nowait(states[theirs])
+            await until(pilot, lambda: table(app).state is states[theirs], "their turn")
+            await pilot.press("d")  # refused: not my turn
+            await pilot.pause(0.2)
+            assert felt.scroll_y == 0, "scrolled away from the piles on the other's move"
+            session.queue.put_nowait(states[again])
+            await until(pilot, lambda: table(app).state is states[again], "my turn again")
+            await pilot.pause(0.2)
+            assert felt.scroll_y == felt.max_scroll_y
+
+    asyncio.run(run())

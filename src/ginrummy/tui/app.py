@@ -260,6 +260,10 @@ class TableScreen(Screen[None]):
             view = message.get("view") or {}
             if self.selected not in board.hand_order(view):
                 self.selected = None
+            if _to_act(message) and (
+                before is None or _moved(before, message) or not _to_act(before)
+            ):
+                self.call_after_refresh(self._show_what_to_do)
         elif kind == "hints":
             self.hints = list(message.get("hints") or [])
             self.hinting = False
@@ -288,13 +292,19 @@ class TableScreen(Screen[None]):
         self.query_one("#status").set_class(self.problem is not None, "error")
         self.refresh_bindings()
         self.query_one("#opponent").set_class(self.view.get("phase") != "over", "backs")
-        if self.has_class("-short"):  # what to do now, not the top of the table, in sight
-            felt = self.query_one("#felt")
-            if self.view.get("phase") == "over":  # the showdown: the result and the hands
-                result = self.query_one("#table-melds")
-                self.call_after_refresh(felt.scroll_to_widget, result, animate=False, top=True)
-            else:
-                self.call_after_refresh(felt.scroll_end, animate=False)
+
+    def _show_what_to_do(self) -> None:
+        """On a short screen, once it is the player's turn (or the hand is over): what to do
+        now in sight, not the top of the table. Only then, so that a player who scrolled up
+        to look at the piles is left there while the other seat moves."""
+        if not self.has_class("-short"):
+            return
+        felt = self.query_one("#felt")
+        if self.view.get("phase") == "over":  # the showdown: the result and the hands
+            result = self.query_one("#table-melds")
+            self.call_after_refresh(felt.scroll_to_widget, result, animate=False, top=True)
+        else:
+            self.call_after_refresh(felt.scroll_end, animate=False)
 
     # -- what each part shows ---------------------------------------------------------------
 
@@ -685,6 +695,11 @@ class TableScreen(Screen[None]):
         box = self.query_one("#command", Input)
         if event.widget is box:
             box.remove_class("shown")
+
+
+def _to_act(state: Message) -> bool:
+    """Whether the player is to act: a move of theirs, or the hand over."""
+    return bool(legal(state)) or (state.get("view") or {}).get("phase") == "over"
 
 
 def _moved(before: Message, after: Message) -> bool:
