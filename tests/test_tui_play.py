@@ -864,3 +864,31 @@ def test_a_short_screen_scrolls_to_the_hand_only_when_it_is_my_turn(size: tuple[
             assert felt.scroll_y == felt.max_scroll_y
 
     asyncio.run(run())
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_the_title_fits_and_the_game_id_is_kept_in_help_and_the_sheet(
+    size: tuple[int, int],
+) -> None:
+    """Under a long preset (Hollywood's three columns) the title at 80 columns used to cut
+    the game's id off mid-way: the id is left out of the title when it does not fit, whole
+    otherwise, and help and the score sheet always say it."""
+    game = new_game(SEEDS["knock"], rules=Rules.preset("hollywood"))
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await until(pilot, lambda: waiting_for_me(app), "the deal")
+        await pilot.pause(0.1)
+        title = screen_text(app).splitlines()[0].strip()
+        assert title.startswith("Player 1 (you) – Computer (simple): g1 0–0 g2 0–0 g3 0–0")
+        if size[0] >= 120:
+            assert title.endswith("· hollywood · game TermTest"), title
+        else:
+            assert title.endswith("· hollywood"), title
+        for key, heading in (("s", "Score sheet"), ("question_mark", "How to play here")):
+            await pilot.press(key)
+            await until(pilot, lambda h=heading: h in screen_text(app), heading)
+            assert "game TermTest" in screen_text(app), screen_text(app)
+            await pilot.press("escape")
+            await until(pilot, lambda h=heading: h not in screen_text(app), "the table")
+
+    drive(game, scenario, size=size)

@@ -42,6 +42,7 @@ from .words import (
     action_words,
     clock_words,
     deadwood_words,
+    fit_title,
     legal,
     log_lines,
     pretty,
@@ -144,7 +145,7 @@ class Line(Static):
         self.update(screen.text(self.kind))
 
     def on_resize(self, event: events.Resize) -> None:
-        if self.kind == "melds":  # its cards are drawn to fit its width
+        if self.kind in ("melds", "title"):  # drawn to fit its width
             self.refresh_from(cast(TableScreen, self.screen))
 
 
@@ -333,7 +334,8 @@ class TableScreen(Screen[None]):
         if state is None:
             return Text("Connecting…" if kind == "status" else "")
         if kind == "title":
-            return Text(f"{title_line(state)} · {self.session.label}", no_wrap=True)
+            width = self.query_one("#title").content_size.width or self.app.size.width - 2
+            return Text(fit_title(title_line(state), self.session.label, width), no_wrap=True)
         if kind == "opponent":
             return board.opponent_label(state)
         if kind == "mine":
@@ -631,10 +633,12 @@ class TableScreen(Screen[None]):
         final = final_lines(table, Namer.of(self.state))
         if final:
             lines += ["", *final]
-        self.app.push_screen(TextDialog("Score sheet", lines, "s"))
+        heading = f"Score sheet · {self.session.label}"  # the title leaves it out when narrow
+        self.app.push_screen(TextDialog(heading, lines, "s"))
 
     def action_help(self) -> None:
-        self.app.push_screen(TextDialog("How to play here", help_lines(), "question_mark"))
+        lines = [f"Playing {self.session.label}.", "", *help_lines()]
+        self.app.push_screen(TextDialog("How to play here", lines, "question_mark"))
 
     def action_command(self) -> None:
         box = self.query_one("#command", Input)

@@ -433,3 +433,13 @@ def title_line(state: State) -> str:
     if fair.get("undo_used"):
         parts.append("undo used")
     return " · ".join(parts)
+
+
+def fit_title(title: str, label: str, width: int) -> str:
+    """The title line with the table's label ("game x7Qa9b2C") after it when both fit in
+    ``width`` columns; else the title alone (help and the score sheet say the label), cut
+    short with "…" when even that is too long."""
+    full = f"{title} · {label}"
+    if len(full) <= width:
+        return full
+    return title if len(title) <= width else title[: max(0, width - 1)] + "…"
