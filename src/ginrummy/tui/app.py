@@ -149,6 +149,33 @@ class Line(Static):
             self.refresh_from(cast(TableScreen, self.screen))
 
 
+class LogBox(VerticalScroll):
+    """The move log's box, on its newest move: anchored, it follows the moves as they are laid
+    out (not at a refresh, which under load can come before the layout), unless the player
+    scrolls up; scrolled back to its end, it follows again. Anchored only while the log is
+    longer than the box, which would otherwise hold a short log at its foot."""
+
+    def fit(self) -> None:
+        log = self.query_one("#log")
+        longer = log.size.height > self.scrollable_content_region.height
+        if longer and not self.is_anchored:
+            self.anchor()
+        elif not longer and self.is_anchored:
+            self.anchor(False)
+            self.scroll_home(animate=False, immediate=True)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.fit()
+
+
+class LogLines(Line):
+    """The move log's lines, which tell their box when they grow or shrink."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        if isinstance(self.parent, LogBox):
+            self.parent.fit()
+
+
 class TableScreen(Screen[None]):
     """The table: the opponent, the stock and the pile, the melds or the showdown, your hand,
     what to do now, and beside it the hints and the move log."""
@@ -214,16 +241,12 @@ class TableScreen(Screen[None]):
                 yield Line("status", id="status")
             with Vertical(id="side"):
                 yield Line("hints", id="hints")
-                with VerticalScroll(id="logbox"):
-                    yield Line("log", id="log")
+                with LogBox(id="logbox"):
+                    yield LogLines("log", id="log")
         yield Input(placeholder="a command: draw, discard Kh, knock, hint, help …", id="command")
         yield Footer()
 
     async def on_mount(self) -> None:
-        # The log opens on its newest move and keeps to it as moves come (laid out, not at a
-        # refresh that under load can come first), unless the player scrolls up; scrolled
-        # back to its end, it follows again.
-        self.query_one("#logbox").anchor()
         await self.session.start()
         self._pump = asyncio.ensure_future(self._receive())
         self.set_interval(1.0, self._tick_clock)
