@@ -16,8 +16,9 @@ from .commands import HELP, arrangement_words, knock_title
 
 DIALOG_CSS = """
 ModalScreen { align: center middle; }
+/* At 80 columns the score sheet's columns (the player's name marked "(you)") fit unwrapped. */
 ModalScreen > Vertical {
-    width: 90%; max-width: 100; height: auto; max-height: 90%;
+    width: 100%; max-width: 100; margin: 0 1; height: auto; max-height: 90%;
     border: round $accent; background: $panel; padding: 0 1;
 }
 ModalScreen .title { text-style: bold; }
