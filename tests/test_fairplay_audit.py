@@ -315,8 +315,9 @@ def test_the_experts_reply_comes_at_its_delay_however_long_its_search_would_be(
             store.close()
 
     seconds = asyncio.run(run())
-    assert delay <= seconds < delay + 0.25, seconds
-    ((worlds, budget),) = searched
+    # (uncapped, the reply came seconds late; the margin is for a loaded machine)
+    assert delay <= seconds < delay + 0.6, seconds
+    worlds, budget = searched[0]  # (its next move, a discard after a take, may have begun)
     assert budget == pytest.approx(1000 * (delay - THINK_MARGIN))
     if seed == 0:
         assert 16 <= worlds < SLOW_WORLDS  # searched, and cut short

@@ -371,4 +371,5 @@ def test_a_slow_search_in_a_worker_is_cut_short_for_the_delay(
             store.close()
 
     seconds = asyncio.run(run())
-    assert delay <= seconds < delay + 0.25, seconds
+    # (uncapped, the reply came seconds late; the margin is for a loaded machine)
+    assert delay <= seconds < delay + 0.6, seconds
