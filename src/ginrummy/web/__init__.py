@@ -13,6 +13,9 @@ Where things are, from the outside in:
   :mod:`.connections` (the sockets and what each is sent), :mod:`.changes` (the seats'
   messages, each change stored before anyone is told), :mod:`.computer` (the computer's turns,
   the expert's hints and reviews) and :mod:`.clock` (the move clock);
-- :mod:`.tables`: one table's hands and what each seat may see (no network);
+- :mod:`.tables`: one table's hands and what each seat may see (no network), put together
+  from parts (:mod:`.table_base`): :mod:`.table_clock` (the move clock, the away allowance and
+  the clock's fairness kept in the store) and :mod:`.table_states` (the state each seat is
+  sent); :mod:`.replays`: a stored hand's actions replayed;
 - :mod:`.dealing`: shuffles the players can check; :mod:`.limits`: token buckets.
 """
