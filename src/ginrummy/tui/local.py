@@ -278,16 +278,10 @@ class LocalGame:
 
         def write() -> None:
             with self.store.transaction() as tx:
-                tx.remove_actions(table.id, table.hand_number, keep=keep)
-                tx.update_options(table.id, {"undo_used": True})
+                table.write_undo(tx, keep)
 
         await asyncio.to_thread(write)
-        hand = table.hand
-        assert hand is not None
-        while len(hand.events) > keep:
-            hand.undo()
-        table.mark_undo_used()
-        table.touch()
+        table.undo_to(keep)
 
     async def _hint(self) -> None:
         table, hand = self.table, self.table.hand

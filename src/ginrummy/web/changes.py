@@ -102,18 +102,8 @@ class Changes(ManagerBase):
         """Take back the seat's last action, as far as the fair-play policy allows (see
         :meth:`Table.undo_point`); the game is marked as one where undo was used."""
         keep = table.undo_point(seat)  # raises, saying why, when the policy forbids it
-
-        def write(tx: Writer) -> None:
-            tx.remove_actions(table.id, table.hand_number, keep=keep)
-            tx.update_options(table.id, {"undo_used": True})
-
-        await self._store(table, write)
-        hand = table.hand
-        assert hand is not None
-        while len(hand.events) > keep:
-            hand.undo()
-        table.mark_undo_used()
-        table.touch()
+        await self._store(table, table.write_undo, keep)
+        table.undo_to(keep)
 
     async def _rename(self, table: Table, seat: int, name: str) -> None:
         if table.vs_computer and seat == COMPUTER_SEAT:

@@ -372,6 +372,21 @@ class Table(TableClock, TableStates):
 
     # -- undo -------------------------------------------------------------------------------
 
+    def write_undo(self, tx: Writer, keep: int) -> None:
+        """Store the taking back of the hand's events after its first ``keep``
+        (:meth:`undo_point`), the game marked as one where undo was used."""
+        tx.remove_actions(self.id, self.hand_number, keep=keep)
+        tx.update_options(self.id, {"undo_used": True})
+
+    def undo_to(self, keep: int) -> None:
+        """The hand back to its first ``keep`` events, as :meth:`write_undo` stored it."""
+        hand = self.hand
+        assert hand is not None
+        while len(hand.events) > keep:
+            hand.undo()
+        self.mark_undo_used()
+        self.touch()
+
     def undo_point(self, seat: int | None) -> int:
         """How many of the hand's events to keep to take back ``seat``'s last action; raises
         IllegalActionError saying why when the fair-play policy forbids it: only against the
