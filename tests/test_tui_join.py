@@ -230,3 +230,46 @@ def test_a_seat_opened_in_a_browser_ends_the_terminals_session_saying_why(
     seen = asyncio.run(run())
     assert seen[-2] == {"type": "error", "message": MOVED_AWAY}
     assert seen[-1] == {"type": "closed"}
+
+
+def test_the_move_clock_counts_by_the_servers_time_whatever_this_machines_says(
+    server: LiveServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The move clock's deadline is the server's time: a terminal whose clock was two minutes
+    # slow said "⏱ 150s to move" of a 30-second clock, and one two minutes fast "0s" at once.
+    # The session measures the server's clock by a ping at each connection and counts by it.
+    import re
+    import time
+
+    from ginrummy.tui.words import clock_words
+
+    real = time.time
+    for off in (-120.0, 120.0):
+        created = post_table(server, mode="friend", name="Ann", clock=30)
+        ann = SeatSocket(server, created["id"], created["token"])  # both here: the clock runs
+        monkeypatch.setattr(time, "time", lambda off=off: real() + off)
+
+        async def run(created: dict[str, Any] = created) -> tuple[float, str]:
+            session = await RemoteSession.join(f"{server.url}{created['invite']}")
+            try:
+                await session.start()
+                while True:  # the invite's own seat, then states until the clock runs
+                    state = await asyncio.wait_for(session.receive(), 20)
+                    if state["type"] == "state" and state["table"].get("deadline") is not None:
+                        break
+                await asyncio.sleep(0.5)  # the pong, read on the way
+                await session.send({"type": "state"})
+                while (message := await asyncio.wait_for(session.receive(), 20))["type"] != "state":
+                    pass
+                return session.skew, clock_words(message, time.time() + session.skew)
+            finally:
+                await session.close()
+
+        try:
+            skew, words = asyncio.run(run())
+        finally:
+            monkeypatch.setattr(time, "time", real)
+            ann.close()
+        assert abs(skew + off) < 5, (off, skew)
+        left = re.search(r"(\d+)s", words)
+        assert left and 20 <= int(left.group(1)) <= 30, words

@@ -224,6 +224,7 @@ def test_a_line_typed_while_the_connection_is_lost_is_sent_once_it_is_back() -> 
 
     class Recorder:
         label = "table T on example.org"
+        skew = 0.0
 
         def __init__(self) -> None:
             self.sent: list[dict[str, Any]] = []
@@ -269,6 +270,7 @@ def test_the_move_clock_between_people_is_said_with_the_question() -> None:
 
     class Session:
         label = "table T on example.org"
+        skew = 0.0
 
     out = io.StringIO()
     PlainPlayer(Session(), out=out).take(state)  # type: ignore[arg-type]

@@ -496,6 +496,7 @@ class ScriptedSession:
     """A session whose messages the test sends: the screen is driven by messages alone."""
 
     label = "a scripted table"
+    skew = 0.0
 
     def __init__(self) -> None:
         self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()

@@ -449,6 +449,35 @@ def test_the_move_clock_is_not_read_out_each_second(stacked: LiveServer, browser
         ctx.close()
 
 
+@pytest.mark.parametrize("minutes", [2, -2])
+def test_the_move_clock_counts_the_servers_seconds_on_a_device_whose_clock_is_off(
+    stacked: LiveServer, browser: Any, minutes: int
+) -> None:
+    # The clock counted the server's deadline against the device's clock: a phone two minutes
+    # fast showed "⏱ 0s" from the first second of a 30-second clock (and hurried its player),
+    # one two minutes slow "⏱ 150s". The page measures the server's clock by a ping and
+    # counts by it.
+    ctx = context(browser, DESKTOP)
+    try:
+        shift = minutes * 60_000
+        ctx.add_init_script(
+            f"(() => {{ const real = Date.now; Date.now = () => real() + {shift}; }})()"
+        )
+        page = ctx.new_page()
+        you = Player(page, random.Random(1), "you")
+        rules = {"first_dealer": "fixed", "first_dealer_seat": 1}  # I move first
+        open_table(page, stacked, mode="friend", name="Ann", clock=30, options=rules)
+        drift = "() => Date.now() - performance.timeOrigin - performance.now()"
+        assert round(page.evaluate(drift) / 60000) == minutes  # the device's clock is off
+        page.wait_for_function("() => /⏱ \\d+s/.test(document.querySelector('#clock').textContent)")
+        page.wait_for_timeout(1200)  # a tick after the pong
+        left = int(page.locator("#clock").inner_text().strip("⏱ s"))
+        assert 20 <= left <= 30, left
+        you.check_clean()
+    finally:
+        ctx.close()
+
+
 def test_a_table_that_is_not_there_is_said_once_and_not_asked_for_again(
     stacked: LiveServer, browser: Any
 ) -> None:

@@ -399,7 +399,7 @@ class TableScreen(Screen[None]):
         text = prompt(state)
         if self.problem is not None:  # the refusal, and under it still what to do now
             return Text(f"{self.problem}\n{text}")
-        clock = clock_words(state, time.time())
+        clock = clock_words(state, time.time() + self.session.skew)
         if clock:  # between people with a move clock
             text = f"{clock} · {text}"
         if self.pending_rank is not None:

@@ -67,6 +67,7 @@ class LocalGame:
         hint_worlds: int | None = None,
     ) -> None:
         self.store = store
+        self.skew = 0.0  # the table's clock is this machine's
         self.table = table
         self.computer_delay = computer_delay
         self.hint_worlds = hint_worlds

@@ -348,7 +348,8 @@ class PlainPlayer:
             if view.get("phase") != "over":
                 for line in table_lines(state):
                     self.say(line)
-            clock = clock_words(state, time.time())  # between people with a move clock
+            # between people with a move clock, counted by the table's time
+            clock = clock_words(state, time.time() + self.session.skew)
             self.say(f"{clock + ' · ' if clock else ''}{asked} {choices_hint(state)}".rstrip())
             self.ask()
         elif not mine and asked != self.asked:

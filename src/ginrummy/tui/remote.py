@@ -13,7 +13,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import secrets
+import time
 from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -111,6 +113,12 @@ class RemoteSession:
         #: The hand's history so far, and how many states held only its newest moves.
         self._history: list[Any] | None = None
         self.parts = 0
+        #: The server's clock less this machine's, from the pong asked for at each connection
+        #: (its time taken as the middle of the round trip; the shortest trip's kept): the
+        #: move clock counts by the server's time, whatever this machine's clock says.
+        self.skew = 0.0
+        self._ping_at: float | None = None
+        self._trip = math.inf
 
     @classmethod
     async def join(cls, url: str, *, open_timeout: float = 10.0) -> RemoteSession:
@@ -151,9 +159,14 @@ class RemoteSession:
             # there to be read.
             with contextlib.suppress(ConnectionClosed):
                 await ws.send(json.dumps({"type": "hello", "token": self.link.token}))
+                self._ping_at, self._trip = time.monotonic(), math.inf
+                await ws.send(json.dumps({"type": "ping"}))
             read: list[Message] = []
             while True:
                 message = await self._read(ws)
+                if message["type"] == "pong":
+                    self._pong(message)
+                    continue
                 if message["type"] == "error":
                     why = str(message.get("message", "the server refused the seat"))
                     with contextlib.suppress(TimeoutError):  # its close says whether for good
@@ -185,6 +198,16 @@ class RemoteSession:
         if not self._joined(data):
             raise JoinError("the server sent part of a history this screen never had")
         return data
+
+    def _pong(self, message: Message) -> None:
+        """Measure the server's clock against this machine's from the pong to our ping."""
+        now = message.get("now")
+        if self._ping_at is None or not isinstance(now, (int, float)) or isinstance(now, bool):
+            return
+        trip, self._ping_at = time.monotonic() - self._ping_at, None
+        if trip <= self._trip:
+            self._trip = trip
+            self.skew = float(now) - (time.time() - trip / 2)
 
     def _joined(self, message: Message) -> bool:
         """Put a state's history together: one that holds only the newest moves
@@ -242,6 +265,9 @@ class RemoteSession:
                 except ValueError:
                     continue
                 if not isinstance(message, dict):
+                    continue
+                if message.get("type") == "pong":
+                    self._pong(message)
                     continue
                 if not self._joined(message):  # ask for the whole state again
                     await self.send({"type": "state"})

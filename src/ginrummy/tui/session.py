@@ -21,6 +21,9 @@ Message = dict[str, Any]
 class Session(Protocol):
     #: One line about the table for the screen's title ("game x7Qa9b2C, saved as you play").
     label: str
+    #: The table's clock less this machine's, in seconds: the move clock in a state is the
+    #: table's time, and counted down by ``time.time() + skew``.
+    skew: float
 
     async def start(self) -> None:
         """Begin: the first ``state`` message is on its way once this returns."""

@@ -13,6 +13,7 @@ which (:meth:`Changes._in_doubt`). :class:`Changes` is a base of :class:`~.manag
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -41,7 +42,7 @@ class Changes(ManagerBase):
         table = await self.get(client.table_id)
         kind = msg["type"]
         if kind == "ping":
-            await client.send({"type": "pong"})
+            await client.send({"type": "pong", "now": time.time()})
             return
         if kind == "state":
             await client.send(self.state_message(table, client, whole=True))

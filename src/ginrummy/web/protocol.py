@@ -15,7 +15,9 @@ Client to server::
     {"type": "review"}                            the expert's review of your play of the hand just
                                                   over (between people: once the game is over)
 
-Server to client: ``state`` (your view and the table), ``hints``, ``review``, ``pong``, ``presence``
+Server to client: ``state`` (your view and the table), ``hints``, ``review``, ``pong``
+(``{"type": "pong", "now": 1765000000.25}``: the server's time, by which a page counts the
+deadlines in its states, whatever its own clock says), ``presence``
 (``{"type": "presence", "connected": [true, false]}``: a seat came or went; states carry it
 too) and ``error`` (``{"type": "error", "message": "..."}``; nothing changed). After a
 rematch every state of the old table names the new one (``table.rematch``); the seats'

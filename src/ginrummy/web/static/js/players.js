@@ -91,8 +91,10 @@ export function seatInPublic(row, v, seat) {
 }
 
 // The seconds left until ``deadline`` (the server's time, in seconds), and how a clock shows
-// them: the move clock, and the wait for the next hand.
-export const secondsLeft = (deadline) => Math.max(0, Math.round(deadline - Date.now() / 1000));
+// them: the move clock, and the wait for the next hand. The device's clock is taken as the
+// server's by the offset the pongs measured (``app.skew``), so a device whose clock is minutes
+// off shows the time the server gives.
+export const secondsLeft = (deadline) => Math.max(0, Math.round(deadline - (Date.now() / 1000 + app.skew)));
 export const clockText = (seconds) => `⏱ ${seconds}s`;
 
 export function renderClock(t) {

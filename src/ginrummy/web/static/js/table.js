@@ -72,6 +72,10 @@ function connect() {
       // refused.
       app.awaitingSeat = true;
     }
+    // The pong says the server's time: the clocks count by it, not by this device's clock.
+    app.skewTrip = Infinity;
+    app.pingAt = performance.now();
+    ws.send(JSON.stringify({ type: "ping" }));
   };
   ws.onclose = (e) => {
     if (e.code === 4404) {
@@ -99,6 +103,8 @@ function connect() {
       app.awaitingSeat = false;
       app.heldState = null;
       onState(msg);
+    } else if (msg.type === "pong") {
+      setSkew(msg.now);
     } else if (msg.type === "presence") {
       sayPresence(app.connected, msg.connected);
       app.connected = msg.connected;
@@ -132,6 +138,17 @@ function connect() {
       saveTable(tableId, msg.token);
     }
   };
+}
+
+// The server's clock less this device's, from a pong's time taken as the middle of its round
+// trip; the shortest trip's measure is kept until the next connection.
+function setSkew(now) {
+  if (app.pingAt == null || typeof now !== "number") return;
+  const trip = (performance.now() - app.pingAt) / 1000;
+  app.pingAt = null;
+  if (trip > app.skewTrip) return;
+  app.skewTrip = trip;
+  app.skew = now - (Date.now() / 1000 - trip / 2);
 }
 
 // Between people, the other player leaving or coming back is said (to a screen reader too),

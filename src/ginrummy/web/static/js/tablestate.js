@@ -31,6 +31,12 @@ export const app = {
   askedRematch: false, // this page asked for the rematch (so it follows it at once)
   logShown: undefined, // what the move log showed last
   commitments: loadCommitments(),
+  // The server's clock less this device's, in seconds, from the pong that came back soonest
+  // (its round trip the shortest): a device whose clock is off still counts the move clock and
+  // the next hand's wait as the server does.
+  skew: 0,
+  skewTrip: Infinity,
+  pingAt: null,
 };
 
 // Whether this tab's seat moved to another browser (kept for the tab: a reload keeps watching).
