@@ -311,6 +311,29 @@ def test_the_clock_never_moves_for_a_seat_that_moved_in_time(
 # -- limits across sockets ---------------------------------------------------------------------
 
 
+def test_a_player_flooding_from_an_address_does_not_get_the_others_moves_refused() -> None:
+    # Two players behind one address (a house, a carrier's NAT) share its message rate: one
+    # who spent it, from his seat and a spectator's socket at another table, had the other's
+    # moves refused. A seat keeps a small reserve of its own, which a spectator never has.
+    async def run() -> None:
+        store = Store("sqlite://")
+        manager = Manager(store, computer_delay=0, seed=4)  # the real limits
+        lim = manager.limits
+        table = (await manager.create(Rules(), Options("friend"), ("A", "B"))).table
+        elsewhere = (await manager.create(Rules(), Options("friend"), ("C", "D"))).table
+        flooder, other = Seat(manager, table, 0), Seat(manager, table, 1)
+        watcher = Seat(manager, elsewhere, None)  # the same address
+        spent = sum(manager.allow(c.client) for c in (flooder, watcher) for _ in range(100))
+        assert spent == lim.address_burst == 2 * lim.seat_burst
+        assert not manager.allow(watcher.client) and not manager.allow(flooder.client)
+        kept = sum(manager.allow(other.client) for _ in range(100))
+        assert lim.seat_reserve_burst <= kept <= lim.seat_reserve_burst + 1
+        manager.close()
+        store.close()
+
+    asyncio.run(run())
+
+
 def test_limits_hold_across_many_sockets_of_one_seat() -> None:
     async def run() -> None:
         store = Store("sqlite://")

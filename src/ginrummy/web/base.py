@@ -49,6 +49,7 @@ class ManagerBase:
     _timeouts: set[str]
     _seat_msgs: Buckets
     _address_msgs: Buckets
+    _seat_reserve: Buckets
     _seat_hints: Buckets
     _hinting: set[tuple[str, int]]
     _address_hints: dict[str, int]

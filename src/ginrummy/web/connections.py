@@ -209,11 +209,16 @@ class Connections(ManagerBase):
 
     def allow(self, client: Client) -> bool:
         """Whether one more message from this socket is within its seat's and its address's
-        rates (shared by all their sockets)."""
+        rates (shared by all their sockets). A seat whose address's rate is spent (by another
+        player behind the same address, perhaps) may still send at its reserve's rate
+        (:attr:`Limits.seat_reserve_rate`)."""
         key = (client.table_id, client.seat if client.seat is not None else client.address)
-        if not self._address_msgs.peek(client.address) or not self._seat_msgs.peek(key):
+        if not self._seat_msgs.peek(key):
             return False
-        self._address_msgs.take(client.address)
+        if self._address_msgs.peek(client.address):
+            self._address_msgs.take(client.address)
+        elif client.seat is None or not self._seat_reserve.take(key):
+            return False
         self._seat_msgs.take(key)
         return True
 

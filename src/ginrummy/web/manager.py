@@ -88,6 +88,12 @@ class Limits:
     seat_burst: float = 30.0
     address_rate: float = 20.0  # messages a second per address (all its tables)
     address_burst: float = 60.0
+    #: What a seat may still send, within its own rate, when its address's rate is spent:
+    #: two players behind one address (a house, a carrier's NAT) share that rate, and one of
+    #: them flooding from many sockets must not get the other's moves refused. Far above a
+    #: person's pace, far below the address's rate.
+    seat_reserve_rate: float = 2.0
+    seat_reserve_burst: float = 10.0
     hints_per_minute: float = 20.0  # per seat; and one hint at a time per seat
     hint_burst: float = 5.0
     hints_at_once_per_address: int = 2
@@ -97,7 +103,12 @@ class Limits:
 
 DEFAULT_LIMITS = Limits()
 #: No limits at all: for tests and benchmarks that send faster than people.
-UNLIMITED = Limits(1e9, 1e9, 1e9, 1e9, 1e9, 1e9, 1_000_000, 1_000_000, 1_000_000)
+UNLIMITED = Limits(
+    *(1e9,) * 8,
+    hints_at_once_per_address=1_000_000,
+    sockets_per_seat=1_000_000,
+    sockets_per_address=1_000_000,
+)
 
 
 class Manager(Connections, Changes, Computer, Clock):
@@ -145,6 +156,7 @@ class Manager(Connections, Changes, Computer, Clock):
         lim = self.limits
         self._seat_msgs = Buckets(lim.seat_rate, lim.seat_burst)
         self._address_msgs = Buckets(lim.address_rate, lim.address_burst)
+        self._seat_reserve = Buckets(lim.seat_reserve_rate, lim.seat_reserve_burst)
         self._seat_hints = Buckets(lim.hints_per_minute / 60.0, lim.hint_burst)
         self._hinting: set[tuple[str, int]] = set()
         self._address_hints: dict[str, int] = {}
