@@ -38,11 +38,8 @@ def test_reloading_the_page_again_and_again_gains_no_more_than_the_allowance(
     """Each return to a held clock gives a few seconds at least: given again and again for
     a reload in the last second, they would let a player stall without end."""
     from ginrummy.web import table_clock
-    from ginrummy.web import tables as tables_module
 
-    # A new table's allowance is the Table field's default (tables); the fairness stored
-    # and restored counts against it in table_clock: both look the name up.
-    monkeypatch.setattr(tables_module, "AWAY_ALLOWANCE", 20.0)
+    # A new table's allowance and the clock's accounting both read it from table_clock.
     monkeypatch.setattr(table_clock, "AWAY_ALLOWANCE", 20.0)
 
     async def run() -> None:

@@ -134,11 +134,8 @@ def test_a_seat_away_past_its_allowance_has_its_clock_run_again(
     turns for ``AWAY_ALLOWANCE`` seconds in all, its time runs on while it is away, and the
     clock moves for it as for anyone out of time."""
     from ginrummy.web import table_clock
-    from ginrummy.web import tables as tables_module
 
-    # A new table's allowance is the Table field's default (tables); the fairness stored
-    # and restored counts against it in table_clock: both look the name up.
-    monkeypatch.setattr(tables_module, "AWAY_ALLOWANCE", 5.0)
+    # A new table's allowance and the clock's accounting both read it from table_clock.
     monkeypatch.setattr(table_clock, "AWAY_ALLOWANCE", 5.0)
 
     async def run() -> None:

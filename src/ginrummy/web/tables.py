@@ -31,6 +31,7 @@ from ..engine.serial import result_to_dict
 from ..engine.views import PlayerView
 from ..storage import SavedGame, Store, Writer
 from ..storage.writer import options_hold, seat_moves
+from . import table_clock
 from .dealing import Deal, commitment, deck_text, shuffle
 from .replays import rebuild_hand, replay_hand
 from .table_base import COMPUTER_SEAT, INVITED
@@ -146,7 +147,10 @@ class Table(TableClock, TableStates):
     #: :data:`AWAY_ALLOWANCE` it has left.
     came: list[bool] = field(default_factory=lambda: [False, False], repr=False, compare=False)
     away_left: list[float] = field(
-        default_factory=lambda: [AWAY_ALLOWANCE, AWAY_ALLOWANCE], repr=False, compare=False
+        # read where the clock reads it (one value to change, in a test too)
+        default_factory=lambda: [table_clock.AWAY_ALLOWANCE] * 2,
+        repr=False,
+        compare=False,
     )
     #: Between people, the seats that have seen the hand's result and asked for the next
     #: (:meth:`ready_for_next`), and since when (``time.monotonic``) the first has waited.
