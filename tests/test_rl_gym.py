@@ -150,6 +150,19 @@ def test_an_illegal_action_loses_the_episode_by_default() -> None:
         raising.step(DRAW)
 
 
+def test_a_step_before_the_first_reset_or_after_the_end_says_which() -> None:
+    """Gymnasium's own wrapper catches the first, but an environment made as ``GinRummyEnv``
+    has none: it once failed with an AttributeError from deep inside."""
+    env = GinRummyEnv()
+    with pytest.raises(ValueError, match="no episode has begun: reset the environment first"):
+        env.step(DRAW)
+    assert not env.action_masks().any()
+    env.reset(seed=5)
+    env.step(999)  # illegal: the episode is lost
+    with pytest.raises(ValueError, match="the episode is over: reset it"):
+        env.step(DRAW)
+
+
 def test_action_masks_for_masked_learners() -> None:
     env = GinRummyEnv()
     observation, _ = env.reset(seed=8)

@@ -95,3 +95,17 @@ def test_a_numpy_integer_seeds_as_the_same_int() -> None:
     first = env.observe("player_0")["observation"]
     env.reset(seed=7)
     assert np.array_equal(env.observe("player_0")["observation"], first)
+
+
+def test_a_step_before_the_first_reset_or_a_seed_that_is_no_integer_says_what_is_wrong() -> None:
+    """Both once failed deep inside with an AttributeError, or a TypeError naming no seed."""
+    venv = VectorEnv(2)
+    with pytest.raises(ValueError, match="no episode has begun: reset the environment first"):
+        venv.step([0, 0])
+    for seed in (1.5, "7"):
+        with pytest.raises(TypeError, match=f"a seed is an integer or None, not {seed!r}"):
+            venv.reset(seed=seed)  # type: ignore[arg-type]
+        with pytest.raises(TypeError, match="a seed is an integer or None"):
+            raw_env().reset(seed=seed)  # type: ignore[arg-type]
+    batch = venv.reset(seed=1)
+    venv.step([int(np.flatnonzero(mask)[0]) for mask in batch.action_mask])

@@ -130,8 +130,7 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
         self, action: int | np.integer[Any]
     ) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         session = self.session
-        if session.done:
-            raise ValueError("the episode is over: reset it")
+        session.check_playing()
         self._reward, self._opening = self._opening, 0.0
         self._results = []
         info: dict[str, Any] = {}

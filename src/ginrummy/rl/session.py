@@ -47,8 +47,8 @@ class Session:
         self.rewards = [0.0, 0.0]
         self.terminated = False
         self.truncated = False
-        #: ``terminated or truncated``.
-        self.done = False
+        #: ``terminated or truncated``; True before the first reset too: no episode to step.
+        self.done = True
         #: What the last step reports to both seats (a hand's result, an illegal action).
         self.info: dict[str, Any] = {}
         self.steps = 0
@@ -79,7 +79,7 @@ class Session:
     def reset(self, seed: int | None = None) -> None:
         """Start an episode (see the module's note on seeds)."""
         if seed is not None:  # an integer of any kind (numpy's too), as random.Random takes
-            self._rng = random.Random(operator.index(seed))
+            self._rng = random.Random(seed_of(seed))
         episode_seed = self._rng.getrandbits(63)
         rules = self.options.rules
         self.match = Match(rules, episode_seed) if self.options.mode == "match" else None
@@ -120,6 +120,14 @@ class Session:
 
     # -- stepping ------------------------------------------------------------------------------
 
+    def check_playing(self) -> None:
+        """Raise ``ValueError`` unless an episode is being played: none before the first reset,
+        and none once it is over."""
+        if self.done:
+            if not self.hands:
+                raise ValueError("no episode has begun: reset the environment first")
+            raise ValueError("the episode is over: reset it")
+
     def legal_ids(self) -> list[int]:
         """The ids of the current player's legal actions (none once the episode is over)."""
         if self._legal is None:
@@ -157,7 +165,7 @@ class Session:
         """Play an engine action (any legal one: a knock may name its melds); ``None`` is an
         action outside the space. An illegal action is handled as the options say."""
         if self.done:
-            raise ValueError("the episode is over: reset it")
+            self.check_playing()
         hand = self.hand
         seat = hand.current_player
         assert seat is not None
@@ -244,6 +252,15 @@ class Session:
             self.rewards[1 - final.winner] -= 1.0
         self.info["final"] = final.to_dict()
         self._end()
+
+
+def seed_of(seed: object) -> int:
+    """``seed`` as the int it stands for (Python's or numpy's integers); ``TypeError`` saying
+    so for anything else."""
+    try:
+        return operator.index(seed)  # type: ignore[arg-type]
+    except TypeError:
+        raise TypeError(f"a seed is an integer or None, not {seed!r}") from None
 
 
 def _result_info(result: HandResult, number: int) -> dict[str, Any]:

@@ -33,7 +33,7 @@ import numpy.typing as npt
 
 from .actions import NUM_ACTIONS
 from .options import EnvOptions, make_options
-from .session import Session
+from .session import Session, seed_of
 
 
 class Batch(NamedTuple):
@@ -66,7 +66,7 @@ class VectorEnv:
 
     def reset(self, seed: int | None = None) -> Batch:
         """Start a new episode in every row."""
-        rng = random.Random(operator.index(seed)) if seed is not None else None
+        rng = random.Random(seed_of(seed)) if seed is not None else None
         for session in self.sessions:
             session.reset(None if rng is None else rng.getrandbits(63))
         zeros = np.zeros(self.num_envs, np.bool_)
@@ -74,6 +74,7 @@ class VectorEnv:
 
     def step(self, actions: Sequence[int] | npt.NDArray[np.integer[Any]]) -> Batch:
         """Apply one action per row (for the row's seat to act)."""
+        self.sessions[0].check_playing()  # every row plays once reset (an ended one is reset)
         if len(actions) != self.num_envs:
             raise ValueError(f"{len(actions)} actions for {self.num_envs} episodes")
         chosen = np.asarray(actions).tolist()  # plain ints, one conversion for all rows
