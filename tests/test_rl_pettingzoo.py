@@ -252,6 +252,17 @@ def test_illegal_actions_raise_lose_or_are_retried_as_asked() -> None:
     assert retried.rewards[agent] == 0.0
 
 
+def test_a_step_once_every_agent_is_done_says_the_episode_is_over() -> None:
+    """It once raised a bare KeyError naming the last agent to step out."""
+    raw = raw_env(illegal="lose")
+    raw.reset(seed=3)
+    raw.step(999)  # illegal: the episode is lost
+    while raw.agents:
+        raw.step(None)
+    with pytest.raises(ValueError, match="the episode is over and every agent is done"):
+        raw.step(None)
+
+
 def test_the_penalty_for_an_illegal_move_is_no_smaller_than_losing_a_hand() -> None:
     for preset in PRESETS:
         rules = Rules.preset(preset)

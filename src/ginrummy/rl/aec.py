@@ -125,7 +125,11 @@ class raw_env(AECEnv[str, Observation, ActionType]):
 
     def step(self, action: ActionType) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        try:
+            dead = self.terminations[agent] or self.truncations[agent]
+        except KeyError:  # every agent has stepped out of the ended episode
+            raise ValueError("the episode is over and every agent is done: reset it") from None
+        if dead:
             self._was_dead_step(action)
             return
         if action is None:
