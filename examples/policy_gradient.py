@@ -207,6 +207,11 @@ def main(argv: list[str] | None = None) -> dict[str, list[float]]:
     parser.add_argument("--window", type=int, default=200, help="hands to average for the plot")
     parser.add_argument("--plot", default=None, help="write the learning curve to this PNG")
     args = parser.parse_args(argv)
+    if args.plot:  # said before training, not after it
+        try:
+            import matplotlib  # noqa: F401
+        except ImportError:
+            parser.error("--plot needs matplotlib: pip install matplotlib")
     history = train(args.hands, seed=args.seed)
     for name, points in history.items():
         first = np.mean(points[: args.window]) if points else 0.0
