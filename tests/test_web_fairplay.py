@@ -28,7 +28,7 @@ from ginrummy.web.dealing import Deal, commitment, deck_text
 from ginrummy.web.manager import UNLIMITED, Client, Manager
 from ginrummy.web.protocol import ProtocolError
 from ginrummy.web.tables import Options, Table
-from webutil import app_client, friend_token, leaks, new_table, recv
+from webutil import app_client, friend_token, leaks, new_table, recv, sync
 
 TOP = parse_cards("As Qh 2s Qd 3s Qc 4s 9s 7h Ts 7d Js 7c 6d Kd 6h 4c 9c 3h Kc Jd Ad")
 DECK_ORDER = [*TOP, *(card for card in DECK if card not in TOP)]
@@ -447,3 +447,21 @@ def test_a_new_table_gives_its_links_though_the_seat_cannot_be_claimed(
         created = answer.json()
         assert created["token"] and created["invite"]
         assert store.get_game(created["id"]) is not None
+
+
+def test_a_socket_at_its_addresss_limit_may_still_say_hello() -> None:
+    """A socket already open and counted, the last its address may have, shows its seat's
+    token: it opens no socket more, so the address's limit does not refuse it (it did, though
+    the same socket opened with its token in the URL would have been let in)."""
+    limits = manager_module.Limits(sockets_per_seat=8, sockets_per_address=2)
+    with app_client(limits=limits) as client:
+        client.get("/")  # the page gives this browser its player cookie
+        created = new_table(client, mode="computer")
+        url = f"/ws/{created['id']}"
+        with client.websocket_connect(url) as first, client.websocket_connect(url) as second:
+            assert recv(first)["table"]["seat"] is None
+            assert recv(second)["table"]["seat"] is None
+            second.send_json({"type": "hello", "token": created["token"]})
+            answer = sync(second)
+            assert {m["type"] for m in answer} == {"state"}, answer
+            assert answer[-1]["table"]["seat"] == 0

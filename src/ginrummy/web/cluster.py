@@ -506,7 +506,9 @@ class Cluster:
                     refusal = (
                         None
                         if seat == client.seat
-                        else manager.may_join(client.table_id, seat, client.address, client.owner)
+                        else manager.may_join(
+                            client.table_id, seat, client.address, client.owner, joined=True
+                        )
                     )
                     if refusal is not None:
                         await client.send({"type": "error", "message": refusal})

@@ -56,14 +56,23 @@ class Connections(ManagerBase):
     """The tables' sockets: see the module docstring."""
 
     def may_join(
-        self, table_id: str, seat: int | None, address: str, owner: str | None = None
+        self,
+        table_id: str,
+        seat: int | None,
+        address: str,
+        owner: str | None = None,
+        *,
+        joined: bool = False,
     ) -> str | None:
         """Why another socket may not open (None: it may). Between people a seat's sockets
         in browsers other than ``owner``'s (the joining socket's) are not counted: they
         become spectators as it joins (:meth:`_take_seat`), and a browser holding as many
-        as a seat may have would otherwise keep the seat from moving to another."""
+        as a seat may have would otherwise keep the seat from moving to another. A socket
+        ``joined`` already (a hello taking a seat) is counted in its address's sockets: it
+        opens none more, so it is not refused for them."""
         limit = self.limits.sockets_per_seat
-        if self._address_sockets.get(address, 0) >= self.limits.sockets_per_address:
+        opened = self._address_sockets.get(address, 0) - (1 if joined else 0)
+        if opened >= self.limits.sockets_per_address:
             return "too many open connections from your address"
         if seat is not None and self._seat_sockets.get((table_id, seat), 0) >= limit:
             table = self.tables.get(table_id)

@@ -253,7 +253,7 @@ async def _check_hello(context: Context, client: Client, token: str, owner: str 
     if owner is not None:
         client.seat_moves = await context.take_seat(client.table_id, seat, owner)
     if seat != client.seat:
-        refusal = manager.may_join(client.table_id, seat, client.address, owner)
+        refusal = manager.may_join(client.table_id, seat, client.address, owner, joined=True)
         if refusal is not None:
             raise ProtocolError(refusal)
         manager.reseat(client, seat)
