@@ -73,12 +73,20 @@ class Clock(ManagerBase):
         hand = table.hand
         if table.vs_computer or hand is None or hand.is_over or hand.current_player is None:
             return
-        version, seat = table.version, hand.current_player
+        position, seat = table.position(), hand.current_player
         view = table.player_view(hand, seat)
         action = await asyncio.to_thread(timeout_move, view)
         async with table.lock:
-            if table.version != version:
-                return  # the seat moved in time after all, or someone else changed the table
+            # The seat moved in time after all, or its clock was held (it went away) or given
+            # more time meanwhile. A change that leaves the hand where it was (a name, who is
+            # connected) does not put the move off: that would let a seat out of time dodge
+            # the clock's ticks by renaming itself.
+            if (
+                table.position() != position
+                or table.deadline is None
+                or time.time() < table.deadline
+            ):
+                return
             try:
                 await self._store_and_commit(table, table.plan(seat, str(action)))
             except DatabaseUnavailable:  # logged by _store
