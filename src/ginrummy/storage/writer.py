@@ -5,20 +5,23 @@ write interface is declared.
 (``store.add_player(name)``); a caller that needs several writes to happen together uses
 ``Store.transaction()``, which yields a :class:`Writer` on one transaction. Code that only
 writes (the web's tables) takes a ``Writer``.
+
+The writes come in parts, each a class of its own module on :class:`.writer_base.WriterBase`
+(the session, the row locks, the checks of what is given): the players, games, hands and
+scorekeeper entries here, the seats and invites in :mod:`.seats`, and the leases of many server
+instances in :mod:`.leases`.
 """
 
 from __future__ import annotations
 
-import json
 import re
 import secrets
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any, Final
 
-from sqlalchemy import Integer, String, bindparam, func, insert, select, tuple_, update
+from sqlalchemy import Integer, String, bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 
 from ..engine.cards import Card, Cards, to_cards
 from ..engine.errors import GinRummyError
@@ -26,7 +29,8 @@ from ..engine.results import HandResult
 from ..engine.rules import Rules
 from ..engine.serial import result_to_dict
 from .convert import entry_info, player_info
-from .errors import ConflictError, LeaseLost, NotFoundError
+from .errors import ConflictError, NotFoundError
+from .leases import Leases
 from .models import (
     GAME_KINDS,
     ActionRow,
@@ -35,19 +39,18 @@ from .models import (
     HandRow,
     LeaseRow,
     Player,
-    SeatRow,
     UTCDateTime,
     utcnow,
 )
 from .saved import EntryInfo, PlayerInfo
+from .seats import Seats
+from .writer_base import _aware, _json, _name, _open, _seat, options_hold, seat_moves
+
+__all__ = ["ENTRY_KINDS", "Writer", "new_game_id", "options_hold", "seat_moves"]
 
 ENTRY_KINDS = ("result", "irregularity", "note")
-_HEX64 = re.compile(r"[0-9a-f]{64}")
 _ID_BYTES = 6  # 8 url-safe characters
-#: Leases renewed by one statement (two parameters each, well under every database's limit).
-RENEW_BATCH = 500
 _INT64 = 1 << 63
-
 
 # add_action's two statements, made once (bound parameters, not literals): building and
 # keying them afresh cost more than running them. The update changes an open game only: its
@@ -73,13 +76,6 @@ _ADD_ACTION: Final = insert(ActionRow).from_select(
     ),
 )
 
-# check_lease's: the game's row locked (SQLite has no FOR UPDATE, and SQLAlchemy leaves it
-# out there: its writers take turns anyway), and the lease read.
-_LOCK_GAME: Final = select(GameRow.id).where(GameRow.id == bindparam("game")).with_for_update()
-_LEASE_OF: Final = select(LeaseRow.holder, LeaseRow.epoch).where(
-    LeaseRow.game_id == bindparam("game")
-)
-
 
 def new_game_id() -> str:
     """A short, url-safe random id (8 characters), never starting with "-" so that it can be
@@ -90,7 +86,7 @@ def new_game_id() -> str:
             return game_id
 
 
-class Writer:
+class Writer(Seats, Leases):
     """The write operations, all inside one transaction (see :meth:`Store.transaction`).
 
     The session must not autoflush: each method flushes once, at its end, so that a clash is
@@ -107,12 +103,6 @@ class Writer:
     against a writer that forgets it, whereas every write to a game goes through its row.
     Games are independent, so writers of different games never wait for each other.
     """
-
-    def __init__(self, session: Session) -> None:
-        self._session = session
-        #: Whether to lock rows (SQLite has no FOR UPDATE: its writers already take turns).
-        self._lock_rows = session.get_bind().dialect.name != "sqlite"
-        self._locked: set[str] = set()
 
     # -- players -------------------------------------------------------------------------
 
@@ -297,198 +287,6 @@ class Writer:
         row.status, row.final, row.winner = "open", None, None
         row.updated_at = utcnow()
         self._flush("could not reopen the game")
-
-    # -- seats ---------------------------------------------------------------------------
-
-    def set_seat(
-        self, game_id: str, seat: int, token_hash: str, player_id: int | None = None
-    ) -> None:
-        """Store (or replace) a seat's token hash and player."""
-        _seat(seat)
-        if not isinstance(token_hash, str) or not _HEX64.fullmatch(token_hash):
-            raise ValueError("a token hash is the 64 lowercase hex digits of a SHA-256")
-        game = self._game(game_id)
-        row = self._session.get(SeatRow, (game_id, seat))
-        if row is None:
-            self._session.add(
-                SeatRow(game_id=game_id, seat=seat, token_hash=token_hash, player_id=player_id)
-            )
-        else:
-            row.token_hash, row.player_id = token_hash, player_id
-        game.updated_at = utcnow()
-        self._flush(f"seat {seat} of game {game_id} could not be stored (unknown player id?)")
-
-    def claim_seat(self, game_id: str, seat: int, owner: str) -> bool:
-        """Mark the seat as the player ``owner``'s (a SHA-256 hex digest) unless it is someone's
-        already; says whether it is ``owner``'s now."""
-        _seat(seat)
-        if not isinstance(owner, str) or not _HEX64.fullmatch(owner):
-            raise ValueError("an owner is the 64 lowercase hex digits of a SHA-256")
-        row = self._session.get(SeatRow, (game_id, seat), with_for_update=self._for_update())
-        if row is None:
-            raise NotFoundError(f"game {game_id} has no seat {seat}")
-        if row.owner is None:
-            row.owner = owner
-            self._flush("could not claim the seat")
-        return row.owner == owner
-
-    def move_seat(self, game_id: str, seat: int, owner: str) -> int:
-        """The seat moves to the player ``owner`` (a SHA-256 hex digest): its token was opened
-        in his browser while the seat was another's. Seat tokens are bearer tokens, and a
-        player may move his seat from one device to another, so the move is made, but counted
-        in the game's options (``seat_moves``, per seat): the table shows both players that
-        the seat's cards were open in another browser. Returns how many times the seat has
-        moved (unchanged, and nothing written, when it is ``owner``'s already)."""
-        _seat(seat)
-        _hashes(owner)
-        game = self._game(game_id)  # the game's row first, as every writer locks them
-        row = self._session.get(SeatRow, (game_id, seat), with_for_update=self._for_update())
-        if row is None:
-            raise NotFoundError(f"game {game_id} has no seat {seat}")
-        moves = seat_moves(game.options)
-        if row.owner == owner:
-            return moves[seat]
-        row.owner = owner
-        moves[seat] += 1
-        game.options = {**game.options, "seat_moves": moves}
-        game.updated_at = utcnow()
-        self._flush(f"seat {seat} of game {game_id} could not be moved")
-        return moves[seat]
-
-    def take_invite(
-        self,
-        game_id: str,
-        seat: int,
-        invite_hash: str,
-        token_hash: str,
-        owner: str | None = None,
-    ) -> bool | None:
-        """The seat's invite (the token its link was sent out with, whose hash is
-        ``invite_hash``) exchanged for the token of the player who opens it (``token_hash``),
-        once, so that whoever sent the link cannot use it again. True: exchanged now; False:
-        ``invite_hash`` is not the seat's token any more (another player took the invite
-        first); None: the seat has no invite open (its token stays as it is). The game's
-        options list the seats whose invite is open (``invites``), and keep the hashes of the
-        invites taken (``spent_invites``: a later opener is told why the link holds no seat).
-        The seat becomes the opener's player's (``owner``, as :meth:`claim_seat`) in the same
-        step, so that :meth:`retake_invite` knows him even if he never heard of his token."""
-        _seat(seat)
-        _hashes(invite_hash, token_hash)
-        game = self._game(game_id)  # the game's row first, as every writer locks them
-        row = self._session.get(SeatRow, (game_id, seat), with_for_update=self._for_update())
-        if row is None:
-            raise NotFoundError(f"game {game_id} has no seat {seat}")
-        invites = [s for s in game.options.get("invites", ()) if s != seat]
-        if len(invites) == len(game.options.get("invites", ())):
-            return None
-        if row.token_hash != invite_hash:
-            return False
-        row.token_hash = token_hash
-        if owner is not None and row.owner is None:
-            _hashes(owner)
-            row.owner = owner
-        spent = [*game.options.get("spent_invites", ()), invite_hash]
-        game.options = {**game.options, "invites": invites, "spent_invites": spent}
-        game.updated_at = utcnow()
-        self._follow_rematches(game, seat, invite_hash, token_hash, owner)
-        self._flush(f"seat {seat} of game {game_id} could not be taken")
-        return True
-
-    def retake_invite(
-        self, game_id: str, seat: int, invite_hash: str, owner: str, token_hash: str
-    ) -> bool:
-        """The seat's spent invite opened again by the player who took it (``owner``, the
-        seat's claimed player): the seat's token becomes ``token_hash``, whose token only he
-        is told, and any earlier one holds no more. So a friend whose browser never heard of
-        the token it was given (his socket dropped in that instant) gets his seat back by
-        opening the invite again, and nobody else can. False (nothing changed): the invite
-        was not the seat's, or the seat is not ``owner``'s."""
-        _seat(seat)
-        _hashes(invite_hash, token_hash, owner)
-        game = self._game(game_id)
-        if invite_hash not in game.options.get("spent_invites", ()):
-            return False
-        row = self._session.get(SeatRow, (game_id, seat), with_for_update=self._for_update())
-        if row is None or row.owner != owner:
-            return False
-        before, row.token_hash = row.token_hash, token_hash
-        game.updated_at = utcnow()
-        self._follow_rematches(game, seat, before, token_hash, owner)
-        self._flush(f"seat {seat} of game {game_id} could not be taken")
-        return True
-
-    def rematch_seats(self, game_id: str) -> tuple[list[tuple[int, str]], dict[str, Any]]:
-        """What a rematch of the game keeps of its seats, read under the game's lock (so no
-        invite is taken between this and the rematch's writing, in the same transaction):
-        the seats and their token hashes, and options for the rematch. A seat whose invite
-        nobody has taken yet holds no token at the rematch (a random hash, nobody's) until the
-        invite is taken here, at the table its link names (:meth:`take_invite` carries the
-        new token on): the rematch's options keep the invite's hash (``pending_invites``).
-        They keep the count of the seats' moves to other browsers too (``seat_moves``,
-        :meth:`move_seat`): the same seats play on, so their warning does."""
-        game = self._game(game_id)
-        rows = self._session.scalars(
-            select(SeatRow).where(SeatRow.game_id == game_id).order_by(SeatRow.seat)
-        ).all()
-        open_invites = game.options.get("invites", ())
-        waiting = game.options.get("pending_invites", {})  # a rematch of a rematch
-        seats: list[tuple[int, str]] = []
-        pending: dict[str, str] = {}
-        for row in rows:
-            if not row.token_hash:
-                continue
-            if row.seat in open_invites or str(row.seat) in waiting:
-                pending[str(row.seat)] = waiting.get(str(row.seat), row.token_hash)
-                seats.append((row.seat, secrets.token_hex(32)))
-            else:
-                seats.append((row.seat, row.token_hash))
-        carried: dict[str, Any] = {"pending_invites": pending} if pending else {}
-        moves = seat_moves(game.options)
-        if any(moves):
-            carried["seat_moves"] = moves
-        return seats, carried
-
-    def carry_owners(self, game_id: str, rematch_id: str) -> list[str | None]:
-        """The rematch's seats become the browsers' that owned them at ``game_id`` (each
-        seat's player, :meth:`claim_seat`), but a seat still waiting for its invite there,
-        which its opener claims: a browser other than its owner opening a seat at the
-        rematch moves it, seen, as it would have at the game. Returns the owners by seat."""
-        owners: list[str | None] = [None, None]
-        rows = self._session.scalars(select(SeatRow).where(SeatRow.game_id == game_id)).all()
-        pending = self._game(rematch_id).options.get("pending_invites", {})
-        for row in rows:
-            if row.owner is None or str(row.seat) in pending:
-                continue
-            new = self._session.get(SeatRow, (rematch_id, row.seat))
-            if new is not None and new.owner is None:
-                new.owner = owners[row.seat] = row.owner
-        self._flush(f"the seats of game {rematch_id} could not be given their owners")
-        return owners
-
-    def _follow_rematches(
-        self, game: GameRow, seat: int, old_hash: str, new_hash: str, owner: str | None
-    ) -> None:
-        """A seat's token changed (``old_hash`` to ``new_hash``) at ``game``: so it does at
-        each rematch after it where the seat still had the old one (a rematch keeps the
-        seats' tokens) or waited for that invite to be taken (:meth:`rematch_seats`)."""
-        seen = {game.id}
-        following = game.options.get("rematch")
-        while isinstance(following, str) and following not in seen:
-            seen.add(following)
-            later = self._game(following)
-            row = self._session.get(SeatRow, (following, seat), with_for_update=self._for_update())
-            if row is None:
-                return
-            pending = dict(later.options.get("pending_invites", {}))
-            if pending.get(str(seat)) == old_hash:
-                del pending[str(seat)]
-                later.options = {**later.options, "pending_invites": pending}
-            elif row.token_hash != old_hash:
-                return
-            row.token_hash = new_hash
-            if owner is not None and row.owner is None:
-                row.owner = owner
-            following = later.options.get("rematch")
 
     # -- online hands --------------------------------------------------------------------
 
@@ -686,169 +484,3 @@ class Writer:
         """Delete the game and everything stored under it (hands, actions, entries, seats)."""
         self._session.delete(self._game(game_id))
         self._flush(f"could not delete game {game_id}")
-
-    # -- leases (many server instances, one database) -------------------------------------
-
-    def take_lease(self, game_id: str, holder: str, seconds: float) -> int | None:
-        """Make ``holder`` the instance that applies the game's moves for ``seconds``: the
-        lease's epoch (a fencing token for :meth:`check_lease`), or None while another
-        holder's lease has not expired. Taken from a holder whose lease ran out, the epoch
-        grows by one, so that every write the old holder planned is refused from then on.
-
-        The game's row is locked first, as for every write to the game, so that taking a
-        lease and a write checking it take turns: a write that passed its check is committed
-        before the lease can change hands."""
-        self._game(game_id)
-        now = utcnow()
-        row = self._session.get(LeaseRow, game_id)
-        until = now + timedelta(seconds=seconds)
-        if row is None:
-            self._session.add(LeaseRow(game_id=game_id, holder=holder, epoch=1, expires=until))
-        elif row.holder == holder:
-            row.expires = until
-        elif row.expires <= now:
-            row.holder, row.epoch, row.expires = holder, row.epoch + 1, until
-        else:
-            return None
-        self._flush("the lease changed meanwhile")
-        epoch = 1 if row is None else row.epoch
-        return epoch
-
-    def renew_leases(self, holder: str, epochs: Mapping[str, int], seconds: float) -> list[str]:
-        """Extend ``holder``'s leases (game id -> epoch) by ``seconds`` from now; the games
-        whose lease has changed hands since are returned (their tables must be let go).
-
-        One statement for up to ``RENEW_BATCH`` leases, not one each: an instance renews every
-        lease it holds every second, and a renewal that takes longer than the lease lets the
-        other instances take its tables over."""
-        until = utcnow() + timedelta(seconds=seconds)
-        pairs = sorted(epochs.items())
-        renewed: set[str] = set()
-        for start in range(0, len(pairs), RENEW_BATCH):
-            batch = pairs[start : start + RENEW_BATCH]
-            still = tuple_(LeaseRow.game_id, LeaseRow.epoch).in_(batch)
-            rows = self._session.execute(
-                update(LeaseRow)
-                .where(LeaseRow.holder == holder, still)
-                .values(expires=until)
-                .returning(LeaseRow.game_id),
-                execution_options={"synchronize_session": False},
-            )
-            renewed.update(rows.scalars())
-        return [game_id for game_id, _epoch in pairs if game_id not in renewed]
-
-    def release_lease(self, game_id: str, holder: str, epoch: int) -> None:
-        """Let the game go: its lease expires now, so any instance may take it at once."""
-        self._session.execute(
-            update(LeaseRow)
-            .where(LeaseRow.game_id == game_id, LeaseRow.holder == holder, LeaseRow.epoch == epoch)
-            .values(expires=utcnow())
-        )
-
-    def check_lease(self, game_id: str, holder: str, epoch: int) -> None:
-        """Refuse (:class:`LeaseLost`) a write to the game unless ``holder`` still holds its
-        lease at ``epoch``; the game's row stays locked to the end of the transaction, so the
-        lease cannot change hands before the write commits. An expired lease nobody has taken
-        over still counts: no other instance can have written meanwhile."""
-        # Core statements made once, not the ORM: with many instances this check comes with
-        # every move.
-        connection = self._session.connection()
-        if game_id not in self._locked:
-            if connection.execute(_LOCK_GAME, {"game": game_id}).first() is None:
-                raise NotFoundError(f"there is no game {game_id!r}")
-            self._locked.add(game_id)
-        row = connection.execute(_LEASE_OF, {"game": game_id}).first()
-        if row is None or row.holder != holder or row.epoch != epoch:
-            raise LeaseLost(f"game {game_id} is now applied by another server instance")
-
-    # -- helpers -------------------------------------------------------------------------
-
-    def _game(self, game_id: str) -> GameRow:
-        """The game's row, locked for this transaction (see the class docstring)."""
-        if not isinstance(game_id, str):
-            raise NotFoundError(f"there is no game {game_id!r}")
-        lock = self._for_update() if game_id not in self._locked else None
-        row = self._session.get(GameRow, game_id, with_for_update=lock)
-        if row is None:
-            raise NotFoundError(f"there is no game {game_id!r}")
-        if lock:
-            self._locked.add(game_id)
-        return row
-
-    def _for_update(self) -> bool | None:
-        """``with_for_update`` for a row this transaction is about to change."""
-        return True if self._lock_rows else None
-
-    def _hand(self, game_id: str, number: int) -> tuple[GameRow, HandRow]:
-        game = self._game(game_id)
-        row = self._session.get(HandRow, (game_id, number))
-        if row is None:
-            raise NotFoundError(f"game {game_id} has no hand {number!r}")
-        return game, row
-
-    def _flush(self, why: str) -> None:
-        try:
-            self._session.flush()
-        except IntegrityError as exc:
-            raise ConflictError(why) from exc
-
-
-def _name(name: object) -> str:
-    if not isinstance(name, str) or not name.strip():
-        raise ValueError(f"a name must be non-empty text, not {name!r}")
-    name = name.strip()
-    if len(name) > 64:
-        raise ValueError(f"a name has at most 64 characters: {name[:20]!r}...")
-    return name
-
-
-def _open(game: GameRow, what: str) -> GameRow:
-    """``game`` if it is open; :class:`ConflictError` if it is over or closed (a write that
-    was on its way as it closed: the game is kept as it ended)."""
-    if game.status != "open":
-        raise ConflictError(f"game {game.id} is {game.status}: it {what}")
-    return game
-
-
-def _hashes(*values: str) -> None:
-    for value in values:
-        if not isinstance(value, str) or not _HEX64.fullmatch(value):
-            raise ValueError("a token hash is the 64 lowercase hex digits of a SHA-256")
-
-
-def _seat(seat: object) -> int:
-    if isinstance(seat, bool) or seat not in (0, 1):
-        raise ValueError(f"a seat is 0 or 1, not {seat!r}")
-    return int(seat)
-
-
-def _aware(when: datetime) -> datetime:
-    if not isinstance(when, datetime) or when.tzinfo is None:
-        raise ValueError(f"a time must be a timezone-aware datetime, not {when!r}")
-    return when
-
-
-def _json(data: Mapping[str, Any], what: str) -> dict[str, Any]:
-    """A JSON-safe deep copy of ``data`` (so later changes by the caller are not stored)."""
-    if not isinstance(data, Mapping):
-        raise ValueError(f"{what} must be a mapping, not {type(data).__name__}")
-    try:
-        copy = json.loads(json.dumps(dict(data), allow_nan=False))
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"{what} must be JSON data: {exc}") from None
-    assert isinstance(copy, dict)
-    return copy
-
-
-def options_hold(options: Mapping[str, Any] | None, items: Mapping[str, Any] | None) -> bool:
-    """Whether a game's ``options`` hold every one of ``items`` (none given: False)."""
-    return bool(items) and all((options or {}).get(k) == v for k, v in (items or {}).items())
-
-
-def seat_moves(options: Mapping[str, Any] | None) -> list[int]:
-    """How many times each seat of a game moved to another browser (:meth:`Writer.move_seat`),
-    from its stored options."""
-    stored = (options or {}).get("seat_moves")
-    if not isinstance(stored, list) or len(stored) != 2:
-        return [0, 0]
-    return [int(n) if isinstance(n, int) else 0 for n in stored]
