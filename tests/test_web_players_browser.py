@@ -38,6 +38,9 @@ pytestmark = pytest.mark.skipif(
 GIN_TOP = "As Qh 2s Qd 3s Qc 4s 9s 5h Ts 5d Js 5c 6d 9h 6h 9d 8c Kd Kc 9c Ad"
 I_DEAL = {"first_dealer": "fixed", "first_dealer_seat": 0}
 
+# The same gin against ten cards of mine that make no meld: Qh Jd Tc 8s 7h 6d 4c 3h 2d Kc.
+GIN_ON_NOTHING_TOP = "As Qh 2s Jd 3s Tc 4s 8s 5h 7h 5d 6d 5c 4c 9h 3h 9d 2d Kd Kc 9c Ad"
+
 
 # The README's deal but for two of my cards: I hold 5s and 7s (for 6h and 9c), and lay them off
 # on the expert's melds once it knocks (it sees what it saw on the README's deal).
@@ -60,6 +63,11 @@ def deal_server(tmp_path_factory: pytest.TempPathFactory, top: str) -> Iterator[
 @pytest.fixture(scope="module")
 def gin_deal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     yield from deal_server(tmp_path_factory, GIN_TOP)
+
+
+@pytest.fixture(scope="module")
+def gin_on_nothing_deal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    yield from deal_server(tmp_path_factory, GIN_ON_NOTHING_TOP)
 
 
 @pytest.fixture(scope="module")
@@ -161,6 +169,35 @@ def test_the_computers_gin_is_called_gin_on_the_table(gin_deal: LiveServer, brow
         )
         melds = page.locator("#melds .seat-label").inner_text()
         assert melds == "Computer (expert) goes gin: melds on the table", melds
+        you.check_clean()
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("name", PHONES)
+def test_the_showdown_shows_every_card_of_a_long_deadwood_on_a_phone(
+    gin_on_nothing_deal: LiveServer, browser: Any, name: str
+) -> None:
+    # The showdown laid each group of cards out on one line: ten cards of deadwood (eight
+    # already on a 390-wide phone) ran past the felt's edge, which cut the last ones off.
+    ctx = context(browser, PHONES[name])
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(1), "you")
+        open_table(
+            page, gin_on_nothing_deal, mode="computer", level="expert", name="Ann", options=I_DEAL
+        )
+        you.wait_for_showdown()
+        dead = page.locator("#showdown .meld.deadwood .card[data-card]")
+        assert dead.count() == 10
+        outside = page.evaluate(
+            """() => [...document.querySelectorAll('#showdown .card[data-card]')]
+            .filter((el) => { const r = el.getBoundingClientRect();
+              return r.left < 0 || r.right > document.documentElement.clientWidth; })
+            .map((el) => el.dataset.card)"""
+        )
+        assert outside == [], outside
+        shot(page, f"players-{name}-showdown-no-melds")
         you.check_clean()
     finally:
         ctx.close()
