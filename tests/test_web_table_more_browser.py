@@ -326,3 +326,45 @@ def test_a_rematch_before_the_friend_came_still_offers_the_invite(
     finally:
         ctx.close()
         desk.close()
+
+
+# -- a lost connection ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["phone-360", "desktop"])
+def test_a_lost_connection_is_said_where_the_player_is_looking(
+    stacked: LiveServer, browser: Any, name: str
+) -> None:
+    # "Connection lost: reconnecting…" stood at the top of the page, above the table: a player
+    # scrolled down to the hand (on a phone, always) saw none of it, only "Computer is
+    # thinking…" for as long as the connection was down.
+    ctx = context(browser, PHONES.get(name, DESKTOP))
+    try:
+        page = ctx.new_page()
+        down = [False]
+        routes: list[Any] = []
+
+        def through(ws: Any) -> None:
+            if down[0]:
+                ws.close()
+                return
+            ws.connect_to_server()
+            routes.append(ws)
+
+        page.route_web_socket("**/ws/**", through)
+        open_table(page, stacked, mode="computer", level="beginner", name="Ann")
+        page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+        down[0] = True
+        routes[-1].close()
+        conn = page.locator("#conn")
+        conn.wait_for(state="visible")
+        assert conn.inner_text() == "Connection lost: reconnecting…"
+        box = conn.bounding_box()
+        height = page.viewport_size["height"]
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, box
+        screen(page, f"{name}-connection-lost")
+        down[0] = False  # back: the next try connects, and the notice goes
+        conn.wait_for(state="hidden", timeout=20_000)
+        page.locator("#hand .card[data-card]").first.wait_for()
+    finally:
+        ctx.close()
