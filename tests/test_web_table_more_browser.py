@@ -117,6 +117,13 @@ def test_key_hints_show_only_where_there_is_a_keyboard(
         # the keys still work where there are some (a phone with a keyboard)
         page.keyboard.press("p")
         page.locator("#actions button").first.wait_for(state="detached")
+        # and the sentences name the finger's move, not the mouse's, on a touch screen
+        page.locator("#stock .card.playable").wait_for()
+        page.keyboard.press("d")
+        page.locator("#hand .card[data-card='Ad']").wait_for()
+        press = "tap" if phone else "click"
+        status = page.locator("#status").inner_text()
+        assert status.startswith(f"Choose a card to discard ({press} it, or drag it"), status
     finally:
         ctx.close()
 

@@ -6,6 +6,9 @@ import { h } from "./common.js";
 import { $, act, app, button, legal, send, table, toast, view, withKeys, words } from "./tablestate.js";
 import { actionWords, hintReason } from "./words.js";
 
+// A touch screen is tapped, not clicked (the same test as style.css's for hiding key hints).
+const press = () => (matchMedia("(hover: none) and (pointer: coarse)").matches ? "tap" : "click");
+
 export function renderActions(v) {
   const bar = $("actions");
   bar.replaceChildren();
@@ -52,7 +55,7 @@ export function renderActions(v) {
     status.replaceChildren(
       ...withKeys(
         offs.length
-          ? "Lay off the ringed cards onto the knocker's melds (click them), or let the optimal layoffs be made."
+          ? `Lay off the ringed cards onto the knocker's melds (${press()} them), or let the optimal layoffs be made.`
           : "Nothing to lay off: press Done (F) to see the result.",
       ),
     );
@@ -84,7 +87,7 @@ function discardActions(v, L, bar, status) {
     if (L.includes(`discard ${sel}`))
       bar.append(button(`Discard ${pretty(sel)} (X)`, () => act(`discard ${sel}`), "primary"));
   } else {
-    status.textContent = "Choose a card to discard (click it, or drag it to the pile).";
+    status.textContent = `Choose a card to discard (${press()} it, or drag it to the pile).`;
   }
   // At a table without hints the page does not pick the discard for you (the best discard by
   // deadwood is help): Knock and Gin name the card you selected.
