@@ -19,6 +19,7 @@ from test_web_browser import CHROMIUM, Player, browser
 from test_web_table_browser import (
     DESKTOP,
     PHONES,
+    SETTLED,
     context,
     knock_on_the_readme_deal,
     open_table,
@@ -148,6 +149,32 @@ def test_the_knockers_deadwood_is_on_the_table_for_the_layoffs(
         done = page.locator("#actions button.primary").inner_text()
         assert done == ("Done" if size[0] < 700 else "Done (F)"), done  # no keys on a phone
         shot(page, f"players-{'phone' if size[0] < 700 else 'desktop'}-layoff")
+        page.keyboard.press("f")
+        you.wait_for_showdown()
+        you.check_clean()
+    finally:
+        ctx.close()
+
+
+@pytest.mark.parametrize("name", PHONES)
+def test_the_layoffs_show_the_knockers_melds_and_my_hand_together_on_a_phone(
+    stacked: LiveServer, browser: Any, name: str
+) -> None:
+    # The knocker's melds came in above the hand and pushed it below the screen (a 360x740
+    # phone): the layoffs were asked for with the cards to lay off out of sight.
+    ctx = context(browser, PHONES[name])
+    try:
+        page = ctx.new_page()
+        you = the_computer_knocks(page, stacked)
+        page.locator("#actions button", has_text="Done").wait_for()
+        page.wait_for_function(
+            """() => { const hand = document.querySelector('#hand').getBoundingClientRect();
+              const melds = document.querySelector('#melds').getBoundingClientRect();
+              return hand.bottom <= innerHeight && melds.top >= 0; }""",
+            timeout=5_000,
+        )
+        page.wait_for_function(SETTLED)
+        page.screenshot(path=str(ARTIFACTS / f"players-{name}-layoff-screen.png"))
         page.keyboard.press("f")
         you.wait_for_showdown()
         you.check_clean()

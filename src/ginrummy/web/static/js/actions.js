@@ -52,6 +52,7 @@ export function renderActions(v) {
     discardActions(v, L, bar, status);
   } else if (v.phase === "layoff") {
     const offs = L.filter((a) => a.startsWith("layoff "));
+    showLayoffs();
     status.replaceChildren(
       ...withKeys(
         offs.length
@@ -71,6 +72,18 @@ export function renderActions(v) {
     if (L.includes("take")) bar.append(button("Take to knock", () => act("take"), "primary"));
     bar.append(button("Pass", () => act("pass")));
   }
+}
+
+// On a phone the knocker's melds come in above the hand and push it below the screen: once a
+// hand, the page is scrolled up to the hand, as far as the melds stay in view.
+function showLayoffs() {
+  if (app.layoffsShown === table().hand_number) return;
+  app.layoffsShown = table().hand_number;
+  requestAnimationFrame(() => {
+    const mine = $("mine").getBoundingClientRect();
+    const by = Math.min(mine.bottom - innerHeight, $("melds").getBoundingClientRect().top);
+    if (by > 0) scrollBy(0, by);
+  });
 }
 
 function discardActions(v, L, bar, status) {
