@@ -308,6 +308,16 @@ def test_the_knock_dialog_is_named_by_its_question(stacked: LiveServer, browser:
         dialog = page.get_by_role("dialog", name="Knock, discarding K♦?")
         dialog.wait_for()
         assert dialog.get_attribute("aria-describedby") == "knock-intro"
+        # its cards in their suits' colours, as everywhere else on the table (they were all
+        # black: 7♥ 7♦ 7♣ read alike)
+        colours = page.locator("#knock-list .mini").evaluate_all(
+            "els => els.map((e) => [e.textContent, getComputedStyle(e).color])"
+        )
+        red, black = "rgb(193, 18, 31)", "rgb(17, 17, 17)"
+        assert ["7♥", red] in colours and ["7♣", black] in colours and len(colours) == 10, colours
+        label = page.locator("#knock-list label").first.inner_text()
+        assert label.strip() == "7♥ 7♦ 7♣ | A♠ 2♠ 3♠ 4♠ — deadwood 3♥ A♦ 4♣ (8)", label
+        shot(page, "players-desktop-knock-dialog")
         page.keyboard.press("Escape")  # and it closes, the hand as it was
         dialog.wait_for(state="hidden")
         assert page.locator("#hand .card[data-card]").count() == 11

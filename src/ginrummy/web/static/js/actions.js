@@ -130,16 +130,20 @@ function confirmKnock(action) {
       : kind === "biggin"
         ? "Big gin: lay down all eleven cards?"
         : `Knock, discarding ${pretty(card)}?`;
+  // each card in its suit's colour, as on the table (in plain text 7♥ 7♦ 7♣ read alike)
+  const cards = (cs) => cs.flatMap((c, i) => [i ? " " : "", h("span", { class: `mini s-${c[1]}` }, pretty(c))]);
   options.forEach((arr, i) => {
-    const label = arr.melds.map((m) => m.map(pretty).join(" ")).join("  |  ");
     const meldsText = arr.text.split("|")[0].trim(); // what the action names
     const id = `arr-${i}`;
+    const dead = arr.deadwood;
     list.append(
       h(
         "label",
         { for: id, class: "arr" },
         h("input", { type: "radio", name: "arr", id, value: meldsText, checked: i === 0 }),
-        ` ${label}${arr.deadwood.length ? `  — deadwood ${arr.deadwood.map(pretty).join(" ")} (${arr.deadwood.reduce((s, c) => s + cardValue(c), 0)})` : ""}`,
+        " ",
+        ...arr.melds.flatMap((m, j) => [j ? "  |  " : "", ...cards(m)]),
+        ...(dead.length ? ["  — deadwood ", ...cards(dead), ` (${dead.reduce((s, c) => s + cardValue(c), 0)})`] : []),
       ),
     );
   });
