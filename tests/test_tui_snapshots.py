@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from textual.pilot import Pilot
 
+from ginrummy.engine import Rules
 from ginrummy.tui.app import PlayApp
 from tuiutil import SEEDS, new_game, play_hand, policy, screen_text, table, until, waiting_for_me
 
@@ -62,8 +63,13 @@ def showdown(app: PlayApp) -> Callable[[Pilot[Any]], Awaitable[None]]:
 def score_sheet(app: PlayApp) -> Callable[[Pilot[Any]], Awaitable[None]]:
     async def run(pilot: Pilot[Any]) -> None:
         await play_hand(pilot, app)
-        # The log's last line (the deal's verdict) on screen: the log has scrolled to its end.
-        await until(pilot, lambda: "cards came from it." in screen_text(app), "the log's end")
+
+        # The log's last line (the deal's verdict) on screen: the log has scrolled to its end
+        # (below 72 columns the log is under the table, out of sight).
+        def at_end() -> bool:
+            return app.size.width < 72 or "cards came from it." in screen_text(app)
+
+        await until(pilot, at_end, "the log's end")
         await pilot.press("s")
         await until(pilot, lambda: "Score sheet" in screen_text(app), "the sheet")
 
@@ -101,3 +107,10 @@ def test_the_showdown(snap_compare: Compare, size: tuple[int, int]) -> None:
 def test_the_score_sheet(snap_compare: Compare) -> None:
     app = PlayApp(new_game(SEEDS["knocked"]))
     assert snap_compare(app, terminal_size=(80, 24), run_before=score_sheet(app))
+
+
+@pytest.mark.parametrize("size", [(80, 24), (40, 24)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_the_hollywood_score_sheet(snap_compare: Compare, size: tuple[int, int]) -> None:
+    """Three games' scores fit 80 columns, and 40 a hand in two lines."""
+    app = PlayApp(new_game(SEEDS["knocked"], rules=Rules.preset("hollywood")))
+    assert snap_compare(app, terminal_size=size, run_before=score_sheet(app))

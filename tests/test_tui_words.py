@@ -326,6 +326,41 @@ def test_a_hollywood_score_is_each_columns_not_their_sum() -> None:
     store.close()
 
 
+@pytest.mark.parametrize("preset", ["hollywood", "standard"])
+def test_the_sheet_fits_80_and_40_columns(preset: str) -> None:
+    """Six named columns (Hollywood's three games) wrapped at 80 columns into lines that read
+    as nonsense, and so did the standard sheet against the default computer, "Computer
+    (intermediate)": a game's scores are one cell ("0–33") where the named columns do not
+    fit, and a hand takes two lines where even that does not (the dialog at 40 columns): its
+    result, which may wrap at its words, then its scores."""
+    store = Store("sqlite://")
+    _, states = finished_hand(SEEDS["knocked"], store, rules=Rules.preset(preset))
+    table = {**states[-1]["table"], "names": ["Player 1", "Computer (intermediate)"]}
+    pair = "–".join(map(str, table["sheet"]["hands"][0]["totals"][0]))
+    assert sheet_lines(table)[:2] == [
+        "Game to 100, three games scored at once (Hollywood)"
+        if preset == "hollywood"
+        else "Game to 100",
+        "Each score: Player 1 (you) – Computer (intermediate)"
+        if preset == "hollywood"
+        else "#  Won by                   How    Points  Player 1 (you)  Computer (intermediate)",
+    ]
+    for width in (72, 32):  # the sheet dialog's lines at 80 and 40 columns
+        lines = sheet_lines(table, width)
+        assert lines[1] == "Each score: Player 1 (you) – Computer (intermediate)", lines
+        rows = lines[2:-1]  # the hands (the boxes' sentence after them wraps at its words)
+        scores = rows if width == 72 else rows[1::2]  # (at 40, a hand's second line)
+        assert all(len(line) <= width for line in scores), lines
+        points = table["sheet"]["hands"][0]["points"]
+        if width == 72:
+            head = "Points  Game 1  Game 2  Game 3" if preset == "hollywood" else "Points  Score"
+            assert rows[0].endswith(head), rows
+        else:
+            assert rows[0] == f"1. Computer (intermediate): knock +{points}", rows
+        assert pair in rows[1], rows
+    store.close()
+
+
 def test_the_plain_mode_tallies_a_finished_game() -> None:
     """'wins the game by 33 + 125' needs the tally to be read: when a game ends the plain mode
     shows its summary (hand points, boxes, bonuses, total), as the sheet does, not only the

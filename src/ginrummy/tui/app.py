@@ -652,7 +652,7 @@ class TableScreen(Screen[None]):
         if self.state is None:
             return
         table = self.state["table"]
-        lines = sheet_lines(table)
+        lines = sheet_lines(table, TextDialog.text_width(self.app.size.width))
         final = final_lines(table, Namer.of(self.state))
         if final:
             lines += ["", *final]

@@ -90,6 +90,12 @@ class TextDialog(ModalScreen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape,q", "close", "Close")]
 
+    @staticmethod
+    def text_width(columns: int) -> int:
+        """The columns a line has in the dialog on a screen this wide before it wraps: the
+        dialog's margins, border and padding (see the CSS) and a scroll bar taken off."""
+        return max(1, min(columns - 2, 100) - 4 - 2)
+
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Static(self.heading, classes="title")

@@ -10,6 +10,7 @@ from typing import Any
 
 from .words import Namer, final_line, marked_names
 
+COUNTS = {2: "two", 3: "three", 4: "four"}
 FINAL_ROWS = (
     ("Hand points", "hand_points"),
     ("Boxes", "boxes"),
@@ -32,32 +33,65 @@ def _table(rows: Sequence[Sequence[str]], right: int) -> list[str]:
     return out
 
 
-def game_sheet_lines(sheet: Mapping[str, Any], names: Sequence[str]) -> list[str]:
-    """One game's sheet: a line a hand, with every column's running totals."""
+def game_sheet_lines(
+    sheet: Mapping[str, Any], names: Sequence[str], width: int | None = None
+) -> list[str]:
+    """One game's sheet: a line a hand, with every column's running totals, in a column a
+    player where that fits ``width``. Otherwise, and always under Hollywood (six named columns
+    do not fit 80), a game's scores are one cell, "12–30", the first name's first as the title
+    line writes them; where even that does not fit, a hand takes two lines: its result, then
+    the scores."""
     columns = int(sheet.get("columns") or 1)
-    head = ["#", "Won by", "How", "Points"]
-    for game in range(columns):
-        suffix = f" g{game + 1}" if columns > 1 else ""
-        head += [f"{names[0]}{suffix}", f"{names[1]}{suffix}"]
-    rows = [head]
-    for line in sheet.get("hands") or []:
-        winner = line.get("winner")
-        row = [
-            str(line["number"]),
-            "—" if winner is None else str(names[winner]),
-            str(line["how"]),
-            str(line["points"]),
-        ]
-        for pair in line["totals"]:
-            row += [str(pair[0]), str(pair[1])]
-        rows.append(row)
+    hands = sheet.get("hands") or []
     out = [f"Game to {sheet.get('game_target', '?')}"]
-    out += _table(rows, 3)
-    if not sheet.get("hands"):
+    if columns > 1:
+        out[0] += f", {COUNTS.get(columns, columns)} games scored at once (Hollywood)"
+    results = [_result_cells(line, names) for line in hands]
+    pairs = [[_pair(pair) for pair in line["totals"]] for line in hands]
+    head = ["#", "Won by", "How", "Points"]
+    lines: list[str] = []
+    if columns == 1:
+        rows = [[*head, *names[:2]]]
+        for cells, line in zip(results, hands, strict=True):
+            rows.append([*cells, *map(str, line["totals"][0])])
+        lines = _table(rows, 3)
+    if not _fits(lines, width):
+        out.append(f"Each score: {names[0]} – {names[1]}")
+        scores = ["Score"] if columns == 1 else [f"Game {g}" for g in range(1, columns + 1)]
+        rows = [[*head, *scores], *(r + p for r, p in zip(results, pairs, strict=True))]
+        lines = _table(rows, 3)
+    if not _fits(lines, width):
+        lines = []
+        for line, cells in zip(hands, pairs, strict=True):
+            winner = line.get("winner")
+            won = "" if winner is None else f"{names[winner]}: "
+            points = "" if winner is None else f" +{line['points']}"
+            lines.append(f"{line['number']}. {won}{line['how']}{points}")
+            if columns > 1:
+                cells = [f"g{g} {cell}" for g, cell in enumerate(cells, 1)]
+            lines.append("   " + "  ".join(cells))
+    out += lines
+    if not hands:
         out.append("No hands scored yet.")
     elif not sheet.get("final") and any(any(pair) for pair in sheet.get("boxes") or []):
         out.append(boxes_line(sheet["boxes"], names))
     return out
+
+
+def _result_cells(line: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    winner = line.get("winner")
+    won = "—" if winner is None else str(names[winner])
+    return [str(line["number"]), won, str(line["how"]), str(line["points"])]
+
+
+def _fits(lines: Sequence[str], width: int | None) -> bool:
+    """Whether lines of a table are all there (the Hollywood sheet is never drawn with a
+    column a player) and none is wider than ``width``."""
+    return bool(lines) and (width is None or max(map(len, lines)) <= width)
+
+
+def _pair(pair: Sequence[int]) -> str:
+    return f"{pair[0]}–{pair[1]}"
 
 
 def boxes_line(boxes: Sequence[Sequence[int]], names: Sequence[str]) -> str:
@@ -73,17 +107,18 @@ def boxes_line(boxes: Sequence[Sequence[int]], names: Sequence[str]) -> str:
     return f"Boxes so far, added when the game ends: {text}."
 
 
-def sheet_lines(table: Mapping[str, Any]) -> list[str]:
-    """The table's score sheet: a game's, or a match's games and its running match points."""
+def sheet_lines(table: Mapping[str, Any], width: int | None = None) -> list[str]:
+    """The table's score sheet: a game's, or a match's games and its running match points;
+    narrower than ``width`` where it can be (see :func:`game_sheet_lines`)."""
     sheet = table.get("sheet") or {}
     names = marked_names(table)
     if "games" not in sheet:
-        return game_sheet_lines(sheet, names)
+        return game_sheet_lines(sheet, names, width)
     out: list[str] = []
     games = sheet.get("games") or []
     for number, game in enumerate(games, 1):
         out.append(f"Game {number}")
-        out += game_sheet_lines(game, names)
+        out += game_sheet_lines(game, names, width)
         out.append("")
     rows = [["Game", "Won by", "Net", names[0], names[1]]]
     for line in sheet.get("lines") or []:
@@ -98,8 +133,14 @@ def sheet_lines(table: Mapping[str, Any]) -> list[str]:
             ]
         )
     out.append(f"Match to {sheet.get('match_target', '?')}")
-    out += _table(rows, 2) if len(rows) > 1 else ["No game finished yet."]
-    return out
+    if len(rows) == 1:
+        return [*out, "No game finished yet."]
+    lines = _table(rows, 2)
+    if width is not None and max(len(x) for x in lines) > width:  # the match points as a pair
+        pairs = [[*row[:3], f"{row[3]}–{row[4]}"] for row in rows[1:]]
+        lines = _table([["Game", "Won by", "Net", "Points"], *pairs], 2)
+        out.append(f"Match points: {names[0]} – {names[1]}")
+    return out + lines
 
 
 def final_lines(table: Mapping[str, Any], n: Namer) -> list[str]:
