@@ -358,6 +358,22 @@ def test_plain_sheet_underlines_boxes(
     assert "\x1b[" not in out
 
 
+def test_plain_hollywood_sheet_fits_80_columns(
+    db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Hollywood's six columns made the plain sheet 82 characters wide with names as short as
+    Ann and Bob (wrapped at 80), and its boxes so far did not say which game's were which."""
+    args = [*NEW, "--rules", "hollywood", "--dealer", "ann", "--plain"]
+    lines = ["ann knock 5 bob 29", "bob gin 41", "ann knock 3 bob 30", "ann knock 5 bob 60"]
+    status, out, _ = score(
+        db, [*lines, "sheet", "quit"], *args, capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert status == 0
+    sheet = out[out.index("Gin rummy: Ann v Bob") :]
+    assert max(len(line) for line in sheet.splitlines()) <= 80, sheet
+    assert "Boxes so far: game 1: Ann 3, Bob 1; game 2: Ann 2, Bob 0; game 3: Ann 1, Bob 0" in out
+
+
 # -- cutting for the first deal with real cards ----------------------------------------------------
 
 

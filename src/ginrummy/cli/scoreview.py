@@ -73,7 +73,10 @@ class PlainView:
         else:
             self._print(text)
             wins = boxes_so_far(sheet)
-            boxes = "; ".join(", ".join(f"{keeper.names[s]} {w[s]}" for s in (0, 1)) for w in wins)
+            each = [", ".join(f"{keeper.names[s]} {w[s]}" for s in (0, 1)) for w in wins]
+            if len(each) > 1:  # Hollywood: which game's boxes
+                each = [f"game {g}: {text}" for g, text in enumerate(each, 1)]
+            boxes = "; ".join(each)
             self._print(f"Boxes so far: {boxes}")
         upcards = upcard_line(keeper, number)
         if upcards:

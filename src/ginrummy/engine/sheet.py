@@ -107,7 +107,7 @@ class ScoreSheet:
     def to_text(self) -> str:
         return _game_text(self)
 
-    def result_text(self, line: SheetLine) -> str:
+    def result_text(self, line: SheetLine, *, closed: bool = True) -> str:
         """A hand's result in the words of the text form's Result column: ``"Ann knock +24"``,
         ``"Bob gin +45 (x2), game over"``, ``"dead hand"``, ``"tie, no score"``."""
         if line.winner is None:
@@ -115,7 +115,7 @@ class ScoreSheet:
         text = f"{self.names[line.winner]} {line.how} +{line.points}"
         if line.multiplier != 1:
             text += f" (x{line.multiplier})"
-        for number in line.closed:
+        for number in line.closed if closed else ():
             text += ", game over" if self.column_count == 1 else f", game {number} over"
         return text
 
@@ -172,9 +172,12 @@ def _check_names(names: Sequence[str]) -> Names:
 
 def _game_text(sheet: ScoreSheet) -> str:
     names, count = sheet.names, sheet.column_count
-    width = max(7, *(len(n) for n in names))
-    results = [sheet.result_text(line) for line in sheet.lines]
-    rw = max([len("Result"), *(len(r) for r in results)])
+    # Hollywood's six columns are narrower, so that with short names they fit 80 columns.
+    width = max(7 if count == 1 else 5, *(len(n) for n in names))
+    # Under Hollywood "game 1 over" goes on the line under the result, which it would widen.
+    results = [sheet.result_text(line, closed=count == 1) for line in sheet.lines]
+    overs = [", ".join(f"game {g} over" for g in line.closed if count > 1) for line in sheet.lines]
+    rw = max([len("Result"), *(len(r) for r in results + overs)])
     dw = max(len("Dealer"), width)
     left = 4 + 2 + dw + 2 + rw
 
@@ -187,12 +190,13 @@ def _game_text(sheet: ScoreSheet) -> str:
     cut = "; ".join(f"{a} v {b}" for a, b in sheet.cuts)
     out.append(f"First dealer: {first}" + (f" (cut {cut})" if cut else ""))
     out.append("")
-    if count > 1:
-        out.append(row("", [f"Game {g}" if s == 0 else "" for g in (1, 2, 3) for s in (0, 1)]))
+    if count > 1:  # each game's name over its two columns
+        games = "".join("  " + f"Game {g}".center(2 * width + 2) for g in range(1, count + 1))
+        out.append((" " * left + games).rstrip())
     header = f"{'Hand':>4}  {'Dealer':<{dw}}  {'Result':<{rw}}"
     out.append(row(header, [n for _ in range(count) for n in names]))
     out.append("-" * (left + count * 2 * (width + 2)))
-    for line, text in zip(sheet.lines, results, strict=True):
+    for line, text, over in zip(sheet.lines, results, overs, strict=True):
         cells, marks = [], []
         for col in range(count):
             scored = col + 1 in line.columns
@@ -203,7 +207,7 @@ def _game_text(sheet: ScoreSheet) -> str:
         label = f"{line.number:>4}  {names[line.dealer]:<{dw}}  {text:<{rw}}"
         out.append(row(label, cells))
         if line.winner is not None:
-            out.append(row("", marks))
+            out.append(row(f"{'':4}  {'':<{dw}}  {over}" if over else "", marks))
     out.append("-" * (left + count * 2 * (width + 2)))
     if sheet.final is None:
         totals = [str(t[s]) for t in _current_totals(sheet) for s in (0, 1)]
