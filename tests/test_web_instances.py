@@ -497,3 +497,57 @@ def test_a_seats_message_rate_holds_over_every_instance(instances: list[LiveServ
     finally:
         for s in sockets:
             s.close()
+
+
+def test_a_table_read_again_as_the_lease_keeping_lets_it_go_is_still_held(
+    postgres_schema_url: str, broker_url: str
+) -> None:
+    """A table let go of from memory (idle) has its lease let go of by the lease keeping's
+    second pass that finds it absent. A player coming back just then has the table read
+    again: a pass while that read waits on the database must not let the lease go, or the
+    table is in memory though not held, and every message of its sockets is answered "no
+    such table" (the computer's moves refused), for good."""
+    from ginrummy.engine import Rules
+    from ginrummy.web.cluster import Cluster
+    from ginrummy.web.manager import Manager
+    from ginrummy.web.tables import Options
+
+    async def scenario(manager: Manager) -> tuple[bool, bool, bool]:
+        cluster = Cluster(manager, broker_url, instance=f"keeper-{secrets.token_hex(4)}")
+        manager.cluster = cluster
+        release = threading.Event()
+        busy: list[asyncio.Future[bool]] = []
+        try:
+            created = await manager.create(Rules(), Options(mode="friend"), ("Ann", "Bob"))
+            table_id = created.table.id
+            await asyncio.wait_for(cluster.maintain(), 5)  # renewed, as any table's
+            assert manager.evict_idle(time.monotonic() + 1e6) == 1  # idle: let go of
+            await asyncio.wait_for(cluster.maintain(), 5)  # absent once: kept
+            assert cluster.holds(table_id)
+            # The database threads are busy: the table's read waits for one.
+            busy = [asyncio.ensure_future(manager.db(release.wait, 30)) for _ in range(4)]
+            await asyncio.sleep(0.05)
+            reading = asyncio.ensure_future(manager.find(table_id))
+            await asyncio.sleep(0)
+            await asyncio.wait_for(cluster.maintain(), 5)  # meanwhile, absent again
+            release.set()
+            table = await asyncio.wait_for(reading, 5)
+            await asyncio.wait_for(cluster.maintain(), 5)
+            holder = manager.store.lease_holders([table_id])[table_id][0]
+            found = await manager.find(table_id)  # as each message of its sockets asks
+            return (
+                table is not None and found is table,
+                cluster.holds(table_id),
+                holder == cluster.id,
+            )
+        finally:
+            release.set()
+            await asyncio.gather(*busy)
+            await cluster.stop()
+
+    with Store(postgres_schema_url) as store:
+        manager = Manager(store)
+        try:
+            assert asyncio.run(scenario(manager)) == (True, True, True)
+        finally:
+            manager.close()

@@ -308,12 +308,13 @@ class Cluster:
         epochs = dict(self.epochs)
         self._creating -= set(manager.tables)  # in memory: committed
         creating = set(self._creating)
-        # A table absent from memory twice running was evicted (once may be one being
-        # loaded this moment): let its lease go.
-        absent = {t for t in epochs if t not in manager.tables and t not in creating}
-        released = absent & self._absent
-        for table_id in released:
-            epoch = self.epochs.pop(table_id)
+        # A table absent from memory twice running was evicted: let its lease go. Not one
+        # being read into memory again (a player came back to it): it would be in memory,
+        # not held, and every message of its sockets answered "no such table". All are let
+        # go of before the first wait, in which a socket could come back to one of them.
+        absent = {t for t in epochs if not manager.in_memory(t) and t not in creating}
+        released = {t: self.epochs.pop(t) for t in absent & self._absent if t in self.epochs}
+        for table_id, epoch in released.items():
             await self._keep(manager.store.release_lease, table_id, self.id, epoch)
         self._absent = absent
         # A lease taken moments ago by a creation not yet committed needs no renewal, and

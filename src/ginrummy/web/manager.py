@@ -316,6 +316,10 @@ class Manager(Connections, Changes, Computer, Clock):
                 self.kick(table)
         return kept
 
+    def in_memory(self, table_id: str) -> bool:
+        """Whether the table is in memory, or being read into it (:meth:`find`)."""
+        return table_id in self.tables or table_id in self._loading
+
     async def get(self, table_id: str) -> Table:
         table = await self.find(table_id)
         if table is None:
