@@ -100,8 +100,19 @@ export function applySettings() {
   const s = settings();
   document.body.classList.toggle("large-cards", !!s.large);
   document.body.classList.toggle("four-colour", !!s.fourColour);
+  applyTheme(s.theme);
   return s;
 }
+
+// The theme chosen in the settings ("light", "dark"), or else none: then the page follows the
+// device's (style.css, prefers-color-scheme). Every page imports this module, so every page
+// takes the theme as soon as its script runs.
+export function applyTheme(theme) {
+  const root = document.documentElement;
+  if (theme === "light" || theme === "dark") root.dataset.theme = theme;
+  else delete root.dataset.theme;
+}
+applyTheme(settings().theme);
 
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);

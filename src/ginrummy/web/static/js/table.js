@@ -403,6 +403,12 @@ $("knock-cancel").onclick = () => $("knock-dialog").close();
 setting("opt-large", "large");
 setting("opt-four", "fourColour");
 setting("opt-sound", "sound");
+// The theme: the device's (none chosen), light or dark.
+$("opt-theme").value = app.opts.theme || "";
+$("opt-theme").onchange = (e) => {
+  saveSettings({ ...settings(), theme: e.target.value || undefined });
+  app.opts = applySettings();
+};
 // Share: the table's link, which only watches (the seat's token is never in the address), by
 // the phone's share sheet or else copied.
 $("copy-link").onclick = async () => {
