@@ -375,3 +375,98 @@ def test_a_lost_connection_is_said_where_the_player_is_looking(
         page.locator("#hand .card[data-card]").first.wait_for()
     finally:
         ctx.close()
+
+
+OVERLAP = """() => { const a = document.getElementById('conn').getBoundingClientRect();
+  const b = document.getElementById('toast').getBoundingClientRect();
+  return !(a.bottom <= b.top || b.bottom <= a.top); }"""
+
+# A note at the top of the screen, as the page shows one (the same module the page loaded).
+NOTE = """async (text) => (await import('/static/js/tablestate.js')).toast(text, true, 10000)"""
+
+
+def test_while_the_connection_is_down_the_table_says_it_waits_and_notes_stay_clear_of_it(
+    stacked: LiveServer, browser: Any
+) -> None:
+    # With the connection down the status line still said "Computer is thinking…" (or asked for
+    # a move that could not be sent), and on a phone an error note at the top of the screen
+    # lay over the pinned notice of the lost connection, or under it.
+    ctx = context(browser, PHONES["phone-360"])
+    try:
+        page = ctx.new_page()
+        down = [False]
+        routes: list[Any] = []
+
+        def through(ws: Any) -> None:
+            if down[0]:
+                ws.close()
+                return
+            ws.connect_to_server()
+            routes.append(ws)
+
+        page.route_web_socket("**/ws/**", through)
+        rules = {"first_dealer": "fixed", "first_dealer_seat": 1}
+        open_table(page, stacked, mode="computer", level="beginner", name="Ann", options=rules)
+        page.locator("#actions button", has_text="Pass").tap()
+        page.locator("#stock .card.playable").wait_for()  # the computer passed: my draw
+        page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+        down[0] = True
+        routes[-1].close()
+        conn = page.locator("#conn")
+        conn.wait_for(state="visible")
+        status = page.locator("#status").inner_text()
+        assert status == "Waiting for the connection: the game goes on when it is back.", status
+        # a move tapped now is refused with a note, below the notice
+        page.locator("#stock .card").tap()
+        page.locator("#toast.show").wait_for()
+        assert page.locator("#toast").inner_text() == "Reconnecting…"
+        assert not page.evaluate(OVERLAP), "the note over the notice"
+        screen(page, "phone-360-note-under-the-notice")
+        down[0] = False  # back: the turn is said again
+        conn.wait_for(state="hidden", timeout=20_000)
+        page.wait_for_function(
+            "() => document.querySelector('#status').textContent.startsWith('Draw')"
+        )
+        # a note shown first moves below the notice when the connection goes
+        page.evaluate(NOTE, "A note")
+        down[0] = True
+        routes[-1].close()
+        conn.wait_for(state="visible")
+        assert page.locator("#toast").inner_text() == "A note"
+        assert not page.evaluate(OVERLAP), "the notice over the note"
+    finally:
+        ctx.close()
+
+
+def test_while_the_computer_thinks_a_lost_connection_is_not_called_thinking(
+    browser: Any, tmp_path: Any
+) -> None:
+    # A computer slow to move: the connection goes while it thinks.
+    with LiveServer(tmp_path / "games.db", computer_delay=5, module="stacked_serve") as slow:
+        ctx = context(browser, DESKTOP)
+        try:
+            page = ctx.new_page()
+            down = [False]
+            routes: list[Any] = []
+
+            def through(ws: Any) -> None:
+                if down[0]:
+                    ws.close()
+                    return
+                ws.connect_to_server()
+                routes.append(ws)
+
+            page.route_web_socket("**/ws/**", through)
+            rules = {"first_dealer": "fixed", "first_dealer_seat": 1}
+            open_table(page, slow, mode="computer", level="beginner", name="Ann", options=rules)
+            page.locator("#actions button", has_text="Pass").click()
+            page.locator("#opp-label .thinking").wait_for()
+            assert "is thinking" in page.locator("#status").inner_text()
+            down[0] = True
+            routes[-1].close()
+            page.locator("#conn").wait_for(state="visible")
+            assert "thinking" not in page.locator("#status").inner_text()
+            assert "thinking" not in page.locator("#opp-label").inner_text()
+            assert "connection" in page.locator("#status").inner_text()
+        finally:
+            ctx.close()

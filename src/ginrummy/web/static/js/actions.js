@@ -10,6 +10,14 @@ import { actionWords, hintReason } from "./words.js";
 const press = () => (matchMedia("(hover: none) and (pointer: coarse)").matches ? "tap" : "click");
 
 export function renderActions(v) {
+  drawActions(v);
+  // Without the connection no move comes or goes: said instead of the turn's words (the
+  // notice at the top says the connection is lost). The buttons stay, not to move the hand.
+  if (app.offline && v && v.phase !== "over")
+    $("status").textContent = "Waiting for the connection: the game goes on when it is back.";
+}
+
+function drawActions(v) {
   const bar = $("actions");
   bar.replaceChildren();
   const status = $("status");

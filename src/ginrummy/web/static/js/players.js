@@ -24,7 +24,7 @@ export function renderPlayers() {
     }
     if (v && v.phase !== "over" && v.current_player === seat) {
       parts.push(
-        computer && seat === 1
+        computer && seat === 1 && !app.offline
           ? h(
               "span",
               { class: "turn thinking", role: "status" },

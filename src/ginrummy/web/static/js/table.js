@@ -22,6 +22,7 @@ import {
   button,
   followRematch,
   myTurn,
+  placeToast,
   saveCommitments,
   send,
   setMovedAway,
@@ -199,6 +200,15 @@ function renderSeatMoves(t) {
 function setConn(ok) {
   $("conn").textContent = ok ? "" : "Connection lost: reconnecting…";
   $("conn").hidden = ok;
+  placeToast(); // a note on the screen moves below the notice, or back up
+  // The turn and the status say the game waits for the connection (not "Computer is
+  // thinking…" for as long as it is down), and say whose turn it is again once it is back.
+  if (app.offline === !ok) return;
+  app.offline = !ok;
+  if (app.state) {
+    renderPlayers();
+    renderActions(view());
+  }
 }
 
 // -- reading the state ---------------------------------------------------------------------------

@@ -18,6 +18,7 @@ export const app = {
   movedAway: movedAwayHere(),
   ws: null,
   retry: 500,
+  offline: false, // the socket is closed: the game waits for it to come back
   awaitingSeat: false, // our hello is sent and its seat's state not yet come
   heldState: null, // the spectator's state that came meanwhile
   state: null,
@@ -97,11 +98,19 @@ export function act(action) {
   send({ type: "action", action });
 }
 
+// Where a note goes on a phone (at the top): under the header while it is on the screen, and
+// under the pinned notice of a lost connection while it shows, never over it.
+export function placeToast() {
+  const el = $("toast");
+  const header = document.querySelector("header.top");
+  const conn = $("conn");
+  const below = [header, conn.hidden ? null : conn].map((e) => (e ? e.getBoundingClientRect().bottom : 0));
+  el.style.setProperty("--toast-top", `${Math.max(0, ...below) + 8}px`);
+}
+
 export function toast(text, isError = false, ms = 3500) {
   const el = $("toast");
-  // under the header while it is on the screen (used where the notice is at the top: phones)
-  const header = document.querySelector("header.top");
-  el.style.setProperty("--toast-top", `${Math.max(8, header.getBoundingClientRect().bottom + 8)}px`);
+  placeToast();
   el.textContent = text;
   el.className = `toast show${isError ? " error" : ""}`;
   clearTimeout(toast.timer);
