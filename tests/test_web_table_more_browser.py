@@ -27,6 +27,7 @@ from test_web_table_browser import (
     PHONES,
     SETTLED,
     context,
+    knock_on_the_readme_deal,
     open_table,
     stacked,
 )
@@ -470,3 +471,35 @@ def test_while_the_computer_thinks_a_lost_connection_is_not_called_thinking(
             assert "connection" in page.locator("#status").inner_text()
         finally:
             ctx.close()
+
+
+# -- the showdown's deadwood ---------------------------------------------------------------------
+
+
+def test_the_showdowns_deadwood_is_named_with_its_count(stacked: LiveServer, browser: Any) -> None:
+    # Each player's deadwood was set apart from the melds by a darker background only: by
+    # colour alone, and not at all for a screen reader.
+    ctx = context(browser, PHONES["phone-360"])
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(1), "you")
+        you.tap = True
+        knock_on_the_readme_deal(page, stacked, you)  # with Ad 3h 4c: 8 deadwood
+        you.wait_for_showdown()
+        mine = page.locator("#showdown").get_by_role("group", name="deadwood, 8")
+        assert mine.locator(".meld-caption").inner_text() == "deadwood 8"
+        assert mine.locator(".card[data-card]").count() == 3
+        groups = page.locator("#showdown .meld.deadwood").all()
+        assert len(groups) == 2  # the computer's too, with its count
+        for group in groups:
+            cards = group.locator(".card[data-card]").evaluate_all(
+                "els => els.map(e => e.dataset.card)"
+            )
+            count = sum(min("A23456789TJQK".index(c[0]) + 1, 10) for c in cards)
+            assert group.get_attribute("aria-label") == f"deadwood, {count}"
+            assert group.locator(".meld-caption").inner_text() == f"deadwood {count}"
+        page.locator("#showdown").scroll_into_view_if_needed()
+        screen(page, "phone-360-showdown-deadwood")
+        you.check_clean()
+    finally:
+        ctx.close()

@@ -61,8 +61,16 @@ export function renderMiddle(v) {
   }
 }
 
+// A meld's cards, or the deadwood's: that group is named, with its count, in words (its darker
+// background alone told it from the melds by colour only, and not at all to a screen reader).
 export function meldGroup(cards, extra = "", laidOff = new Set()) {
   const g = h("div", { class: `meld ${extra}`.trim() });
+  if (extra === "deadwood") {
+    const count = cards.reduce((sum, c) => sum + cardValue(c), 0);
+    g.setAttribute("role", "group");
+    g.setAttribute("aria-label", `deadwood, ${count}`);
+    g.append(h("span", { class: "meld-caption", "aria-hidden": "true" }, `deadwood ${count}`));
+  }
   for (const c of cards) {
     const el = cardElement(c, app.opts);
     if (laidOff.has(c)) {
