@@ -503,3 +503,26 @@ def test_the_showdowns_deadwood_is_named_with_its_count(stacked: LiveServer, bro
         you.check_clean()
     finally:
         ctx.close()
+
+
+def test_the_knock_dialog_fits_a_small_phone(stacked: LiveServer, browser: Any) -> None:
+    # On a touch screen each card of the arrangement was a box of its own in one flex row: the
+    # line ran past the dialog's edge, and its deadwood was cut off.
+    ctx = context(browser, PHONES["phone-360"])
+    try:
+        page = ctx.new_page()
+        rules = {"first_dealer": "fixed", "first_dealer_seat": 1}
+        open_table(page, stacked, mode="computer", level="beginner", name="Ann", options=rules)
+        page.locator("#actions button", has_text="Pass").tap()
+        page.locator("#stock .card.playable").tap()
+        page.locator("#hand .card[data-card='Ad']").wait_for()
+        page.locator("#hand .card[data-card='Kd']").tap(position={"x": 6, "y": 24})
+        page.locator("#actions button", has_text="Knock with").tap()
+        dialog = page.locator("#knock-dialog")
+        dialog.wait_for(state="visible")
+        assert "deadwood" in page.locator("#knock-list").inner_text()
+        cut = dialog.evaluate("(d) => d.scrollWidth - d.clientWidth")
+        assert cut <= 0, f"{cut}px of the arrangement past the dialog's edge"
+        screen(page, "phone-360-knock-dialog")
+    finally:
+        ctx.close()

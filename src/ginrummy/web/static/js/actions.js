@@ -150,8 +150,14 @@ function confirmKnock(action) {
         { for: id, class: "arr" },
         h("input", { type: "radio", name: "arr", id, value: meldsText, checked: i === 0 }),
         " ",
-        ...arr.melds.flatMap((m, j) => [j ? "  |  " : "", ...cards(m)]),
-        ...(dead.length ? ["  — deadwood ", ...cards(dead), ` (${dead.reduce((s, c) => s + cardValue(c), 0)})`] : []),
+        // in one box beside the radio, which wraps on a narrow screen (on a touch screen the
+        // label is a flex row: each card a box of its own, the line ran past the dialog's edge)
+        h(
+          "span",
+          {},
+          ...arr.melds.flatMap((m, j) => [j ? "  |  " : "", ...cards(m)]),
+          ...(dead.length ? ["  — deadwood ", ...cards(dead), ` (${dead.reduce((s, c) => s + cardValue(c), 0)})`] : []),
+        ),
       ),
     );
   });
