@@ -6,6 +6,7 @@ score sheet, quitting and resuming; and the same commands piped in, played in or
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -32,6 +33,9 @@ def spawn(tmp: Path, *args: str) -> pexpect.spawn:
         env=env(tmp),
         encoding="utf-8",
         timeout=90,
+        # Ctrl-C as at a terminal, however the tests were started: a command run in the
+        # background (``make test &``) starts with SIGINT ignored, and its children too.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
 
 
