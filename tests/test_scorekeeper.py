@@ -374,6 +374,25 @@ def test_plain_hollywood_sheet_fits_80_columns(
     assert "Boxes so far: game 1: Ann 3, Bob 1; game 2: Ann 2, Bob 0; game 3: Ann 1, Bob 0" in out
 
 
+def test_rich_hollywood_sheet_fits_80_columns_with_its_headers_whole(
+    db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At 80 columns Rich cut the Hollywood sheet's headers ("Ha…", "De…") to fit its six
+    score columns and a result widened by "game 1 over"."""
+    args = ["score", "--db", db, *NEW, "--rules", "hollywood", "--dealer", "ann"]
+    lines = ["ann knock 5 bob 29", "bob gin 41", "ann knock 3 bob 30", "ann knock 5 bob 60"]
+    typed = "".join(f"{line}\n" for line in [*lines, "sheet", "quit"])
+    monkeypatch.setattr(sys, "stdin", io.StringIO(typed))
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("COLUMNS", "80")
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    sheet = out[out.rindex("Ann v Bob, game to 100") :]
+    assert "…" not in sheet, sheet
+    assert "Hand   Dealer   Result" in sheet, sheet
+    assert "Ann knock +55" in sheet and "game 1 over" in sheet
+
+
 # -- cutting for the first deal with real cards ----------------------------------------------------
 
 

@@ -110,7 +110,7 @@ def _table(keeper: Keeper, sheet: ScoreSheet, number: int) -> Table:
     table.add_column("Result", no_wrap=True)
     for column in range(1, count + 1):
         for name in names:
-            header = name if count == 1 else f"{name} g{column}"
+            header = name if count == 1 else f"{name}\ng{column}"
             table.add_column(header, justify="right")
     for line in sheet.lines:
         cells: list[Text] = []
@@ -119,7 +119,11 @@ def _table(keeper: Keeper, sheet: ScoreSheet, number: int) -> Table:
                 total = line.totals[column][seat]
                 boxed = seat == line.winner and column + 1 in line.columns
                 cells.append(Text(str(total), style="bold underline" if boxed else "dim"))
-        result = sheet.result_text(line)
+        # Under Hollywood "game 1 over" goes under the result: so wide a column left too little
+        # room at 80 columns for the rest, whose headers were cut ("Deal…").
+        result = sheet.result_text(line, closed=count == 1)
+        if count > 1 and line.closed:
+            result += "\n" + ", ".join(f"game {g} over" for g in line.closed)
         style = "" if line.winner is None else ("green" if line.winner == 0 else "magenta")
         up = [] if upcards is None else [str(upcards.get(line.number, ""))]
         table.add_row(str(line.number), names[line.dealer], *up, Text(result, style=style), *cells)
