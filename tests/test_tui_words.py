@@ -128,6 +128,28 @@ def test_commands_are_read_against_the_state() -> None:
     assert parse_command("knock", state).action == "knock Kh"
 
 
+def test_a_long_word_not_understood_is_repeated_cut() -> None:
+    """An unknown command (or a card that is none) was repeated whole however long: a line
+    pasted by mistake came back as long as it went in."""
+    state: dict[str, Any] = {
+        "table": {"names": ["Ann", "Bob"], "seat": 0, "options": {"mode": "computer"}},
+        "view": {"seat": 0, "phase": "draw", "current_player": 0, "legal_actions": ["draw"]},
+    }
+    pasted = "x" * 300
+    for typed, says in [
+        (pasted, "Unknown command 'xxxxxxxxxxxxxxxxxxx…' (help lists them)."),
+        (f"{pasted} and more", "Unknown command 'xxxxxxxxxxxxxxxxxxx…' (help lists them)."),
+        (
+            f"discard {pasted}",
+            "'xxxxxxxxxxxxxxxxxxx…' is not a card (write it like Kh, 10d or 7♣).",
+        ),
+        ("frobnicate", "Unknown command 'frobnicate' (help lists them)."),  # short: whole
+    ]:
+        with pytest.raises(CommandWordsError) as caught:
+            parse_command(typed, state)
+        assert error_sentence(caught.value) == says
+
+
 def test_a_card_not_in_the_hand_is_said_so_in_a_sentence() -> None:
     """Naming a card you do not hold says so (not that its move is impossible now), and the
     line a person reads starts with a capital and ends with a stop, in both modes."""

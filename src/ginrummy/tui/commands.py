@@ -121,11 +121,23 @@ def _not_the_taken_card(card: str, state: State) -> None:
         raise CommandWordsError(f"{pretty(card)} was just taken from the pile: not this turn")
 
 
+#: The most characters of a word not understood that a refusal repeats.
+QUOTED = 20
+
+
+def _quoted(word: str) -> str:
+    """A word not understood, quoted as the refusal repeats it: cut after :data:`QUOTED`
+    characters (a line pasted by mistake is not printed back whole)."""
+    return repr(word if len(word) <= QUOTED else word[: QUOTED - 1] + "…")
+
+
 def _card(word: str) -> str:
     try:
         return str(Card.parse(word))
     except InvalidNotationError:
-        raise CommandWordsError(f"{word!r} is not a card (write it like Kh, 10d or 7♣)") from None
+        raise CommandWordsError(
+            f"{_quoted(word)} is not a card (write it like Kh, 10d or 7♣)"
+        ) from None
 
 
 def best_end(state: State, kind: str, selected: str | None = None) -> str | None:
@@ -189,14 +201,16 @@ def parse_command(text: str, state: State) -> Command:
         try:
             card = str(Card.parse(words[0]))
         except InvalidNotationError:
-            raise CommandWordsError(f"unknown command {words[0]!r} (help lists them)") from None
+            raise CommandWordsError(
+                f"unknown command {_quoted(words[0])} (help lists them)"
+            ) from None
         _held(card, state)
         for kind in ("discard", "layoff"):
             if f"{kind} {card}" in moves:
                 return Command("send", {"type": "action", "action": f"{kind} {card}"})
         _not_the_taken_card(card, state)
         raise CommandWordsError(f"{pretty(card)} cannot be discarded or laid off now")
-    raise CommandWordsError(f"unknown command {words[0]!r} (help lists them)")
+    raise CommandWordsError(f"unknown command {_quoted(words[0])} (help lists them)")
 
 
 def knock_choices(state: State, action: str) -> list[dict[str, Any]]:
