@@ -168,6 +168,35 @@ def test_commands_piped_in_are_played_in_order(tmp_path: Path) -> None:
     assert "is saved: ginrummy play --resume" in out
 
 
+def test_the_tables_refusal_is_a_sentence(tmp_path: Path) -> None:
+    """The table's refusals ("nothing of yours to undo in this hand") were printed after
+    "Not done:" without the full stop every other line ends with."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ginrummy.cli.main",
+            "play",
+            "--plain",
+            "--level",
+            "simple",
+            "--seed",
+            str(SEEDS["undo"]),
+            "--computer-delay",
+            "0",
+            "--db",
+            str(tmp_path / "games.db"),
+        ],
+        input="undo\nquit\n",
+        capture_output=True,
+        text=True,
+        env=env(tmp_path),
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Not done: nothing of yours to undo in this hand.\n" in done.stdout, done.stdout
+
+
 def test_the_plain_mode_never_says_a_hidden_card() -> None:
     """Every line printed during a whole hand (the first dealer fixed: no cut cards) names
     only cards the person may know at that point."""

@@ -206,6 +206,22 @@ def test_no_undo_once_the_computer_showed_a_card() -> None:
     drive(game, scenario)
 
 
+def test_the_tables_refusal_reads_as_a_sentence() -> None:
+    """The table's refusals are worded for "Not done: ..." ("nothing of yours to undo in this
+    hand"): the status line showed them so, unlike its own, which start with a capital and end
+    with a full stop."""
+    game = new_game(SEEDS["undo"])
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await until(pilot, lambda: waiting_for_me(app), "the first state")
+        await pilot.press("colon", *"undo", "enter")
+        await until(pilot, lambda: table(app).problem is not None, "the refusal")
+        status = table(app).text("status").plain
+        assert status.startswith("Nothing of yours to undo in this hand.\n"), status
+
+    drive(game, scenario)
+
+
 def test_hints_are_the_experts_ranked_hints() -> None:
     game = new_game(SEEDS["knock"], hint_worlds=8)
 

@@ -48,6 +48,7 @@ from .words import (
     pretty,
     pretty_text,
     prompt,
+    sentence,
     title_line,
 )
 
@@ -398,7 +399,7 @@ class TableScreen(Screen[None]):
             return Text("Reconnecting… no move is sent until then.", style="bold")
         text = prompt(state)
         if self.problem is not None:  # the refusal, and under it still what to do now
-            return Text(f"{self.problem}\n{text}")
+            return Text(f"{sentence(self.problem)}\n{text}")
         clock = clock_words(state, time.time() + self.session.skew)
         if clock:  # between people with a move clock
             text = f"{clock} · {text}"

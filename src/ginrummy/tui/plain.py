@@ -42,6 +42,7 @@ from .words import (
     pretty_text,
     prompt,
     result_words,
+    sentence,
     split_cards,
 )
 
@@ -304,7 +305,7 @@ class PlainPlayer:
                 self.say(f"  {i}. {pretty_text(str(found['reason']))}")
             self.ask()
         elif kind == "error":
-            self.say(f"Not done: {message.get('message')}")
+            self.say(f"Not done: {sentence(str(message.get('message')), capital=False)}")
             self.ask()
         elif kind == "presence" and self.state is not None:
             n = Namer.of(self.state)

@@ -50,6 +50,15 @@ def split_cards(text: str | None) -> list[str]:
     return out
 
 
+def sentence(text: str, *, capital: bool = True) -> str:
+    """A refusal as the table words it (``"nothing of yours to undo in this hand"``) as a
+    sentence: a capital first (unless ``capital`` is false: after "Not done:"), a full stop
+    last unless it ends in its own."""
+    if capital:
+        text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?", "…")) else f"{text}."
+
+
 def third_person(verb: str) -> str:
     """``"go gin"`` as ``"goes gin"``: the verb for anyone but "you"."""
     head, _, rest = verb.partition(" ")
