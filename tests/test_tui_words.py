@@ -324,6 +324,23 @@ def test_the_plain_mode_says_a_hand_s_result_once() -> None:
     assert text.index("Score: You ") < text.index("Waiting for Computer (simple)")
 
 
+def test_the_plain_mode_says_who_came_or_went_only_when_it_changes() -> None:
+    """A presence message comes whenever a seat's sockets change, this seat's own too: the
+    plain mode said every other seat at each one, so that a friend who had not come yet
+    "left the table" when the player sat down, and was "here" twice after a reconnection."""
+    out = io.StringIO()
+    player = PlainPlayer(new_game(SEEDS["knock"]), out=out)
+    state = new_game(SEEDS["knock"]).table.state_for(0)
+    state["table"]["connected"] = [True, False]
+    player.show(state)
+    said = len(out.getvalue())
+    for connected in ([True, False], [True, True], [True, True], [False, True], [True, True]):
+        player.take({"type": "presence", "connected": connected})
+    player.take({"type": "presence", "connected": [True, False]})
+    other = Namer.of(state).who(1)
+    assert out.getvalue()[said:].splitlines() == [f"{other} is here.", f"{other} left the table."]
+
+
 def test_a_hollywood_score_is_each_columns_not_their_sum() -> None:
     from ginrummy.tui.plain import showdown_lines
     from ginrummy.tui.words import title_line

@@ -201,6 +201,9 @@ class PlainPlayer:
         self.online = True
         self.deals = DealCheck()
         self.done = False
+        #: Who is at the table as last said: each seat, from the first state on, then each
+        #: presence message (which says also when this seat's own socket comes or goes).
+        self.present: list[bool] = []
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out, flush=True)
@@ -309,9 +312,12 @@ class PlainPlayer:
             self.ask()
         elif kind == "presence" and self.state is not None:
             n = Namer.of(self.state)
-            for seat, here in enumerate(message.get("connected") or []):
-                if not n.you(seat):
+            now = [bool(here) for here in message.get("connected") or []]
+            for seat, here in enumerate(now):
+                was = seat < len(self.present) and self.present[seat]
+                if not n.you(seat) and here != was:  # said once it changes, not at every message
                     self.say(f"{n.who(seat)} {'is here' if here else 'left the table'}.")
+            self.present = now
         elif kind == "seat":
             self.say(f"Your seat's own link (the invite opens nothing more): {message.get('url')}")
         elif kind == "connection":
@@ -328,6 +334,7 @@ class PlainPlayer:
         self.deals.saw(state)
         table = state["table"]
         if first:
+            self.present = [bool(here) for here in table.get("connected") or []]
             me = table.get("seat") or 0
             names = marked_names(table)
             self.say(f"Gin rummy: {names[me]} against {names[1 - me]}. {table['rules_text']}")
