@@ -259,6 +259,25 @@ def test_the_score_sheet_and_help_open_and_close() -> None:
     drive(game, scenario)
 
 
+def test_the_score_sheet_is_laid_out_again_when_the_screen_is_resized() -> None:
+    """The sheet is laid out for the screen's width (a column a player where they fit, else
+    one score cell): it was laid out once, as the dialog opened, and a resize meanwhile left
+    it wrapped on a narrower screen, or narrow on a wider one."""
+    game = new_game(SEEDS["knocked"])
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await play_hand(pilot, app)
+        await pilot.press("s")
+        await until(pilot, lambda: "Score sheet" in screen_text(app), "the sheet")
+        assert "Each score:" not in screen_text(app)  # a column a player
+        await pilot.resize_terminal(40, 24)
+        await until(pilot, lambda: "Each score:" in screen_text(app), "the narrow sheet")
+        await pilot.resize_terminal(120, 40)
+        await until(pilot, lambda: "Each score:" not in screen_text(app), "the wide sheet")
+
+    drive(game, scenario, size=(120, 40))
+
+
 def test_typed_hand_and_log_open_the_table_and_the_moves() -> None:
     game = new_game(SEEDS["knocked"])
 

@@ -650,13 +650,16 @@ class TableScreen(Screen[None]):
         self.redraw()
 
     def action_sheet(self) -> None:
-        if self.state is None:
+        state = self.state
+        if state is None:
             return
-        table = self.state["table"]
-        lines = sheet_lines(table, TextDialog.text_width(self.app.size.width))
-        final = final_lines(table, Namer.of(self.state))
-        if final:
-            lines += ["", *final]
+
+        def lines(columns: int) -> list[str]:  # laid out again when the screen is resized
+            table = state["table"]
+            out = sheet_lines(table, TextDialog.text_width(columns))
+            final = final_lines(table, Namer.of(state))
+            return [*out, "", *final] if final else out
+
         heading = f"Score sheet · {self.session.label}"  # the title leaves it out when narrow
         self.app.push_screen(TextDialog(heading, lines, "s"))
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult
@@ -78,12 +78,22 @@ class KnockDialog(ModalScreen[int | None]):
 
 
 class TextDialog(ModalScreen[None]):
-    """Lines of text to read (the score sheet, help), closed with Esc, q or its own key."""
+    """Lines of text to read (the score sheet, help), closed with Esc, q or its own key. The
+    lines may be a function of the screen's width in columns (the score sheet, laid out to
+    fit it), called again when the screen is resized."""
 
-    def __init__(self, title: str, lines: Sequence[str], key: str, *, end: bool = False) -> None:
+    def __init__(
+        self,
+        title: str,
+        lines: Sequence[str] | Callable[[int], Sequence[str]],
+        key: str,
+        *,
+        end: bool = False,
+    ) -> None:
         super().__init__()
         self.heading = title
-        self.lines = list(lines)
+        self.layout_lines = lines if callable(lines) else None
+        self.lines = list(lines) if not callable(lines) else []
         self.key = key
         #: Opened on its last line (the move log's newest move), not its first.
         self.end = end
@@ -100,7 +110,7 @@ class TextDialog(ModalScreen[None]):
         with Vertical():
             yield Static(self.heading, classes="title")
             with VerticalScroll():
-                yield Static("\n".join(self.lines), markup=False)
+                yield Static(self._text(), markup=False, id="text")
             yield Static("Esc: close", classes="muted")
         yield Footer()  # its own keys, not the table's beneath (which do nothing meanwhile)
 
@@ -113,6 +123,13 @@ class TextDialog(ModalScreen[None]):
 
     def on_resize(self) -> None:
         self._fit()
+        if self.layout_lines is not None:
+            self.query_one("#text", Static).update(self._text())
+
+    def _text(self) -> str:
+        if self.layout_lines is not None:
+            self.lines = list(self.layout_lines(self.app.size.width))
+        return "\n".join(self.lines)
 
     def _fit(self) -> None:
         """Text longer than the screen scrolls inside the dialog, whose title and way out stay
