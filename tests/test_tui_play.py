@@ -278,6 +278,22 @@ def test_the_score_sheet_is_laid_out_again_when_the_screen_is_resized() -> None:
     drive(game, scenario, size=(120, 40))
 
 
+def test_the_labels_over_the_cards_wrap_instead_of_being_cut() -> None:
+    """At 80 columns the felt is some 50 wide: "You (Player 1) · just drew 7♣ · 7♣ cannot be
+    discarded this turn" was cut after "cannot", and the other's label (a connection lost
+    said at its end) likewise."""
+    game = new_game(SEEDS["undo"])
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await until(pilot, lambda: waiting_for_me(app), "the first state")
+        await press_action(pilot, app, "take")
+        await pilot.pause(0.1)
+        text = " ".join(screen_text(app).split())
+        assert "cannot be discarded this turn" in text, screen_text(app)
+
+    drive(game, scenario)
+
+
 def test_typed_hand_and_log_open_the_table_and_the_moves() -> None:
     game = new_game(SEEDS["knocked"])
 

@@ -78,7 +78,9 @@ Screen { layout: vertical; }
 #main { height: 1fr; }
 #felt { width: 1fr; padding: 0 1; background: #0f3d2e; color: #f1f5f9; }
 #side { width: 30%; min-width: 26; max-width: 48; padding: 0 1; background: $panel; }
-#opponent-label, #hand-label { height: 1; }
+/* Wrapped, not cut: at 80 columns their ends ("not connected", "cannot be discarded this
+   turn") went past the felt's edge. */
+#opponent-label, #hand-label { height: auto; }
 .row { height: auto; }
 #piles { margin: 1 0; }
 #table-melds { height: auto; margin-bottom: 1; }
