@@ -339,6 +339,27 @@ def test_a_rematch_before_the_friend_came_still_offers_the_invite(
 # -- a lost connection ---------------------------------------------------------------------------
 
 
+class Line:
+    """The page's WebSocket, which the test may cut (``cut``: closed, and refused until
+    ``down`` is false again; the page reconnects by itself then)."""
+
+    def __init__(self, page: Any) -> None:
+        self.down = False
+        self.sockets: list[Any] = []
+        page.route_web_socket("**/ws/**", self._through)
+
+    def _through(self, ws: Any) -> None:
+        if self.down:
+            ws.close()
+            return
+        ws.connect_to_server()
+        self.sockets.append(ws)
+
+    def cut(self) -> None:
+        self.down = True
+        self.sockets[-1].close()
+
+
 @pytest.mark.parametrize("name", ["phone-360", "desktop"])
 def test_a_lost_connection_is_said_where_the_player_is_looking(
     stacked: LiveServer, browser: Any, name: str
@@ -349,21 +370,10 @@ def test_a_lost_connection_is_said_where_the_player_is_looking(
     ctx = context(browser, PHONES.get(name, DESKTOP))
     try:
         page = ctx.new_page()
-        down = [False]
-        routes: list[Any] = []
-
-        def through(ws: Any) -> None:
-            if down[0]:
-                ws.close()
-                return
-            ws.connect_to_server()
-            routes.append(ws)
-
-        page.route_web_socket("**/ws/**", through)
+        line = Line(page)
         open_table(page, stacked, mode="computer", level="beginner", name="Ann")
         page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
-        down[0] = True
-        routes[-1].close()
+        line.cut()
         conn = page.locator("#conn")
         conn.wait_for(state="visible")
         assert conn.inner_text() == "Connection lost: reconnecting…"
@@ -371,7 +381,7 @@ def test_a_lost_connection_is_said_where_the_player_is_looking(
         height = page.viewport_size["height"]
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height, box
         screen(page, f"{name}-connection-lost")
-        down[0] = False  # back: the next try connects, and the notice goes
+        line.down = False  # back: the next try connects, and the notice goes
         conn.wait_for(state="hidden", timeout=20_000)
         page.locator("#hand .card[data-card]").first.wait_for()
     finally:
@@ -395,24 +405,13 @@ def test_while_the_connection_is_down_the_table_says_it_waits_and_notes_stay_cle
     ctx = context(browser, PHONES["phone-360"])
     try:
         page = ctx.new_page()
-        down = [False]
-        routes: list[Any] = []
-
-        def through(ws: Any) -> None:
-            if down[0]:
-                ws.close()
-                return
-            ws.connect_to_server()
-            routes.append(ws)
-
-        page.route_web_socket("**/ws/**", through)
+        line = Line(page)
         rules = {"first_dealer": "fixed", "first_dealer_seat": 1}
         open_table(page, stacked, mode="computer", level="beginner", name="Ann", options=rules)
         page.locator("#actions button", has_text="Pass").tap()
         page.locator("#stock .card.playable").wait_for()  # the computer passed: my draw
         page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
-        down[0] = True
-        routes[-1].close()
+        line.cut()
         conn = page.locator("#conn")
         conn.wait_for(state="visible")
         status = page.locator("#status").inner_text()
@@ -423,15 +422,14 @@ def test_while_the_connection_is_down_the_table_says_it_waits_and_notes_stay_cle
         assert page.locator("#toast").inner_text() == "Reconnecting…"
         assert not page.evaluate(OVERLAP), "the note over the notice"
         screen(page, "phone-360-note-under-the-notice")
-        down[0] = False  # back: the turn is said again
+        line.down = False  # back: the turn is said again
         conn.wait_for(state="hidden", timeout=20_000)
         page.wait_for_function(
             "() => document.querySelector('#status').textContent.startsWith('Draw')"
         )
         # a note shown first moves below the notice when the connection goes
         page.evaluate(NOTE, "A note")
-        down[0] = True
-        routes[-1].close()
+        line.cut()
         conn.wait_for(state="visible")
         assert page.locator("#toast").inner_text() == "A note"
         assert not page.evaluate(OVERLAP), "the notice over the note"
@@ -447,24 +445,13 @@ def test_while_the_computer_thinks_a_lost_connection_is_not_called_thinking(
         ctx = context(browser, DESKTOP)
         try:
             page = ctx.new_page()
-            down = [False]
-            routes: list[Any] = []
-
-            def through(ws: Any) -> None:
-                if down[0]:
-                    ws.close()
-                    return
-                ws.connect_to_server()
-                routes.append(ws)
-
-            page.route_web_socket("**/ws/**", through)
+            line = Line(page)
             rules = {"first_dealer": "fixed", "first_dealer_seat": 1}
             open_table(page, slow, mode="computer", level="beginner", name="Ann", options=rules)
             page.locator("#actions button", has_text="Pass").click()
             page.locator("#opp-label .thinking").wait_for()
             assert "is thinking" in page.locator("#status").inner_text()
-            down[0] = True
-            routes[-1].close()
+            line.cut()
             page.locator("#conn").wait_for(state="visible")
             assert "thinking" not in page.locator("#status").inner_text()
             assert "thinking" not in page.locator("#opp-label").inner_text()
