@@ -217,3 +217,39 @@ def test_the_settings_choose_light_dark_or_the_devices_theme(
     finally:
         dark.close()
         light.close()
+
+
+def test_the_lobby_offers_the_theme_before_sitting_down(stacked: LiveServer, browser: Any) -> None:
+    # The Theme choice was only in the table's settings: a player saw the lobby in the device's
+    # theme, and could change it only once seated.
+    ctx = context(browser, SIZES["phone"], color_scheme="light")
+    try:
+        page = ctx.new_page()
+        page.goto(f"{stacked.url}/")
+        page.locator("#preset option").first.wait_for(state="attached")
+        choice = page.locator("#opt-theme")
+        assert choice.input_value() == ""  # the device's
+        assert not page.evaluate(DARK)
+        choice.select_option("dark")
+        assert page.evaluate(DARK)
+        check(page, "lobby, dark chosen")
+        choice.scroll_into_view_if_needed()
+        shot(page, "phone-lobby-chosen-dark")
+        page.reload()
+        page.locator("#preset option").first.wait_for(state="attached")
+        assert page.evaluate(DARK), "the choice is kept"
+        assert choice.input_value() == "dark"
+        # the table takes it, and its settings show it
+        open_table(page, stacked, mode="computer", level="beginner", name="Ann")
+        assert page.evaluate(DARK), "table"
+        open_settings(page)
+        assert page.locator("#opt-theme").input_value() == "dark"
+        # and back to the device's, from the lobby
+        page.goto(f"{stacked.url}/")
+        page.locator("#preset option").first.wait_for(state="attached")
+        choice.select_option("")
+        assert not page.evaluate(DARK)
+        assert page.evaluate("() => JSON.parse(localStorage['ginrummy.settings']).theme") is None
+    finally:
+        ctx.close()
+

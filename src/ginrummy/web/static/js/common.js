@@ -114,6 +114,17 @@ export function applyTheme(theme) {
 }
 applyTheme(settings().theme);
 
+// A Theme choice (a <select> of "", "light", "dark"): shows the one saved, and saves and applies
+// a new one at once; ``then`` follows a change (the table redraws with its other settings).
+export function themeChoice(select, then = () => {}) {
+  select.value = settings().theme || "";
+  select.onchange = () => {
+    saveSettings({ ...settings(), theme: select.value || undefined });
+    applyTheme(select.value);
+    then();
+  };
+}
+
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {

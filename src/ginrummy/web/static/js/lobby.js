@@ -1,5 +1,5 @@
 // The lobby: start a game against the computer or a friend; list this browser's games.
-import { h, inviteButton, savedTables, saveInvite, saveSettings, saveTable, settings } from "./common.js";
+import { h, inviteButton, savedTables, saveInvite, saveSettings, saveTable, settings, themeChoice } from "./common.js";
 
 const form = document.getElementById("new-game");
 const presetText = document.getElementById("preset-text");
@@ -30,6 +30,8 @@ function showMode() {
 form.addEventListener("change", showMode);
 showMode();
 form.name.value = settings().name || ""; // the name given last time
+// The theme, chosen here too, before sitting down (the table's settings offer the same).
+themeChoice(document.getElementById("opt-theme"));
 
 form.addEventListener("submit", async (e) => {
   e.preventDefault();

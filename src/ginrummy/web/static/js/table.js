@@ -6,7 +6,7 @@
 
 import { renderActions, renderHints, undo } from "./actions.js";
 import { splitCards } from "./cards.js";
-import { applySettings, h, saveSettings, saveTable, settings, shareLink } from "./common.js";
+import { applySettings, h, saveSettings, saveTable, settings, shareLink, themeChoice } from "./common.js";
 import { enableDrag } from "./drag.js";
 import { onDrop, renderHand } from "./hand.js";
 import { renderMiddle } from "./middle.js";
@@ -414,11 +414,9 @@ setting("opt-large", "large");
 setting("opt-four", "fourColour");
 setting("opt-sound", "sound");
 // The theme: the device's (none chosen), light or dark.
-$("opt-theme").value = app.opts.theme || "";
-$("opt-theme").onchange = (e) => {
-  saveSettings({ ...settings(), theme: e.target.value || undefined });
+themeChoice($("opt-theme"), () => {
   app.opts = applySettings();
-};
+});
 // Share: the table's link, which only watches (the seat's token is never in the address), by
 // the phone's share sheet or else copied.
 $("copy-link").onclick = async () => {
