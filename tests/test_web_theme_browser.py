@@ -253,3 +253,44 @@ def test_the_lobby_offers_the_theme_before_sitting_down(stacked: LiveServer, bro
     finally:
         ctx.close()
 
+
+# How far the header bar stands out from the page under it: the contrast of its background with
+# the page's, and of the line under it (where it has one) with the page's.
+HEADER = """() => {
+  const rgb = (c) => (c.match(/[\\d.]+/g) || [0, 0, 0]).slice(0, 3).map(Number);
+  const lum = (c) => {
+    const f = (v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+  };
+  const ratio = (a, b) => {
+    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };
+  const page = rgb(getComputedStyle(document.body).backgroundColor);
+  const top = getComputedStyle(document.querySelector('header.top'));
+  const line = parseFloat(top.borderBottomWidth) > 0 ? ratio(rgb(top.borderBottomColor), page) : 1;
+  return [ratio(rgb(top.backgroundColor), page), line];
+}"""
+
+
+@pytest.mark.parametrize("where", ["lobby", "table"])
+def test_the_header_stands_out_from_the_dark_page(
+    stacked: LiveServer, browser: Any, where: str
+) -> None:
+    # In dark the header (#111827) on the page (#121417) was all but the same colour: nothing
+    # marked where the bar ended and the page began.
+    ctx = context(browser, SIZES["desktop"], color_scheme="dark")
+    try:
+        page = ctx.new_page()
+        if where == "lobby":
+            page.goto(f"{stacked.url}/")
+            page.locator("#preset option").first.wait_for(state="attached")
+        else:
+            open_table(page, stacked, mode="computer", level="beginner", name="Ann")
+        shade, line = page.evaluate(HEADER)
+        assert shade >= 1.2, shade  # a shade apart
+        assert line >= 1.5, line  # and a line between them
+        check(page, where)
+        shot(page, f"desktop-{where}-header")
+    finally:
+        ctx.close()
