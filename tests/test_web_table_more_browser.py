@@ -388,6 +388,55 @@ def test_a_lost_connection_is_said_where_the_player_is_looking(
         ctx.close()
 
 
+# Whether the notice of a lost connection lies over the header, and the header's buttons that
+# a tap at their middle would not reach (something else lies over them).
+COVERED = """() => {
+  const conn = document.getElementById('conn').getBoundingClientRect();
+  const top = document.querySelector('header.top').getBoundingClientRect();
+  const buttons = [...document.querySelectorAll('header.top button')].filter((b) => !b.hidden);
+  const hidden = buttons.filter((b) => { const r = b.getBoundingClientRect();
+    return !b.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)); });
+  return [conn.bottom > top.top, buttons.map((b) => b.id), hidden.map((b) => b.id)]; }"""
+FRAMES = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
+HEADER_TOP = "() => document.querySelector('header.top').getBoundingClientRect().top"
+
+
+@pytest.mark.parametrize("name", ["phone-360", "desktop"])
+def test_a_lost_connection_leaves_the_header_and_its_buttons_clear(
+    stacked: LiveServer, browser: Any, name: str
+) -> None:
+    # The notice, pinned at the top of the screen, lay over the header: Hint, Undo and Share
+    # could not be reached for as long as the connection was down.
+    ctx = context(browser, PHONES.get(name, DESKTOP))
+    try:
+        page = ctx.new_page()
+        line = Line(page)
+        rules = {"first_dealer": "fixed", "first_dealer_seat": 1}
+        open_table(page, stacked, mode="computer", level="beginner", name="Ann", options=rules)
+        page.locator("#hint").wait_for()  # my turn, with a hint to ask for
+        line.cut()
+        conn = page.locator("#conn")
+        conn.wait_for(state="visible")
+        page.evaluate(FRAMES)  # laid out
+        over, buttons, hidden = page.evaluate(COVERED)
+        assert {"hint", "copy-link"} <= set(buttons), buttons
+        assert not over, "the notice over the header"
+        assert hidden == [], hidden
+        screen(page, f"{name}-connection-lost-header-clear")
+        # scrolled down, the notice is still on the screen
+        page.evaluate("() => window.scrollTo(0, document.documentElement.scrollHeight)")
+        box = conn.bounding_box()
+        assert box is not None and 0 <= box["y"] < 5, box
+        # back: the page moves up again
+        line.down = False
+        conn.wait_for(state="hidden", timeout=20_000)
+        page.evaluate(FRAMES)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        assert page.evaluate(HEADER_TOP) == 0
+    finally:
+        ctx.close()
+
+
 OVERLAP = """() => { const a = document.getElementById('conn').getBoundingClientRect();
   const b = document.getElementById('toast').getBoundingClientRect();
   return !(a.bottom <= b.top || b.bottom <= a.top); }"""

@@ -197,6 +197,10 @@ function renderSeatMoves(t) {
   $("seat-moves").replaceChildren(...lines.map((line) => h("p", {}, line)));
 }
 
+// The notice of a lost connection is pinned at the top of the screen: the page moves down by its
+// height while it shows (style.css), so that it never lies over the header's Hint, Undo and Share.
+new ResizeObserver(() => document.body.style.setProperty("--conn-h", `${$("conn").offsetHeight}px`)).observe($("conn"));
+
 function setConn(ok) {
   $("conn").textContent = ok ? "" : "Connection lost: reconnecting…";
   $("conn").hidden = ok;
