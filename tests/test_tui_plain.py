@@ -116,6 +116,36 @@ def test_a_hand_typed_line_by_line_then_resumed(tmp_path: Path) -> None:
     assert child.exitstatus == 0
 
 
+def test_the_last_game_of_a_match_is_said_then_the_match(tmp_path: Path) -> None:
+    """The match's end said only who won the match: the last game's own tally and winner,
+    said at the end of every other game of the match, come first."""
+    child = spawn(
+        tmp_path,
+        *("--match", "--level", "simple", "--seed", str(SEEDS["knock"])),
+        *("--set", "game_target=10", "--set", "match_target=20", "--db", str(tmp_path / "g.db")),
+    )
+    try:
+        for _ in range(10):  # a hand at a time, until the match is over
+            transcript = play_out(child)
+            if "The match is over." in transcript:
+                break
+            child.sendline("next")
+        else:
+            raise AssertionError("the match never ended")
+        end = transcript.rsplit("✓ Deal verified", 1)[1]
+        game = end.index("Computer (simple) wins the game by 269.")
+        assert "Total " in end[:game]  # the game's tally, then its winner
+        assert end.index("Computer (simple) wins the match by 269.") > game
+        child.sendline("sheet")
+        child.expect(r"Match over\r\nComputer \(simple\) wins the match by 269\.")
+        assert "Game over" in (child.before or "")
+        assert "wins the game by 269" in (child.before or "")
+        child.sendline("quit")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+
+
 def test_ctrl_c_says_the_game_is_saved_and_how_to_resume_it(tmp_path: Path) -> None:
     db = tmp_path / "games.db"
     child = spawn(tmp_path, "--level", "simple", "--seed", str(SEEDS["knock"]), "--db", str(db))

@@ -517,6 +517,32 @@ def test_a_match_says_so() -> None:
     drive(game, scenario)
 
 
+def test_the_end_of_a_match_says_its_last_game_then_the_match() -> None:
+    """The match's end said only who won the match: the last game's winner, said at the end
+    of every other game of the match, comes first."""
+    rules = Rules.preset("standard", game_target=10, match_target=20)
+    game = new_game(SEEDS["knock"], rules=rules, match=True)
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        for _ in range(10):  # a hand at a time, until the match is over
+            await play_hand(pilot, app)
+            if table(app).state["table"].get("over"):
+                break
+            await pilot.press("n")
+            await until(pilot, lambda: table(app).state["view"]["phase"] != "over", "the next hand")
+        else:
+            raise AssertionError("the match never ended")
+        await until(pilot, lambda: "win the match" in screen_text(app), "the match's end")
+        text = screen_text(app)
+        game_line = text.index("You win the game by 253.")
+        assert text.index("You win the match by 253.") > game_line
+        await pilot.press("s")
+        await until(pilot, lambda: "Match over" in screen_text(app), "the final summary")
+        assert "Game over" in screen_text(app)
+
+    drive(game, scenario, size=(120, 40))
+
+
 def test_a_game_moved_on_elsewhere_is_not_overwritten(tmp_path: Any) -> None:
     """The same game resumed twice: the second copy's move clashes with the stored one and is
     refused, saying so, instead of being written over it."""

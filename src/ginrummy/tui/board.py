@@ -13,7 +13,7 @@ from rich.text import Text
 
 from ..engine import Card
 from .cards import EDGE, Drawing, Joined, draw_groups
-from .sheet import final_lines
+from .sheet import final_sentences
 from .words import (
     Namer,
     State,
@@ -265,7 +265,6 @@ def result_text(state: State) -> Text | None:
         dealer_next=table["dealer_next"],
     )
     text.append("\n" + words)
-    final = final_lines(table, n)
-    if final:
-        text.append("\n" + final[-1], style="bold")
+    for line in final_sentences(table, n):  # the game's, then the match's once it is over
+        text.append("\n" + line, style="bold")
     return text

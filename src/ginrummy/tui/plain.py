@@ -169,7 +169,8 @@ def showdown_lines(state: State, verdict: str | None = None) -> list[str]:
         out.append(f"Score: {each}.")
     if verdict:
         out.append(verdict)
-    out += final_lines(table, n)[1:]  # a finished game's tally, then who wins by how much
+    # a finished game's tally, then who wins by how much (then the match, once it is over)
+    out += final_lines(table, n, headings=False)
     return out
 
 

@@ -143,18 +143,45 @@ def sheet_lines(table: Mapping[str, Any], width: int | None = None) -> list[str]
     return out + lines
 
 
-def final_lines(table: Mapping[str, Any], n: Namer) -> list[str]:
-    """Once a game (or the match) is over: the summary rows and who wins by how much."""
+def final_lines(table: Mapping[str, Any], n: Namer, *, headings: bool = True) -> list[str]:
+    """Once a game is over: its summary rows and who wins it by how much. Once the match is
+    over: the same for its last game (as said at the end of every other game of the match),
+    then who wins the match by how much. ``headings``: each part under "Game over" or "Match
+    over" (and a blank line between them)."""
     final = table.get("final")
     if not final:
         return []
-    names = marked_names(table)
-    what = "match" if "games" in final else "game"
-    out = ["Match over" if what == "match" else "Game over"]
+    if "games" not in final:
+        return _game_final_lines(final, table, n, headings)
+    games = final.get("games") or []
+    out = _game_final_lines(games[-1], table, n, headings) if games else []
+    if headings:
+        out += [""] * bool(out) + ["Match over"]
+    out.append(final_line(final, n, "match"))
+    return out
+
+
+def final_sentences(table: Mapping[str, Any], n: Namer) -> list[str]:
+    """Who wins by how much, once it is over: the game; the last game, then the match."""
+    final = table.get("final")
+    if not final:
+        return []
+    if "games" not in final:
+        return [final_line(final, n, "game")]
+    games = final.get("games") or []
+    last = [final_line(games[-1], n, "game")] if games else []
+    return [*last, final_line(final, n, "match")]
+
+
+def _game_final_lines(
+    final: Mapping[str, Any], table: Mapping[str, Any], n: Namer, heading: bool
+) -> list[str]:
+    out = ["Game over"] if heading else []
     players = final.get("players")
     if players:
+        names = marked_names(table)
         rows = [["", names[0], names[1]]]
         rows += [[label, str(players[0][key]), str(players[1][key])] for label, key in FINAL_ROWS]
         out += _table(rows, 1)
-    out.append(final_line(final, n, what))
+    out.append(final_line(final, n, "game"))
     return out
