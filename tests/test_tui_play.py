@@ -279,9 +279,9 @@ def test_the_score_sheet_is_laid_out_again_when_the_screen_is_resized() -> None:
 
 
 def test_the_labels_over_the_cards_wrap_instead_of_being_cut() -> None:
-    """At 80 columns the felt is some 50 wide: "You (Player 1) · just drew 7♣ · 7♣ cannot be
-    discarded this turn" was cut after "cannot", and the other's label (a connection lost
-    said at its end) likewise."""
+    """At 80 columns the felt is some 50 wide: "You (Player 1) · took 7♣ from the pile: it
+    cannot be discarded this turn" was cut after "cannot", and the other's label (a connection
+    lost said at its end) likewise."""
     game = new_game(SEEDS["undo"])
 
     async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
@@ -292,6 +292,33 @@ def test_the_labels_over_the_cards_wrap_instead_of_being_cut() -> None:
         assert "cannot be discarded this turn" in text, screen_text(app)
 
     drive(game, scenario)
+
+
+def test_the_label_says_a_card_taken_from_the_pile_was_taken() -> None:
+    """The label over your cards said "just drew 7♣" also for a card taken from the pile:
+    "took 7♣ from the pile" there (as the plain mode says), "just drew" for the stock."""
+    game = new_game(SEEDS["undo"])
+
+    def label(app: PlayApp) -> str:
+        return " ".join(screen_text(app).split())
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await until(pilot, lambda: waiting_for_me(app), "the first state")
+        upcard = pretty(table(app).state["view"]["upcard"])
+        await press_action(pilot, app, "take")
+        await pilot.pause(0.1)
+        assert f"took {upcard} from the pile: it cannot be discarded this turn" in label(app)
+        assert "just drew" not in label(app)
+        await press_action(pilot, app, policy(table(app).state))  # a discard
+        while table(app).state["view"]["phase"] != "discard":
+            await press_action(pilot, app, "draw")
+        drawn = table(app).state["view"]["history"][-1]
+        assert drawn["action"] == "draw" and drawn["seat"] == 0
+        await pilot.pause(0.1)
+        assert f"just drew {pretty(drawn['card'])}" in label(app)
+        assert "from the pile: it cannot" not in label(app)
+
+    drive(game, scenario, size=(120, 40))
 
 
 def test_typed_hand_and_log_open_the_table_and_the_moves() -> None:

@@ -122,6 +122,20 @@ def just_drawn(view: Mapping[str, Any]) -> str | None:
     return str(card) if card else None
 
 
+def drawn_words(view: Mapping[str, Any]) -> str | None:
+    """The card you just drew or took, in words, until you discard: "just drew 7♣" from the
+    stock (your own view: nobody else is shown it), "took 7♣ from the pile: it cannot be
+    discarded this turn" from the pile."""
+    card = just_drawn(view)
+    if card is None:
+        return None
+    if view["history"][-1]["action"] == "draw":
+        return f"just drew {pretty(card)}"
+    if card == view.get("taken_card"):
+        return f"took {pretty(card)} from the pile: it cannot be discarded this turn"
+    return f"took {pretty(card)} from the pile"
+
+
 def opponent_groups(view: Mapping[str, Any]) -> Groups:
     """The other seat's cards: face down but for those it took from the pile (public), and
     all of them, as laid down, once the hand is over."""
@@ -172,11 +186,11 @@ def my_label(state: State, selected: str | None) -> Text:
         text.append(" · dealer")
     if me is not None:
         text.append(laid_off_note(state, me))
-    drawn = just_drawn(view) if view else None
+    drawn = drawn_words(view) if view else None
     if drawn:
-        text.append(f" · just drew {pretty(drawn)}")
+        text.append(f" · {drawn}")
     taken = view.get("taken_card") if view else None
-    if taken and view.get("phase") == "discard":
+    if taken and view.get("phase") == "discard" and taken != just_drawn(view):
         text.append(f" · {pretty(taken)} cannot be discarded this turn")
     if selected:
         text.append(f" · chosen {pretty(selected)}", style="bold")

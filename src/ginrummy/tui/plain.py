@@ -110,10 +110,8 @@ def table_lines(state: State) -> list[str]:
             out.append(f"{area[0].plain}: {laid}.")
     groups = board.hand_groups(view)
     hand = " | ".join(pretty_cards([c for c in g if c]) for g in groups)
-    drawn = board.just_drawn(view)
-    note = f" (just drew {pretty(drawn)})" if drawn else ""
-    if drawn and drawn == view.get("taken_card"):
-        note = f" (took {pretty(drawn)} from the pile: it cannot be discarded this turn)"
+    drawn = board.drawn_words(view)
+    note = f" ({drawn})" if drawn else ""
     out.append(f"Your hand: {hand or 'no cards'}{note}.")
     if view.get("phase") != "over":
         out.append(f"{deadwood_words(view)}.")
