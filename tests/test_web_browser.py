@@ -320,19 +320,19 @@ def test_two_browsers_play_through_an_invite_link(server: LiveServer, browser: A
         try:
             eve = elsewhere.new_page()
             eve.goto(link)
-            eve.wait_for_function(
-                "() => document.querySelector('#toast').textContent.includes('opened already')"
-            )
+            # An error's toast is readable: white on red (the form errors' red text, which
+            # once applied to it too, made it red on red). Read as it shows: it goes after a
+            # few seconds, and a loaded machine may take that long to the next line.
+            colours = eve.wait_for_function(
+                """() => { const t = document.querySelector('#toast');
+                  if (!t.classList.contains('show') || !t.textContent.includes('opened already'))
+                    return null;
+                  const s = getComputedStyle(t); return [s.color, s.backgroundColor]; }"""
+            ).json_value()
+            assert colours == ["rgb(255, 255, 255)", "rgb(185, 28, 28)"], colours
             eve.locator("#names").wait_for()
             assert eve.locator("#hand .card[data-card]").count() == 0
             assert eve.locator("#my-seat").is_hidden()  # a spectator has no seat link
-            # An error's toast is readable: white on red (the form errors' red text, which
-            # once applied to it too, made it red on red).
-            colours = eve.evaluate(
-                "() => { const s = getComputedStyle(document.querySelector('#toast'));"
-                " return [s.color, s.backgroundColor]; }"
-            )
-            assert colours == ["rgb(255, 255, 255)", "rgb(185, 28, 28)"], colours
         finally:
             elsewhere.close()
 

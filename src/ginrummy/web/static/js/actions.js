@@ -89,7 +89,8 @@ function showLayoffs() {
   app.layoffsShown = table().hand_number;
   requestAnimationFrame(() => {
     const mine = $("mine").getBoundingClientRect();
-    const by = Math.min(mine.bottom - innerHeight, $("melds").getBoundingClientRect().top);
+    // a little past the hand's edge (flush, a fraction of a pixel left the cards' foot cut)
+    const by = Math.min(Math.ceil(mine.bottom - innerHeight) + 8, Math.floor($("melds").getBoundingClientRect().top));
     if (by > 0) scrollBy(0, by);
   });
 }
