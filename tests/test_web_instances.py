@@ -551,3 +551,82 @@ def test_a_table_read_again_as_the_lease_keeping_lets_it_go_is_still_held(
             assert asyncio.run(scenario(manager)) == (True, True, True)
         finally:
             manager.close()
+
+
+@pytest.mark.parametrize("noticed", [False, True], ids=["unnoticed", "dropped-meanwhile"])
+def test_a_table_read_as_its_lease_is_taken_over_is_not_kept(
+    postgres_schema_url: str, broker_url: str, noticed: bool
+) -> None:
+    """A holder that stalls past its lease while it reads a table back into memory (or whose
+    lease keeping finds it taken over meanwhile) must not keep what it read: the new holder
+    has the table. Kept, its sockets were answered "no such table" for every message (a page
+    takes that for a game gone) and never sent to the new holder. The read's sockets are
+    closed as a failover closes them (they reconnect and reach the new holder)."""
+    from sqlalchemy import update
+
+    from ginrummy.engine import Rules
+    from ginrummy.storage import LeaseLost
+    from ginrummy.storage.models import LeaseRow, utcnow
+    from ginrummy.web.cluster import Cluster
+    from ginrummy.web.manager import Client, Manager
+    from ginrummy.web.tables import Options
+
+    async def ignore(_msg: dict[str, Any]) -> None:
+        return None
+
+    async def scenario(manager: Manager) -> tuple[str, bool, bool, bool, bool]:
+        cluster = Cluster(manager, broker_url, instance=f"stalled-{secrets.token_hex(4)}")
+        manager.cluster = cluster
+        release = threading.Event()
+        busy: list[asyncio.Future[bool]] = []
+        closed: list[Client] = []
+        try:
+            created = await manager.create(Rules(), Options(mode="friend"), ("Ann", "Bob"))
+            table_id = created.table.id
+            await asyncio.wait_for(cluster.maintain(), 5)
+            assert manager.evict_idle(time.monotonic() + 1e6) == 1  # idle: let go of
+            # The database threads are busy: the table's read waits for one.
+            busy = [asyncio.ensure_future(manager.db(release.wait, 30)) for _ in range(4)]
+            await asyncio.sleep(0.05)
+            reading = asyncio.ensure_future(manager.find(table_id))
+            await asyncio.sleep(0)
+
+            async def close() -> None:
+                closed.append(client)
+
+            client = Client(table_id, 0, ignore, "127.0.0.9", close=close)
+            manager.join(client)  # a socket that came for the table meanwhile
+            with manager.store.engine.begin() as connection:  # the lease runs out...
+                connection.execute(
+                    update(LeaseRow).where(LeaseRow.game_id == table_id).values(expires=utcnow())
+                )
+            assert manager.store.take_lease(table_id, "newcomer", 60) == 2  # ...and is taken
+            if noticed:
+                await asyncio.wait_for(cluster.maintain(), 5)
+                client = Client(table_id, 0, ignore, "127.0.0.9", close=close)
+                manager.join(client)  # one more, joined after the drop
+            release.set()
+            try:
+                found = await asyncio.wait_for(reading, 5)
+                outcome = "kept" if found is not None else "none"
+            except LeaseLost:
+                outcome = "lease lost"
+            return (
+                outcome,
+                table_id in manager.tables,
+                cluster.holds(table_id),
+                client in closed,
+                bool(manager.clients.get(table_id)),
+            )
+        finally:
+            release.set()
+            await asyncio.gather(*busy)
+            await cluster.stop()
+
+    with Store(postgres_schema_url) as store:
+        manager = Manager(store)
+        try:
+            outcome = asyncio.run(scenario(manager))
+        finally:
+            manager.close()
+    assert outcome == ("lease lost", False, False, True, False)

@@ -466,7 +466,10 @@ class Cluster:
 
         conn, origin, table_id = str(msg["conn"]), str(msg["from"]), str(msg["table"])
         seat = msg.get("seat")
-        table = await self.manager.find(table_id) if table_id in self.epochs else None
+        try:
+            table = await self.manager.find(table_id) if table_id in self.epochs else None
+        except LeaseLost:  # taken over while it was read
+            table = None
         if table is None:  # not ours (any more): the socket reconnects and finds the holder
             self.publish(origin, {"op": "close", "conn": conn})
             return

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from ..engine import GinRummyError, Rules
 from ..engine.game import Game
 from ..engine.match import Match
-from ..storage import DatabaseUnavailable, Store
+from ..storage import DatabaseUnavailable, LeaseLost, Store
 from ..storage.models import utcnow
 from ..storage.writer import seat_moves
 from .batching import GroupCommit
@@ -272,18 +272,29 @@ class Manager(Connections, Changes, Computer, Clock):
         self.tables[game_id] = table
         return Created(table, (tokens[0] or "", tokens[1]))
 
-    def _load(self, game_id: str) -> Table | None:
+    def _load(self, game_id: str, epoch: int | None) -> Table | None:
         """The table as stored (run in a database thread), or None for no such online game.
         A game played in the terminal (in the same database) is not the server's to open: it
-        would play the computer's moves into it beside the terminal."""
+        would play the computer's moves into it beside the terminal.
+
+        With many instances, the lease is checked once the table is read (:class:`LeaseLost`
+        unless still held at ``epoch``): a holder that stalled past its lease mid-read, or
+        whose lease was taken meanwhile, may have read a copy the new holder has moved on
+        from."""
         stored = self.store.load_game(game_id)
         if stored is None or stored.game.kind != "online" or is_terminal(stored.game.options):
             return None
+        if self.cluster is not None:
+            if epoch is None:
+                raise LeaseLost(f"game {game_id} is not held by this server instance")
+            self.store.check_lease(game_id, self.cluster.id, epoch)
         return table_of(stored)
 
     async def find(self, table_id: str) -> Table | None:
         """The table, from memory or else loaded from the store (once, however many ask);
-        None where there is none, or another instance holds it."""
+        None where there is none, or another instance holds it. :class:`LeaseLost` where
+        another instance took it over while it was read: its sockets are closed, to
+        reconnect to the new holder."""
         if self.cluster is not None and not self.cluster.holds(table_id):
             return None
         table = self.tables.get(table_id)
@@ -297,11 +308,22 @@ class Manager(Connections, Changes, Computer, Clock):
         return await asyncio.shield(loading)
 
     async def _load_into_memory(self, table_id: str) -> Table | None:
+        epoch = None if self.cluster is None else self.cluster.epochs.get(table_id)
         try:
-            table = await self.db(self._load, table_id)
+            table = await self.db(self._load, table_id, epoch)
+            if self.cluster is not None and self.cluster.epochs.get(table_id) != epoch:
+                raise LeaseLost(f"game {table_id} was taken over while it was read")
         except (GinRummyError, ValueError) as exc:  # a corrupt row: say so, serve the rest
             log.error("could not load table %s: %s", table_id, exc)
             return None
+        except LeaseLost:
+            # Not kept: the new holder has the table. The sockets that came for it are closed
+            # as at a failover, and reconnect there.
+            # (Not one taken again since, at a new epoch: its sockets are the new lease's.)
+            assert self.cluster is not None
+            if self.cluster.epochs.get(table_id) in (epoch, None):
+                await self.cluster.drop(table_id)
+            raise
         if table is None:
             return None
         kept = self.tables.setdefault(table_id, table)

@@ -79,7 +79,11 @@ async def _serve(ws: WebSocket, context: Context) -> None:
             await send(ws, {"type": "error", "message": str(exc)})
             await ws.close(code=MOVED)
             return
-    table = await manager.find(table_id) if holder is None else None
+    try:
+        table = await manager.find(table_id) if holder is None else None
+    except LeaseLost:  # taken over by another instance while it was read: reconnect there
+        await ws.close(code=MOVED)
+        return
     if table is None and holder is None:
         await send(ws, {"type": "error", "message": "no such table (it may be over)"})
         await ws.close(code=4404)
@@ -122,7 +126,12 @@ async def _serve(ws: WebSocket, context: Context) -> None:
     try:
         # Read again now that the socket is counted: while its seat was being looked up, the
         # table may have been let go of (idle) and read again, or moved to another instance.
-        table = await manager.find(table_id)
+        try:
+            table = await manager.find(table_id)
+        except LeaseLost:  # taken over while it was read: reconnect there (if not closed yet)
+            with contextlib.suppress(Exception):
+                await ws.close(code=MOVED)
+            return
         if table is None:
             await send(ws, {"type": "error", "message": "the table moved: reconnecting"})
             await ws.close(code=MOVED)
