@@ -272,7 +272,7 @@ class Manager(Connections, Changes, Computer, Clock):
         self.tables[game_id] = table
         return Created(table, (tokens[0] or "", tokens[1]))
 
-    def _load(self, game_id: str, epoch: int | None) -> Table | None:
+    def _load(self, game_id: str, epoch: int | None = None) -> Table | None:
         """The table as stored (run in a database thread), or None for no such online game.
         A game played in the terminal (in the same database) is not the server's to open: it
         would play the computer's moves into it beside the terminal.
