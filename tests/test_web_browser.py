@@ -372,6 +372,8 @@ def test_two_browsers_play_through_an_invite_link(server: LiveServer, browser: A
             assert sorted(cards.evaluate_all("els => els.map(e => e.dataset.card)")) == bob_held
             # The seat lives in one browser at a time: the desk only watches now, and says so.
             bob.page.locator("#seat-notice", has_text="opened in another browser").wait_for()
+            # the spectator's state follows the notice (on a loaded machine, a moment later)
+            bob.page.wait_for_function("() => !document.querySelector('#hand .card[data-card]')")
             assert bob.hand() == []
             moved.locator("summary", has_text="Rules, fairness").click()
             moved.screenshot(path=str(ARTIFACTS / "seat-link-phone.png"), full_page=True)
