@@ -26,6 +26,16 @@ pytestmark = pytest.mark.skipif(
 
 SIZES = {"phone": (390, 844), "desktop": (1280, 800)}
 
+# WCAG's contrast ratio of two colours ([r, g, b] in 0-255), as the page's scripts below use it.
+RATIO = """const lum = (c) => {
+    const f = (v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+  };
+  const ratio = (a, b) => {
+    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };"""
+
 # Every text on the screen whose colour has less than WCAG AA's contrast with the background
 # under it: its own and its ancestors' colours laid over one another (the felt's gradient counted
 # as its lighter colour, --felt), large text (24px, or 18.66px bold) held to 3:1, the rest to
@@ -37,14 +47,7 @@ CONTRAST = """() => {
   };
   const over = (top, under) =>
     [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
-  const lum = (c) => {
-    const f = (v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
-    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
-  };
-  const ratio = (a, b) => {
-    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
-    return (x + 0.05) / (y + 0.05);
-  };
+  RATIO_HERE
   const probe = document.body.appendChild(document.createElement("div"));
   probe.style.backgroundColor = "var(--felt)";
   const felt = rgba(getComputedStyle(probe).backgroundColor);
@@ -78,7 +81,7 @@ CONTRAST = """() => {
       found.push(`${el.tagName} "${text.slice(0, 30)}" ${r.toFixed(2)}: ${s.color} on ${bg}`);
   }
   return found;
-}"""
+}""".replace("RATIO_HERE", RATIO)
 
 # What the page's main colours compute to: the same for a device set to dark and for the dark
 # theme chosen in the settings (style.css writes them twice).
@@ -258,19 +261,12 @@ def test_the_lobby_offers_the_theme_before_sitting_down(stacked: LiveServer, bro
 # the page's, and of the line under it (where it has one) with the page's.
 HEADER = """() => {
   const rgb = (c) => (c.match(/[\\d.]+/g) || [0, 0, 0]).slice(0, 3).map(Number);
-  const lum = (c) => {
-    const f = (v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
-    return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
-  };
-  const ratio = (a, b) => {
-    const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
-    return (x + 0.05) / (y + 0.05);
-  };
+  RATIO_HERE
   const page = rgb(getComputedStyle(document.body).backgroundColor);
   const top = getComputedStyle(document.querySelector('header.top'));
   const line = parseFloat(top.borderBottomWidth) > 0 ? ratio(rgb(top.borderBottomColor), page) : 1;
   return [ratio(rgb(top.backgroundColor), page), line];
-}"""
+}""".replace("RATIO_HERE", RATIO)
 
 
 @pytest.mark.parametrize("where", ["lobby", "table"])
