@@ -254,7 +254,12 @@ def test_a_hand_against_the_computer_by_clicking(server: LiveServer, browser: An
         held = sorted(you.hand())
         pile = page.locator("#discards").inner_text()
         page.reload()
-        page.locator("#hand .card[data-card]").first.wait_for()
+        try:
+            page.locator("#hand .card[data-card]").first.wait_for()
+        except Exception as exc:  # say what the page showed instead, and what the server said
+            shown = f"status {you.status()!r}, server errors {you.errors}, {you.problems}"
+            log = server.log()[-3000:]
+            raise AssertionError(f"no hand after a reload: {shown}\n{log}") from exc
         assert sorted(you.hand()) == held  # the same seat, the same cards: the link was kept
         assert page.locator("#discards").inner_text() == pile
         assert page.locator("#conn").is_hidden()

@@ -26,7 +26,7 @@ from ginrummy.web import manager as manager_module
 from ginrummy.web import tables as tables_module
 from ginrummy.web.dealing import Deal, commitment, deck_text
 from ginrummy.web.manager import UNLIMITED, Client, Manager
-from ginrummy.web.protocol import ProtocolError
+from ginrummy.web.protocol import TOO_MANY_MESSAGES, ProtocolError
 from ginrummy.web.tables import Options, Table
 from webutil import app_client, friend_token, leaks, new_table, recv, sync
 
@@ -457,6 +457,33 @@ def test_a_new_table_gives_its_links_though_the_seat_cannot_be_claimed(
         created = answer.json()
         assert created["token"] and created["invite"]
         assert store.get_game(created["id"]) is not None
+
+
+def test_a_socket_may_say_hello_when_its_addresss_message_rate_is_spent() -> None:
+    """A page reloaded while other pages behind its address (its other tabs, a house) had
+    spent the address's message rate: its hello was refused as one message too many, and the
+    player watched his own table as a spectator. A socket's one hello is part of opening it
+    (as a token in the URL is), so it is not counted against the rate; a second one still is."""
+    limits = manager_module.Limits(address_rate=0.001, address_burst=5)
+    with app_client(limits=limits) as client:
+        client.get("/")  # the page gives this browser its player cookie
+        created = new_table(client, mode="computer")
+        url = f"/ws/{created['id']}"
+        with client.websocket_connect(url) as other, client.websocket_connect(url) as page:
+            assert recv(other)["table"]["seat"] is None
+            assert recv(page)["table"]["seat"] is None
+            for _ in range(6):
+                other.send_json({"type": "ping"})
+            answers = [recv(other)["type"] for _ in range(6)]
+            assert answers == ["pong"] * 5 + ["error"]
+            page.send_json({"type": "hello", "token": created["token"]})
+            state = recv(page)
+            assert state["type"] == "state" and state["table"]["seat"] == 0, state
+            page.send_json({"type": "hello", "token": created["token"]})
+            assert "hello once" in recv(page)["message"]
+            # Only a socket's first message passes so: a hello after others is counted.
+            other.send_json({"type": "hello", "token": created["token"]})
+            assert recv(other)["message"] == TOO_MANY_MESSAGES
 
 
 def test_a_socket_at_its_addresss_limit_may_still_say_hello() -> None:

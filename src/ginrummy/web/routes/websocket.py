@@ -167,7 +167,11 @@ async def _messages(
     ws: WebSocket, client: Client, manager: Manager
 ) -> AsyncIterator[tuple[dict[str, Any], float]]:
     """Each message the socket sends, parsed, with when it came, until it closes. One over
-    the limits, malformed, or a second ``hello`` is answered with an error and skipped."""
+    the limits, malformed, or a second ``hello`` is answered with an error and skipped.
+
+    A socket's first message, if a ``hello``, is not counted against the rates: it is part of
+    opening the socket (as a token in the URL is), and the address's rate may have been spent
+    by its other pages, which must not make a reloaded page watch its own table."""
     said_hello = False
     while True:
         message = await ws.receive()
@@ -177,7 +181,8 @@ async def _messages(
         raw = message.get("text")
         if raw is None:
             raw = message.get("bytes") or b""
-        if not manager.allow(client):
+        opening = not said_hello and _is_hello(raw)
+        if not opening and not manager.allow(client):
             await send(ws, {"type": "error", "message": TOO_MANY_MESSAGES})
             continue
         try:
@@ -189,6 +194,14 @@ async def _messages(
             continue
         said_hello = True
         yield msg, received
+
+
+def _is_hello(raw: str | bytes) -> bool:
+    """Whether a message is a well-formed ``hello``."""
+    try:
+        return bool(parse_message(raw)["type"] == "hello")
+    except ProtocolError:
+        return False
 
 
 async def _relay(
