@@ -10,13 +10,19 @@
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Hashable
 
 
 class Buckets:
     """``rate`` tokens a second up to ``burst`` for each key; a full bucket costs no memory:
-    when more than ``max_keys`` are held, those that have refilled are forgotten. ``clock``
-    (seconds, only differences count) tells the time when a call gives none."""
+    when ``max_keys`` are held, those that have refilled are forgotten, oldest first, and if
+    none has, the one asked for longest ago (so many keys at once, as from many addresses,
+    are held in bounded memory, each new one at a constant cost). ``clock`` (seconds, only
+    differences count) tells the time when a call gives none.
+
+    The buckets are kept in the order they were last asked for, which is the order of their
+    ``last`` times: the ones that have refilled are all at the front."""
 
     def __init__(
         self,
@@ -30,14 +36,18 @@ class Buckets:
         self.burst = burst
         self.max_keys = max_keys
         self.clock = clock
-        self._buckets: dict[Hashable, list[float]] = {}
+        # Ordered (last asked for last): the front is forgotten first, at a constant cost
+        # (a plain dict's front grows slow to reach once many keys have left it).
+        self._buckets: OrderedDict[Hashable, list[float]] = OrderedDict()
 
     def _level(self, key: Hashable, now: float) -> list[float]:
         bucket = self._buckets.get(key)
         if bucket is None:
             if len(self._buckets) >= self.max_keys:
-                self._forget_full(now)
+                self._forget(now)
             bucket = self._buckets[key] = [self.burst, now]
+        else:
+            self._buckets.move_to_end(key)  # the newest asked for
         bucket[0] = min(self.burst, bucket[0] + (now - bucket[1]) * self.rate)
         bucket[1] = now
         return bucket
@@ -69,9 +79,15 @@ class Buckets:
             return 0.0
         return (1 - level) / self.rate if self.rate > 0 else float("inf")
 
-    def _forget_full(self, now: float) -> None:
+    def _forget(self, now: float) -> None:
+        """Make room for one key: forget the buckets that have refilled (all at the front),
+        or else the one asked for longest ago."""
         full = self.burst / self.rate if self.rate > 0 else float("inf")
-        for key in [k for k, (_, last) in self._buckets.items() if now - last >= full]:
+        self._buckets.popitem(last=False)
+        while self._buckets:
+            key, (_, last) = next(iter(self._buckets.items()))
+            if now - last < full:
+                break
             del self._buckets[key]
 
     def __len__(self) -> int:
