@@ -8,6 +8,7 @@ and the browser's anonymous player id (only its hash is ever stored).
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import math
 from collections.abc import Mapping
@@ -42,8 +43,28 @@ def player_key(cookies: Mapping[str, str]) -> str | None:
 
 
 def address(conn: HTTPConnection) -> str:
-    """The client's address: what the per-address limits count by."""
-    return conn.client.host if conn.client is not None else ""
+    """The client's address as the per-address limits count it (:func:`address_key`)."""
+    return address_key(conn.client.host if conn.client is not None else "")
+
+
+def address_key(host: str) -> str:
+    """What the per-address limits count by: an IPv4 address as it is, and one seen through
+    a dual-stack socket (``::ffff:a.b.c.d``) as that IPv4 address; an IPv6 address by its /64
+    network, since a home or a phone is given a whole /64 and may take any address in it
+    (counted one by one, every cap would be one new address away). Anything else as it is.
+
+    >>> address_key("2001:db8::1"), address_key("2001:db8::ffff:2"), address_key("::ffff:10.0.0.1")
+    ('2001:db8::/64', '2001:db8::/64', '10.0.0.1')
+    """
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv4Address):
+        return host
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return str(ipaddress.IPv6Network((ip, 64), strict=False))
 
 
 def origin_ok(headers: Any, allowed: frozenset[str]) -> bool:

@@ -54,6 +54,7 @@ from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIO
 from uvicorn.server import ServerState
 
 from . import collector
+from .security import address_key
 
 MAX_CONNECTIONS = 2000
 MAX_CONNECTIONS_PER_ADDRESS = 64
@@ -213,14 +214,16 @@ class ConnectionLimits:
         self.by_address: Counter[str] = Counter()
         self.held = 0  # refused connections held unread
 
-    def admit(self, key: object, address: str) -> bool:
-        """Count a new connection in, or say False when it is over a cap (it is not counted)."""
+    def admit(self, key: object, host: str) -> bool:
+        """Count a new connection from ``host`` in, or say False when it is over a cap (it
+        is not counted). An IPv6 host counts with its /64 network (:func:`address_key`)."""
         if self.total and len(self.open) >= self.total:
             return False
+        address = address_key(host)
         if (
             self.per_address
             and self.by_address[address] >= self.per_address
-            and not self.exempt(address)
+            and not self.exempt(host)
         ):
             return False
         self.open[key] = address
