@@ -24,6 +24,7 @@ from ginrummy.web.context import Context
 from ginrummy.web.health import refusal
 from webutil import (
     LiveServer,
+    TestClient,
     app_client,
     friend_token,
     new_table,
@@ -212,6 +213,17 @@ def test_metrics_are_for_loopback_only_by_default() -> None:
         assert client.get("/metrics").status_code == 403
     with pytest.raises(ValueError, match="not an IP address"):
         app_client(metrics_from="everyone").__enter__()
+
+
+def test_metrics_are_served_to_an_ipv6_address_named() -> None:
+    # Named by its own address, though the limits count an IPv6 client by its /64 network.
+    with app_client(metrics_from="2001:db8::5") as client:
+        app = client.app
+        assert TestClient(app, client=("2001:db8::5", 1)).get("/metrics").status_code == 200
+        assert TestClient(app, client=("2001:db8::6", 1)).get("/metrics").status_code == 403
+        assert TestClient(app, client=("::1", 1)).get("/metrics").status_code == 403
+    with app_client() as client:  # loopback by default, IPv6's too
+        assert TestClient(client.app, client=("::1", 1)).get("/metrics").status_code == 200
 
 
 @pytest.mark.usefixtures("on_each_database")
