@@ -318,3 +318,21 @@ def test_a_hand_the_opponent_ends_before_the_learners_first_move_is_reported_and
     )
     final = info["final"]["winner"]
     assert total == pytest.approx(shaped + (0 if final is None else 1 if final == 0 else -1))
+
+
+def test_an_illegal_first_step_that_raises_keeps_the_opening_hands_reward() -> None:
+    """Under ``illegal="raise"`` an illegal action changes nothing. The first step once took
+    the reward of the hand the opponent ended before the learner's first decision (seed 14688,
+    as above) before the action was refused, so the step that followed paid nothing for it."""
+    options: dict[str, Any] = {"seat": 0, "deal": "eleven", "mode": "game", "shaping": 1.0}
+    env = GinRummyEnv(opponent="simple", illegal="raise", **options)
+    observation, _ = env.reset(seed=14688)
+    action = int(np.flatnonzero(observation["action_mask"])[0])
+    with pytest.raises(ValueError, match="illegal action 999"):
+        env.step(999)
+    _, reward, *_ = env.step(action)
+    fresh = GinRummyEnv(opponent="simple", illegal="raise", **options)
+    fresh.reset(seed=14688)
+    _, expected, *_ = fresh.step(action)
+    assert expected != 0
+    assert reward == expected

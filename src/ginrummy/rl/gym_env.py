@@ -131,10 +131,12 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
     ) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         session = self.session
         session.check_playing()
-        self._reward, self._opening = self._opening, 0.0
         self._results = []
         info: dict[str, Any] = {}
+        # An illegal action under ``illegal="raise"`` raises here and changes nothing: the
+        # opening hands' reward is taken only once the action is played.
         session.step(action)
+        self._reward, self._opening = self._opening, 0.0
         self._collect(info)
         self._opponent_plays(info)
         if self._results:
