@@ -329,3 +329,15 @@ def test_an_environment_copies_and_pickles_in_the_layoffs_and_after_a_knocked_ha
         observation, *_ = env.last()
         env.step(rng.choice(list(np.flatnonzero(observation["action_mask"]))))
     assert seen == {"layoff": True, "after": True}
+
+
+def test_render_before_the_first_reset_says_to_reset() -> None:
+    """PettingZoo's and Gymnasium's wrappers check the order, but ``raw_env`` and
+    ``GinRummyEnv`` made directly have none: rendering before a reset failed with an
+    AttributeError about the session's hand."""
+    from ginrummy.rl import GinRummyEnv
+
+    for made in (raw_env(render_mode="ansi"), GinRummyEnv(render_mode="ansi")):
+        with pytest.raises(ValueError, match="no episode has begun: reset the environment first"):
+            made.render()
+    assert raw_env().render() is None  # no render mode: nothing to render, before a reset too

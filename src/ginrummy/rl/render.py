@@ -52,9 +52,11 @@ def render_text(session: Session, name: str) -> str:
 
 def render(session: Session, name: str, mode: str | None) -> str | None:
     """What ``render()`` gives in ``mode``: the text for "ansi", nothing for None, and for
-    "human" the text printed (and nothing returned)."""
+    "human" the text printed (and nothing returned); ``ValueError`` before the first reset."""
     if mode is None:
         return None
+    if not session.hands:
+        raise ValueError("no episode has begun: reset the environment first")
     text = render_text(session, name)
     if mode == "human":
         print(text)
