@@ -341,3 +341,21 @@ def test_render_before_the_first_reset_says_to_reset() -> None:
         with pytest.raises(ValueError, match="no episode has begun: reset the environment first"):
             made.render()
     assert raw_env().render() is None  # no render mode: nothing to render, before a reset too
+
+
+def test_the_parallel_views_infos_name_the_agent_to_act_from_the_reset_on() -> None:
+    """PettingZoo's turn-based wrapper writes ``active_agent`` into the infos of each step but
+    not into those of the reset, so the first step's actor was named nowhere but in the masks."""
+    env = ginrummy_v0.parallel_env(preset="eaai")
+    observations, infos = env.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for _ in range(40):
+        active = {info["active_agent"] for info in infos.values()}
+        assert len(active) == 1
+        (agent,) = active
+        assert observations[agent]["action_mask"].any()
+        actions = {
+            name: int(rng.choice(np.flatnonzero(observations[agent]["action_mask"])))
+            for name in env.agents
+        }
+        observations, _, _, _, infos = env.step(actions)

@@ -177,5 +177,18 @@ def parallel_env(
 ) -> ParallelEnv[str, Observation, ActionType]:
     """PettingZoo's turn-based parallel view of :func:`env`: every step applies the action of
     the agent to act (``infos[agent]["active_agent"]`` names it) and ignores the other's."""
-    aec = env(render_mode=render_mode, **options)
-    return turn_based_aec_to_parallel_wrapper[str, Observation, ActionId](aec)
+    return _TurnBasedParallel(env(render_mode=render_mode, **options))
+
+
+class _TurnBasedParallel(turn_based_aec_to_parallel_wrapper[str, Observation, ActionId]):
+    """PettingZoo's turn-based parallel view, whose reset also names the agent to act in the
+    infos (``active_agent``), as its steps do."""
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[str, Observation], dict[str, dict[str, Any]]]:
+        observations, infos = super().reset(seed=seed, options=options)  # type: ignore[no-untyped-call]
+        active = self.aec_env.agent_selection
+        return observations, {
+            agent: {**info, "active_agent": active} for agent, info in infos.items()
+        }
