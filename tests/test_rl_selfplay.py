@@ -169,3 +169,19 @@ def test_selfplay_command_errors(
 ) -> None:
     assert main(["selfplay", *args]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_selfplay_without_numpy_names_the_extra_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With only the ``ray`` extra installed, ``selfplay --ray`` once said that it needed numpy
+    and not which install brings it (the ``rl`` extra)."""
+    import sys
+
+    import ginrummy.rl
+
+    monkeypatch.delitem(sys.modules, "ginrummy.rl.selfplay")
+    monkeypatch.delattr(ginrummy.rl, "selfplay")
+    monkeypatch.setitem(sys.modules, "numpy", None)
+    assert main(["selfplay", "out.npz", "--episodes", "1"]) == 2
+    assert "pip install 'ginrummy[rl]'" in capsys.readouterr().err

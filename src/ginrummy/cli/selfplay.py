@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         from ..rl import selfplay
     except ImportError as exc:
-        raise CommandError(f"selfplay needs numpy ({exc})") from None
+        raise CommandError(f"selfplay needs numpy ({exc}): pip install 'ginrummy[rl]'") from None
     check_players(*args.agents)
     if args.episodes < 1:
         raise CommandError(f"--episodes must be at least 1, not {args.episodes}")
