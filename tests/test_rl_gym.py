@@ -336,3 +336,17 @@ def test_an_illegal_first_step_that_raises_keeps_the_opening_hands_reward() -> N
     _, expected, *_ = fresh.step(action)
     assert expected != 0
     assert reward == expected
+
+
+def test_human_rendering_shows_the_table_from_the_reset_on(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """As Gymnasium's own environments do, ``render_mode="human"`` prints the table at the
+    reset too: it once printed only after the learner's first step, so whoever watched never
+    saw the deal, nor the opponent's moves before the learner's first decision."""
+    shown = GinRummyEnv(render_mode="ansi", seat=0, opponent="simple")
+    shown.reset(seed=3)
+    table = shown.render()
+    assert table is not None and "pile:" in table
+    GinRummyEnv(render_mode="human", seat=0, opponent="simple").reset(seed=3)
+    assert capsys.readouterr().out == table + "\n"

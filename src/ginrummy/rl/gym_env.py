@@ -124,6 +124,8 @@ class GinRummyEnv(gymnasium.Env[Observation, np.int64]):
         # The rewards of hands the opponent ended before the learner's first decision (a
         # shaped game's hand points) come with the first step.
         self._opening = self._reward
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), info
 
     def step(
