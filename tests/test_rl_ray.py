@@ -136,3 +136,38 @@ def test_a_clear_error_without_ray(
 def test_command_errors(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(args) == 2
     assert message in capsys.readouterr().err
+
+
+class _RayWithoutClient:
+    """Ray as ``pip install ray`` installs it: ``ray.init("ray://...")`` needs Ray Client, which
+    that install lacks, and says so with a ValueError."""
+
+    @staticmethod
+    def is_initialized() -> bool:
+        return False
+
+    @staticmethod
+    def init(address: str | None = None, **options: object) -> None:
+        if address and address.startswith("ray://"):
+            raise ValueError(
+                "Ray Client requires pip package `ray[client]`. If you installed the minimal "
+                "Ray (e.g. `pip install ray`), please reinstall by executing "
+                "`pip install ray[client]`."
+            )
+        raise AssertionError("not reached")
+
+
+@pytest.mark.parametrize("command", ["arena", "selfplay"])
+def test_a_ray_client_address_without_ray_client_is_a_one_line_error(
+    command: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--ray ray://host:10001``, as the help offers it, once ended in a traceback when the
+    installed Ray had no client (the ``ray`` extra installed Ray without it)."""
+    import ginrummy.rl.ray_arena
+
+    monkeypatch.setattr(ginrummy.rl.ray_arena, "import_ray", lambda: _RayWithoutClient)
+    args = ["simple", "random", "--games", "1"] if command == "arena" else ["x.npz"]
+    assert main([command, *args, "--ray", "ray://head:10001"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("ginrummy: error: --ray ray://head:10001: ")
+    assert "pip install 'ginrummy[ray]'" in err and "\n" not in err

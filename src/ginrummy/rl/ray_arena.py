@@ -36,7 +36,8 @@ def connected(address: str | None = None, num_cpus: int | None = None) -> Iterat
     """Ray, connected: the running one if this process already started or joined one;
     otherwise a new local Ray (``address`` None or empty, with ``num_cpus`` CPUs, all by
     default) or the cluster at ``address`` (``auto``, ``ray://host:10001``, ...), shut down
-    again on leaving."""
+    again on leaving. ``ConnectionError`` when a ``ray://`` address needs Ray Client and the
+    installed Ray has none."""
     ray = import_ray()
     if ray.is_initialized():
         yield ray
@@ -48,7 +49,16 @@ def connected(address: str | None = None, num_cpus: int | None = None) -> Iterat
         options["address"] = address
     else:
         options["num_cpus"] = num_cpus
-    ray.init(**options)
+    try:
+        ray.init(**options)
+    except ValueError:
+        if not (address or "").startswith("ray://"):
+            raise
+        # Ray installed without its client (``pip install ray``) refuses a ``ray://`` address.
+        raise ConnectionError(
+            "a ray:// address needs Ray Client, which this Ray lacks: "
+            "pip install 'ginrummy[ray]' (it installs ray[client])"
+        ) from None
     try:
         yield ray
     finally:
