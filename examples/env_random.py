@@ -1,6 +1,7 @@
 """Random agents in each of the environments' APIs: PettingZoo's AEC loop, PettingZoo's parallel
 loop, Gymnasium against a computer player, and batched self-play. Every action is drawn from
-the action mask. docs/rl.md describes the options, rewards and observations.
+the action mask, and ``--seed`` seeds the deals and the draws, so the same command plays the
+same episodes. docs/rl.md describes the options, rewards and observations.
 
     python examples/env_random.py --episodes 3 --rules oklahoma --mode game
     python examples/env_random.py --encoding infostate --opponent simple
@@ -20,6 +21,8 @@ from ginrummy.rl import VectorEnv, ginrummy_v0
 def aec_loop(options: dict[str, object], episodes: int, seed: int) -> None:
     """PettingZoo's agent-by-agent loop."""
     env = ginrummy_v0.env(**options)
+    for seat, agent in enumerate(env.possible_agents):  # the random agents' own draws
+        env.action_space(agent).seed(seed * 2 + seat)
     for episode in range(episodes):
         env.reset(seed=seed + episode)
         totals = dict.fromkeys(env.possible_agents, 0.0)
@@ -40,6 +43,8 @@ def aec_loop(options: dict[str, object], episodes: int, seed: int) -> None:
 def parallel_loop(options: dict[str, object], episodes: int, seed: int) -> None:
     """PettingZoo's parallel loop: only the agent to act has legal actions."""
     env = ginrummy_v0.parallel_env(**options)
+    for seat, agent in enumerate(env.possible_agents):
+        env.action_space(agent).seed(seed * 2 + seat)
     for episode in range(episodes):
         observations, _ = env.reset(seed=seed + episode)
         totals = dict.fromkeys(env.possible_agents, 0.0)
@@ -60,6 +65,7 @@ def parallel_loop(options: dict[str, object], episodes: int, seed: int) -> None:
 def gymnasium_loop(options: dict[str, object], episodes: int, seed: int, opponent: str) -> None:
     """Gymnasium: one seat against a computer player."""
     env = gymnasium.make("ginrummy/GinRummy-v0", opponent=opponent, **options)
+    env.action_space.seed(seed)
     for episode in range(episodes):
         observation, _ = env.reset(seed=seed + episode)
         total, steps, done = 0.0, 0, False

@@ -49,3 +49,16 @@ def test_environment_random_loops(capsys: pytest.CaptureFixture[str]) -> None:
     for line in ("AEC episode 1:", "parallel episode 1:", "Gymnasium episode 1 against random"):
         assert line in out
     assert "VectorEnv(3): 40 steps, observations (696,)" in out
+
+
+def test_environment_random_loops_replay_with_the_same_seed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``--seed`` once seeded only the deals: the random agents drew from action spaces no one
+    had seeded, so the same command printed other episodes at every run."""
+    example = load_example("env_random")
+    outputs = []
+    for _ in range(2):
+        example.main(["--episodes", "2", "--rows", "2", "--steps", "20", "--seed", "3"])
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
