@@ -359,3 +359,22 @@ def test_the_parallel_views_infos_name_the_agent_to_act_from_the_reset_on() -> N
             for name in env.agents
         }
         observations, _, _, _, infos = env.step(actions)
+
+
+def test_a_parallel_step_without_the_acting_agents_action_is_refused_clearly() -> None:
+    """The actions must name the agent to act: PettingZoo's wrapper raised a bare KeyError
+    with the agent's name. Now a ValueError says who is to act; nothing has changed."""
+    env = ginrummy_v0.parallel_env(preset="eaai")
+    observations, infos = env.reset(seed=4)
+    active = infos["player_0"]["active_agent"]
+    other = next(a for a in env.agents if a != active)
+    before = {a: o["observation"].copy() for a, o in observations.items()}
+    with pytest.raises(ValueError, match=f"{active} is to act, and the actions name '{other}'"):
+        env.step({other: 0})
+    with pytest.raises(ValueError, match="the actions name none"):
+        env.step({})
+    for agent, seen in before.items():
+        assert (env.aec_env.observe(agent)["observation"] == seen).all()
+    legal = int(np.flatnonzero(observations[active]["action_mask"])[0])
+    after, _, _, _, _ = env.step({active: legal, other: 0})  # the same env goes on
+    assert not all((after[a]["observation"] == before[a]).all() for a in before)

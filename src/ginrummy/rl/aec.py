@@ -192,3 +192,12 @@ class _TurnBasedParallel(turn_based_aec_to_parallel_wrapper[str, Observation, Ac
         return observations, {
             agent: {**info, "active_agent": active} for agent, info in infos.items()
         }
+
+    def step(self, actions: dict[str, ActionType]) -> Any:
+        """Apply the action of the agent to act (the others' are ignored); ``ValueError``,
+        and nothing changed, where ``actions`` has none for it."""
+        active = self.aec_env.agent_selection
+        if self.agents and active not in actions:
+            given = ", ".join(map(repr, actions)) or "none"
+            raise ValueError(f"{active} is to act, and the actions name {given}")
+        return super().step(actions)  # type: ignore[no-untyped-call]
