@@ -155,7 +155,8 @@ def cheaper_agents(args: list[str]) -> list[str]:
 #: An example that needs a Ray cluster gets as far as looking for one: this one line (or, where
 #: Ray is not installed, the line saying so).
 NO_CLUSTER = (
-    "ginrummy: error: --ray auto: Could not find any running Ray instance."
+    "ginrummy: error: --ray auto: no running Ray cluster was found to join: start one "
+    "(ray start --head), or give --ray no address to start a Ray of its own for this run\n"
     if importlib.util.find_spec("ray") is not None
     else "ginrummy: error: --ray: Ray is not installed"
 )

@@ -190,4 +190,10 @@ def ray_unreachable(address: str, exc: BaseException) -> CommandError:
     """The one-line error for a Ray that could not be reached (Ray raises ``ConnectionError``
     when no cluster answers at ``address``)."""
     reason = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+    if reason.startswith("Could not find any running Ray instance"):
+        # Ray goes on to name its own flags (--address, RAY_ADDRESS), not this command's.
+        reason = (
+            "no running Ray cluster was found to join: start one (ray start --head), "
+            "or give --ray no address to start a Ray of its own for this run"
+        )
     return CommandError(f"--ray {address or '(local)'}: {reason}")
