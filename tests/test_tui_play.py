@@ -27,6 +27,7 @@ from ginrummy.tui.words import legal, log_lines, pretty, prompt, split_cards
 from ginrummy.web.manager import UNLIMITED, Manager
 from tuiutil import (
     SEEDS,
+    keys_for,
     new_game,
     play_hand,
     policy,
@@ -140,6 +141,54 @@ def test_laying_off_card_by_card_then_done() -> None:
         assert table(app).state["view"]["phase"] == "over"
 
     drive(game, scenario)
+
+
+def laid_out_cards(view: dict[str, Any]) -> list[str]:
+    """The knocker's cards on the table while the defender lays off: melds and deadwood."""
+    melds = [c for meld in view["table_melds"] for c in split_cards(meld)]
+    return melds + split_cards(view["knocker_deadwood"])
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_the_computers_cards_laid_out_are_not_drawn_face_down_too(size: tuple[int, int]) -> None:
+    """While the person lays off, the computer's cards lie face up on the table: its row no
+    longer drew ten backs over them as if it still held ten hidden cards (the page says they
+    are laid out on the table)."""
+    game = new_game(SEEDS["knocked"])
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await play_hand(pilot, app, stop=lambda: table(app).state["view"]["phase"] == "layoff")
+        await pilot.pause(0.1)
+        text = screen_text(app)
+        assert "▒▒▒│▒▒▒" not in text, text  # the stock is one back; a hand's backs share borders
+        assert "Computer (simple) · cards on the table" in text, text
+        assert "10 cards" not in text, text
+        for card in laid_out_cards(table(app).state["view"]):
+            assert text.count(f"{pretty(card):>3}│") == 1, (card, text)
+
+    drive(game, scenario, size=size)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_my_cards_laid_out_are_not_drawn_as_my_hand_too(size: tuple[int, int]) -> None:
+    """While the computer lays off onto the person's knock, the person's cards are drawn once,
+    laid out on the table, not a second time as the hand below."""
+    game = new_game(SEEDS["knock"])
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await play_hand(pilot, app, stop=lambda: policy(table(app).state).startswith("knock"))
+        game.computer_delay = 3  # time to look while it lays off
+        for key in keys_for(policy(table(app).state)):
+            await pilot.press(key)
+        await until(pilot, lambda: table(app).state["view"]["phase"] == "layoff", "the layoffs")
+        await pilot.pause(0.1)
+        text = screen_text(app)
+        assert "You (Player 1) · dealer · cards on the table" in text, text
+        assert "Computer (simple) is laying off" in text, text
+        for card in laid_out_cards(table(app).state["view"]):
+            assert text.count(f"{pretty(card):>3}│") == 1, (card, text)
+
+    drive(game, scenario, size=size)
 
 
 async def press_action_keys(pilot: Pilot[Any], app: PlayApp, keys: list[str]) -> None:

@@ -347,6 +347,8 @@ class TableScreen(Screen[None]):
             return draw_groups(board.opponent_groups(view), width=width)
         if kind == "piles":
             return board.piles(view, width)
+        if board.laid_out(view, view.get("seat")):  # drawn on the table above instead
+            return Drawing()
         return draw_groups(
             board.hand_groups(view),
             selected=self.selected,

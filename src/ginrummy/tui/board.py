@@ -89,6 +89,12 @@ def laid_off_note(state: State, seat: int) -> str:
     return f" · + laid off by {Namer.of(state).whom(1 - seat)}"
 
 
+def laid_out(view: Mapping[str, Any], seat: int | None) -> bool:
+    """Whether ``seat`` knocked and its cards lie face up on the table while the other lays
+    off: drawn there (:func:`knock_area`), and not also as a hand (as the page does)."""
+    return seat is not None and view.get("phase") == "layoff" and view.get("knocker") == seat
+
+
 def hand_groups(view: Mapping[str, Any]) -> Groups:
     """Your cards as the screen shows them: in melds, deadwood last (at the showdown, as you
     laid them down)."""
@@ -148,6 +154,8 @@ def opponent_groups(view: Mapping[str, Any]) -> Groups:
         cards = split_cards(view.get("opponent_hand"))
         if cards:
             return [list(cards)]
+    if laid_out(view, other):
+        return []
     known = split_cards(view.get("opponent_known"))
     count = int(view.get("opponent_count") or 0)
     backs: list[str | None] = [None] * max(0, count - len(known))
@@ -165,6 +173,8 @@ def opponent_label(state: State) -> Text:
         count = int(view.get("opponent_count") or 0)
         if view.get("phase") == "over":
             text.append(" · cards shown" + laid_off_note(state, other))
+        elif laid_out(view, other):
+            text.append(" · cards on the table")
         else:
             text.append(f" · {count} cards")
             known = split_cards(view.get("opponent_known"))
@@ -186,6 +196,8 @@ def my_label(state: State, selected: str | None) -> Text:
         text.append(" · dealer")
     if me is not None:
         text.append(laid_off_note(state, me))
+        if view and laid_out(view, me):
+            text.append(" · cards on the table")
     drawn = drawn_words(view) if view else None
     if drawn:
         text.append(f" · {drawn}")
