@@ -52,6 +52,31 @@ def test_a_new_game_asks_every_question_the_command_line_did_not_answer(
         assert game.options["first_dealer"] == 0
 
 
+@pytest.mark.parametrize("word", ["quit", "Exit", "q"])
+@pytest.mark.parametrize("question", range(len(SETUP_QUESTIONS)))
+def test_quit_at_any_question_of_a_new_game_stops_before_it_begins(
+    db_url: str,
+    question: int,
+    word: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """ "quit" at a question of a new game stops, as it does at the scoring prompt; it was
+    refused as a name, a preset, a mode, a stake or a dealer and asked again, so that only the
+    end of input (Ctrl-D) or an interrupt got a player out."""
+    answers = [["Ann", "Bob"], ["classic"], ["match"], ["0.05"], ["ann"]]
+    lines = [line for group in answers[:question] for line in group]
+    status, out, _ = score(
+        db_url, [*lines, word, "ann gin 10"], "--new", capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert status == 0
+    assert "error" not in out, out
+    assert out.rstrip().endswith("Stopped before the game began; nothing was saved."), out
+    assert SETUP_QUESTIONS[question] in out.splitlines()[-2]
+    with Store(db_url) as store:
+        assert store.list_games() == []
+
+
 def test_a_single_game_does_not_announce_a_match_target(
     db_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

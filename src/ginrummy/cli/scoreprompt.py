@@ -41,6 +41,7 @@ from ..scorekeeper import (
     parse_entry,
     read_game,
 )
+from ..scorekeeper.entries import COMMANDS
 from ..scorekeeper.saved import ExportFormat
 from ..storage import Store
 from . import CommandError
@@ -105,6 +106,17 @@ class ScorePrompt:
             except (CommandError, GinRummyError, ValueError) as exc:
                 self.view.error(str(exc))
 
+    def ask_setup(self, prompt: str, parse: Callable[[str], T]) -> T:
+        """A question of a new game's setup: ``ask_until``, but "quit" (or "exit", "q", as at
+        the scoring prompt) stops before the game begins instead of being refused."""
+
+        def parse_or_quit(answer: str) -> T:
+            if COMMANDS.get(answer.strip().lower()) == "quit":
+                raise Quit
+            return parse(answer)
+
+        return self.ask_until(prompt, parse_or_quit)
+
     # -- starting ------------------------------------------------------------------------
 
     def start(self, args: argparse.Namespace, *, new: bool) -> int:
@@ -165,24 +177,24 @@ class ScorePrompt:
             names = (check_name(args.players[0]), check_name(args.players[1], args.players[0]))
         else:
             self.view.say("New game. Names are one word each; you can shorten them when scoring.")
-            first = self.ask_until("Player 1's name: ", check_name)
-            names = (first, self.ask_until("Player 2's name: ", lambda n: check_name(n, first)))
+            first = self.ask_setup("Player 1's name: ", check_name)
+            names = (first, self.ask_setup("Player 2's name: ", lambda n: check_name(n, first)))
         dealer, cuts = self._dealer_given(args, names)
         if rules is None:
-            rules = self.ask_until(
+            rules = self.ask_setup(
                 f"Rules [standard] ({', '.join(Rules.presets())}; add changes like gin_bonus=20): ",
                 lambda a: _with_stake_option(Rules.from_words(a), args.stake),
             )
         mode = args.mode
         if mode is None:
             asked = rules
-            mode = self.ask_until(
+            mode = self.ask_setup(
                 f"A single game, or a match to {rules.match_target or 'a target'}? [game]: ",
                 lambda a: newgame.game_mode(a, asked),
             )
         if args.stake is None and not _stake_set(args.set) and not rules.stake:
             asked = rules
-            rules = self.ask_until(
+            rules = self.ask_setup(
                 "Stake per point [none]: ", lambda a: newgame.with_stake(asked, a)
             )
         self.view.rules(rules, match=mode == "match")
@@ -216,7 +228,7 @@ class ScorePrompt:
             f"{names[0]}'s card then {names[1]}'s (low card deals): "
         )
         while True:
-            answer = self.ask_until(question, lambda a: newgame.dealer_or_cut(a, names))
+            answer = self.ask_setup(question, lambda a: newgame.dealer_or_cut(a, names))
             if isinstance(answer, int):
                 return answer
             cuts.append(answer[1])
