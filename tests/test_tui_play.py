@@ -1046,3 +1046,25 @@ def test_the_title_fits_and_the_game_id_is_kept_in_help_and_the_sheet(
             await until(pilot, lambda h=heading: h not in screen_text(app), "the table")
 
     drive(game, scenario, size=size)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+def test_help_says_the_rules_in_play(size: tuple[int, int]) -> None:
+    """The rules of the game are in the help, as the page and the plain mode say them: the
+    title names only the preset ("custom rules" once an option is changed), so a player had
+    no way to read the bonuses, the target or Oklahoma's knock limit in the terminal."""
+    rules = Rules.preset("oklahoma", gin_bonus=20)
+    game = new_game(SEEDS["knock"], rules=rules)
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await until(pilot, lambda: waiting_for_me(app), "the deal")
+        assert "custom rules" in screen_text(app).splitlines()[0]
+        await pilot.press("question_mark")
+        await until(pilot, lambda: "How to play here" in screen_text(app), "the help")
+        lines = [line.strip().strip("│▁▂▃▄▅▆▇█").strip() for line in screen_text(app).splitlines()]
+        text = " ".join(" ".join(lines).split())  # the dialog's lines, wrapped or not
+        assert "Rules: Gin +20; undercut +25" in text, text
+        assert "game to 150" in text, text
+        assert "the first upcard sets the knock limit" in text, text
+
+    drive(game, scenario, size=size)

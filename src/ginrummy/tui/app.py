@@ -668,7 +668,11 @@ class TableScreen(Screen[None]):
         self.app.push_screen(TextDialog(heading, lines, "s"))
 
     def action_help(self) -> None:
-        lines = [f"Playing {self.session.label}.", "", *help_lines()]
+        lines = [f"Playing {self.session.label}.", ""]
+        rules = str(((self.state or {}).get("table") or {}).get("rules_text") or "")
+        if rules:  # as the page and the plain mode say them: the title names only the preset
+            lines += ["Rules:", *(f"  {line}" for line in rules.splitlines()), ""]
+        lines += help_lines()
         self.app.push_screen(TextDialog("How to play here", lines, "question_mark"))
 
     def action_command(self) -> None:
