@@ -659,3 +659,24 @@ def test_a_draw_is_a_dead_hand(word: str) -> None:
     entry = parse_entry(word, keeper())
     assert isinstance(entry, ResultEntry) and entry.result.kind is ResultKind.DEAD
     assert "dead (or draw)" in help_text()
+
+
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("dead 5", "a dead hand is just 'dead' (or 'draw'), nothing after it"),
+        ("draw hand", "a dead hand is just 'dead' (or 'draw'), nothing after it"),
+        ("wall 0 0", "a dead hand is just 'dead' (or 'draw'), nothing after it"),
+        ("undo 2", "'undo' takes nothing after it; to change an earlier hand: 'edit 3 ann"),
+        ("sheet please", "'sheet' takes nothing after it"),
+        ("wrong deal", "irregularities are 'wrong dealer', 'exposed card' or 'irregular hand"),
+        ("irregular", "irregularities are 'wrong dealer', 'exposed card' or 'irregular hand"),
+    ],
+)
+def test_a_command_word_with_more_after_it_is_refused_as_such(line: str, message: str) -> None:
+    """A line begun with a command word or a dead hand's was refused as if the word were
+    neither player's name "nor a command": it is one, and the refusal says how it is typed."""
+    with pytest.raises(EntryError) as caught:
+        parse_entry(line, keeper())
+    assert str(caught.value).startswith(message), str(caught.value)
+    assert "neither" not in str(caught.value)

@@ -221,6 +221,21 @@ def _who_first(words: list[str], names: tuple[str, str]) -> str:
     return " ".join([names[0].lower(), *words])
 
 
+def _refuse_a_command_word(first: str) -> None:
+    """A line begun with a command word (or a dead hand's) that is more than the word: said
+    how that word is typed, not that it is neither player nor a command."""
+    if first in {"dead", "wall", "draw"}:
+        raise EntryError("a dead hand is just 'dead' (or 'draw'), nothing after it")
+    if first in COMMANDS:
+        fix = "; to change an earlier hand: 'edit 3 ann knock 5 bob 20'" if first == "undo" else ""
+        raise EntryError(f"{first!r} takes nothing after it{fix}")
+    if first in RESERVED:
+        raise EntryError(
+            "irregularities are 'wrong dealer', 'exposed card' or 'irregular hand ...'; "
+            "type 'help' for their forms"
+        )
+
+
 def _hand(words: list[str], keeper: Keeper) -> ResultEntry:
     names = keeper.names
     first = words[0]
@@ -230,6 +245,7 @@ def _hand(words: list[str], keeper: Keeper) -> ResultEntry:
     if winner is None:
         if first.lstrip("+-").isdigit():
             raise EntryError(f"start with a player's name: {names[0]} or {names[1]}")
+        _refuse_a_command_word(first)
         raise EntryError(
             f"{first!r} is neither {names[0]} nor {names[1]} nor a command; type 'help'"
         )
