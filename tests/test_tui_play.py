@@ -1068,3 +1068,27 @@ def test_help_says_the_rules_in_play(size: tuple[int, int]) -> None:
         assert "the first upcard sets the knock limit" in text, text
 
     drive(game, scenario, size=size)
+
+
+def test_the_final_tally_fits_the_sheet_under_a_long_name() -> None:
+    """Under a long name (up to 40 characters) the game's final tally was wider than the
+    sheet at 80 columns and each row wrapped, the other player's column on a line of its
+    own: the totals are then one cell a row, "0–258", as the hands' scores already were."""
+    name = "Maximiliana Bartholomew-Featherstonehaugh"[:40]
+    rules = Rules.preset("standard", game_target=10)
+    game = new_game(SEEDS["knocked"], rules=rules, name=name)
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await play_hand(pilot, app)  # the computer knocks for 33: the game is over
+        await pilot.press("s")
+        await until(pilot, lambda: "Score sheet" in screen_text(app), "the sheet")
+        await pilot.press("end")
+        await pilot.pause(0.2)
+        rows = [line.strip(" │▁▂▃▄▅▆▇█") for line in screen_text(app).splitlines()]
+        final = table(app).state["table"]["final"]["players"]
+        for label, key in (("Hand points", "hand_points"), ("Boxes", "boxes"), ("Total", "total")):
+            cell = f"{final[0][key]}–{final[1][key]}"
+            assert any(re.fullmatch(rf"{label} +{cell}", row) for row in rows), (label, rows)
+        assert any(row.startswith("Each total: ") for row in rows), rows
+
+    drive(game, scenario)

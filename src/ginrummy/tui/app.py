@@ -660,8 +660,9 @@ class TableScreen(Screen[None]):
 
         def lines(columns: int) -> list[str]:  # laid out again when the screen is resized
             table = state["table"]
-            out = sheet_lines(table, TextDialog.text_width(columns))
-            final = final_lines(table, Namer.of(state))
+            width = TextDialog.text_width(columns)
+            out = sheet_lines(table, width)
+            final = final_lines(table, Namer.of(state), width=width)
             return [*out, "", *final] if final else out
 
         heading = f"Score sheet · {self.session.label}"  # the title leaves it out when narrow

@@ -143,18 +143,21 @@ def sheet_lines(table: Mapping[str, Any], width: int | None = None) -> list[str]
     return out + lines
 
 
-def final_lines(table: Mapping[str, Any], n: Namer, *, headings: bool = True) -> list[str]:
+def final_lines(
+    table: Mapping[str, Any], n: Namer, *, headings: bool = True, width: int | None = None
+) -> list[str]:
     """Once a game is over: its summary rows and who wins it by how much. Once the match is
     over: the same for its last game (as said at the end of every other game of the match),
     then who wins the match by how much. ``headings``: each part under "Game over" or "Match
-    over" (and a blank line between them)."""
+    over" (and a blank line between them). Where a column a player is wider than ``width``
+    (a long name), each row's totals are one cell, "12–30", the first name's first."""
     final = table.get("final")
     if not final:
         return []
     if "games" not in final:
-        return _game_final_lines(final, table, n, headings)
+        return _game_final_lines(final, table, n, headings, width)
     games = final.get("games") or []
-    out = _game_final_lines(games[-1], table, n, headings) if games else []
+    out = _game_final_lines(games[-1], table, n, headings, width) if games else []
     if headings:
         out += [""] * bool(out) + ["Match over"]
     out.append(final_line(final, n, "match"))
@@ -174,7 +177,11 @@ def final_sentences(table: Mapping[str, Any], n: Namer) -> list[str]:
 
 
 def _game_final_lines(
-    final: Mapping[str, Any], table: Mapping[str, Any], n: Namer, heading: bool
+    final: Mapping[str, Any],
+    table: Mapping[str, Any],
+    n: Namer,
+    heading: bool,
+    width: int | None = None,
 ) -> list[str]:
     out = ["Game over"] if heading else []
     players = final.get("players")
@@ -182,6 +189,13 @@ def _game_final_lines(
         names = marked_names(table)
         rows = [["", names[0], names[1]]]
         rows += [[label, str(players[0][key]), str(players[1][key])] for label, key in FINAL_ROWS]
-        out += _table(rows, 1)
+        lines = _table(rows, 1)
+        if not _fits(lines, width):
+            out.append(f"Each total: {names[0]} – {names[1]}")
+            pairs = [
+                [label, _pair((players[0][key], players[1][key]))] for label, key in FINAL_ROWS
+            ]
+            lines = _table(pairs, 1)
+        out += lines
     out.append(final_line(final, n, "game"))
     return out
