@@ -273,11 +273,11 @@ def test_match_offers_each_next_game_and_settles_once(
         monkeypatch=monkeypatch,
     )
     assert status == 0
-    assert "Start game 2? [Y/n]: y" in out
+    assert "Start game 2? [Y/n/sheet/undo/edit]: y" in out
     # Bob's 55 + box 25 + game 100 + shutout 100 = 280; Ann's 65 + 225 = 290.
     assert "Game 1: Bob +280; match points Ann 0, Bob 280" in out
     assert "Game 2: Ann +290; match points Ann 290, Bob 280" in out
-    assert "Start game 3? [Y/n]: n" in out and "The match is saved" in out
+    assert "Start game 3? [Y/n/sheet/undo/edit]: n" in out and "The match is saved" in out
     assert "wins the match" not in out
     assert "Bob pays" not in out and "Ann pays" not in out  # money once, for the match
 

@@ -285,3 +285,31 @@ def test_delete_at_the_prompt_asks_first(
     assert status == 0 and "Not deleted." in out and "Deleted game" in out
     with Store(db_url) as store:
         assert store.list_games() == []
+
+
+def test_the_next_game_of_a_match_question_takes_sheet_undo_and_edit(
+    db_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hand that ended a game of a match, mistyped, can be taken back or edited where the
+    next game is offered, as at the end of a single game: 'undo', 'sheet' and 'edit' were
+    refused there ("answer y or n"), and 'y' first started the next game."""
+    args = ["--players", "Ann", "Bob", "--rules", "standard", "--match", "--stake", "0"]
+    lines = ["ann gin 90", "sheet", "undo", "ann gin 9", "bob gin 95", "edit 1.2 bob gin 80"]
+    status, out, _ = score(
+        db_url,
+        [*lines, "n"],
+        *args,
+        "--dealer",
+        "ann",
+        "--plain",
+        capsys=capsys,
+        monkeypatch=monkeypatch,
+    )
+    assert status == 0
+    assert "error" not in out, out
+    assert "Start game 2? [Y/n/sheet/undo/edit]: sheet" in out
+    assert "Start game 2? [Y/n/sheet/undo/edit]: undo\nUndone: hand 'ann gin 90'." in out
+    assert "Game 1, hand 2 is now: Bob goes gin; Ann has 80: Bob scores 105." in out
+    assert out.count("Start game 2?") == 4, out  # each end, after the sheet and the edit
+    assert "Start game 2? [Y/n/sheet/undo/edit]: n\nThe match is saved" in out, out
+    assert entries(db_url) == [("result", "ann gin 9"), ("result", "bob gin 80")]

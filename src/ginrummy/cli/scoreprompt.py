@@ -317,8 +317,11 @@ class ScorePrompt:
         if after.finished_games > before.finished_games and not after.is_over:
             self.view.sheet(after, after.finished_games)
             self.view.match(after)
-            if not self._offer_next_game(after):
+            choice = self._offer_next_game(session)
+            if choice == "stop":
                 raise Quit
+            if choice == "answered":  # undone or edited: where scoring goes on is said
+                return
         else:
             self._show(after)
         self._next(after)
@@ -347,17 +350,23 @@ class ScorePrompt:
         self._next(after)
 
     def _edit(self, session: Session, edit: EditEntry) -> None:
+        after = self._edited(session, edit)
+        if after is not None:
+            self._show(after)
+            self._next(after)
+
+    def _edited(self, session: Session, edit: EditEntry) -> Keeper | None:
+        """Make the edit and say it; the new state (None, saying why, if it cannot be)."""
         try:
             after = session.edit(
                 edit.game, edit.hand, edit.entry.result, edit.text, edit.entry.upcard
             )
         except EntryError as exc:
             self.view.error(str(exc))
-            return
+            return None
         where = f"Game {edit.game}, hand {edit.hand}" if after.match else f"Hand {edit.hand}"
         self.view.say(f"{where} is now: {edit.entry.summary}", "bold")
-        self._show(after)
-        self._next(after)
+        return after
 
     def confirm_abandon(self, game_id: str) -> bool:
         """Ask, then end the game as abandoned; whether it was."""
@@ -408,14 +417,45 @@ class ScorePrompt:
         self.view.say(f"Undone: {what} {removed.data.get('text', '')!r}.")
         self._next(session.keeper)
 
-    def _offer_next_game(self, keeper: Keeper) -> bool:
-        number = keeper.game_number
-        dealer = keeper.names[keeper.dealer]
-        self.view.say(f"Game {number} of the match: {dealer} deals first.")
-        answer = self.ask_until(f"Start game {number}? [Y/n]: ", _yes_no)
-        if not answer:
-            self.view.say("The match is saved; run 'ginrummy score' to play on.")
-        return answer
+    def _offer_next_game(self, session: Session) -> str:
+        """Whether to score the next game of the match now: "start", "stop" (the match is
+        saved), or "answered" by an undo or an edit that reopened the game just ended (or
+        ended the match), as at the end of a single game; 'sheet' and an edit that leaves the
+        game ended ask again."""
+        while True:
+            keeper = session.keeper
+            number = keeper.game_number
+            dealer = keeper.names[keeper.dealer]
+            self.view.say(f"Game {number} of the match: {dealer} deals first.")
+            answer = self.ask_until(
+                f"Start game {number}? [Y/n/sheet/undo/edit]: ", _start_next_game
+            )
+            if answer == "start":
+                return answer
+            if answer == "stop":
+                self.view.say("The match is saved; run 'ginrummy score' to play on.")
+                return answer
+            if answer == "sheet":
+                self._show_all(keeper)
+                continue
+            if answer == "undo":
+                self._undo(session)
+                return "answered"
+            try:
+                edit = parse_entry(answer, keeper)
+            except EntryError as exc:
+                self.view.error(str(exc))
+                continue
+            assert isinstance(edit, EditEntry)
+            after = self._edited(session, edit)
+            if after is None:
+                continue
+            if after.is_over or after.finished_games < keeper.finished_games:
+                self._show(after)
+                self._next(after)
+                return "answered"
+            self.view.sheet(after, after.finished_games)  # still ended: asked again
+            self.view.match(after)
 
     def _after_end(self, keeper: Keeper) -> str:
         what = "match" if keeper.match is not None else "game"
@@ -478,13 +518,17 @@ def _choice(answer: str) -> str:
     raise CommandError(f"answer redeal or play on (or back), not {answer!r}")
 
 
-def _yes_no(answer: str) -> bool:
+def _start_next_game(answer: str) -> str:
     word = answer.strip().lower()
     if word in _YES:
-        return True
+        return "start"
     if word in _NO:
-        return False
-    raise CommandError(f"answer y or n, not {answer!r}")
+        return "stop"
+    if word in ("undo", "sheet"):
+        return word
+    if word.split()[0] == "edit":
+        return answer.strip()
+    raise CommandError(f"answer y, n, sheet, undo or edit <hand> <result>, not {answer!r}")
 
 
 def _again(answer: str) -> str:
