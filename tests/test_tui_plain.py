@@ -338,3 +338,24 @@ def test_the_move_clock_between_people_is_said_with_the_question() -> None:
     out = io.StringIO()
     PlainPlayer(Session(), out=out).take(state)  # type: ignore[arg-type]
     assert "⏱ 30s to move · Take the upcard" in out.getvalue(), out.getvalue()
+
+
+def test_help_says_the_rules_in_play_again(tmp_path: Path) -> None:
+    """The rules were said once, at the start, and scrolled away: 'help' says them again under
+    the commands, as the terminal app's help does."""
+    done = subprocess.run(
+        [
+            *(sys.executable, "-m", "ginrummy.cli.main", "play", "--plain", "--level", "simple"),
+            *("--rules", "oklahoma", "--set", "gin_bonus=20", "--seed", str(SEEDS["knock"])),
+            *("--computer-delay", "0", "--db", str(tmp_path / "games.db")),
+        ],
+        input="help\nquit\n",
+        capture_output=True,
+        text=True,
+        env=env(tmp_path),
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    helped = done.stdout.split("Commands (short forms in brackets):", 1)[1]
+    assert "Rules: Gin +20; undercut +25" in helped, done.stdout
+    assert "the first upcard sets the knock limit" in helped, done.stdout

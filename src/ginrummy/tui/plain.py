@@ -427,6 +427,9 @@ class PlainPlayer:
             return
         if name == "help":
             self.say(HELP)
+            rules = str(state["table"].get("rules_text") or "")
+            if rules:  # said at the start, and scrolled away since
+                self.say(f"Rules: {rules}")
         elif name == "sheet":
             for line in sheet_lines(state["table"]):
                 self.say(line)
