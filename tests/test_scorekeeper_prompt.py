@@ -313,3 +313,26 @@ def test_the_next_game_of_a_match_question_takes_sheet_undo_and_edit(
     assert out.count("Start game 2?") == 4, out  # each end, after the sheet and the edit
     assert "Start game 2? [Y/n/sheet/undo/edit]: n\nThe match is saved" in out, out
     assert entries(db_url) == [("result", "ann gin 9"), ("result", "bob gin 80")]
+
+
+@pytest.mark.parametrize("plain", [True, False])
+def test_a_stake_keeps_the_presets_name_over_the_rules(
+    db_url: str, plain: bool, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stake is what a point is worth, not a rule of play: classic at 0.05 a point was
+    headed "Rules:", as if its rules had been changed, where classic without a stake is
+    "Rules (classic):"."""
+    args = ["--players", "Ann", "Bob", "--rules", "classic", "--single", "--dealer", "ann"]
+    status, out, _ = score(
+        db_url,
+        ["rules", "quit"],
+        *args,
+        "--stake",
+        "0.05",
+        *(["--plain"] if plain else []),
+        capsys=capsys,
+        monkeypatch=monkeypatch,
+    )
+    assert status == 0
+    assert out.count("Rules (classic):") == 2, out  # when the game starts, and for 'rules'
+    assert "Stake 0.05 per point." in out

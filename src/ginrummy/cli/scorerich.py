@@ -72,7 +72,7 @@ class RichView:
             self.console.print(Text(line, style="bold cyan"), soft_wrap=True)
 
     def rules(self, rules: Rules, *, match: bool) -> None:
-        name = rules.preset_name()
+        name = rules.replace(stake=0).preset_name()  # a stake is said below it
         self.console.print(Text(f"Rules{f' ({name})' if name else ''}:", style="bold"))
         for line in rules.describe(match=match).splitlines():
             self.console.print(Text(f"  {line}"))

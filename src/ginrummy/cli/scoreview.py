@@ -93,7 +93,7 @@ class PlainView:
             self._print(line)
 
     def rules(self, rules: Rules, *, match: bool) -> None:
-        name = rules.preset_name()
+        name = rules.replace(stake=0).preset_name()  # a stake is said below it
         self._print(f"Rules{f' ({name})' if name else ''}:")
         for line in rules.describe(match=match).splitlines():
             self._print(f"  {line}")
