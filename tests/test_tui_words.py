@@ -341,6 +341,19 @@ def test_the_plain_mode_says_who_came_or_went_only_when_it_changes() -> None:
     assert out.getvalue()[said:].splitlines() == [f"{other} is here.", f"{other} left the table."]
 
 
+def test_a_stake_leaves_the_presets_name_in_the_title_and_says_what_a_point_is_worth() -> None:
+    """The title named "custom rules" for a preset played for a stake, as if the rules of
+    play had been changed; a stake is no rule of play."""
+    from ginrummy.tui.words import title_line
+
+    for stake, words in (("0.05", ["classic", "0.05 a point"]), ("0", ["classic"])):
+        store = Store("sqlite://")
+        rules = Rules.preset("classic", stake=stake)
+        _, states = finished_hand(SEEDS["knocked"], store, rules=rules)
+        assert title_line(states[-1]).split(" · ")[2:] == words
+        store.close()
+
+
 def test_a_hollywood_score_is_each_columns_not_their_sum() -> None:
     from ginrummy.tui.plain import showdown_lines
     from ginrummy.tui.words import title_line

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from ..engine.cards import Card
@@ -435,6 +436,9 @@ def title_line(state: State) -> str:
         score = f"{names[order[0]]} – {names[order[1]]}: {each}"
     preset = table.get("preset") or "custom rules"
     parts = [score, f"hand {table['hand_number']}", preset]
+    stake = str((table.get("rules") or {}).get("stake") or "0")
+    if Decimal(stake):  # the preset is named a stake apart: what a point is worth is said
+        parts.append(f"{stake} a point")
     if table.get("match_totals") is not None:
         totals = table["match_totals"]
         parts.append(f"match {totals[order[0]]}–{totals[order[1]]}")

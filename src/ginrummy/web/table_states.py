@@ -100,7 +100,9 @@ class TableStates(TableBase):
                 "options": self.options.to_dict(),
                 "rules": self.rules.to_dict(),
                 "rules_text": self.rules.describe(match=self.options.match),
-                "preset": self.rules.preset_name(),  # compares with every preset: not cheap
+                # The preset the rules are, a stake apart (what a point is worth is no rule
+                # of play); compares with every preset: not cheap.
+                "preset": self.rules.replace(stake=0).preset_name(),
             }
         return self._fixed
 
