@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from test_web_browser import CHROMIUM, Player, browser
-from test_web_table_browser import SETTLED, context, open_table, stacked
+from test_web_table_browser import SETTLED, context, knock_on_the_readme_deal, open_table, stacked
 from webutil import ARTIFACTS, LiveServer
 
 __all__ = ["browser", "stacked"]  # fixtures
@@ -288,5 +288,54 @@ def test_the_header_stands_out_from_the_dark_page(
         assert line >= 1.5, line  # and a line between them
         check(page, where)
         shot(page, f"desktop-{where}-header")
+    finally:
+        ctx.close()
+
+
+# Where each page has loaded what it shows (the theme choice is checked against it).
+LOADED = {
+    "history": "#stats .chart",
+    "replay": "#board .card",
+    "learn": "#lesson h2",
+}
+
+
+def test_the_history_replay_and_how_to_play_offer_the_theme(
+    stacked: LiveServer, browser: Any
+) -> None:
+    # Only the lobby and the table offered the Theme choice: the history, a replay and how to
+    # play followed a stored one but gave no way to change it where the player was reading.
+    ctx = context(browser, SIZES["phone"], color_scheme="light")
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(1), "you")
+        rules = {"first_dealer": "fixed", "first_dealer_seat": 1, "game_target": 10}
+        knock_on_the_readme_deal(page, stacked, you, options=rules)
+        you.wait_for_showdown()
+        table_id = page.url.rstrip("/").split("/")[-1]
+        paths = {"history": "/history", "replay": f"/replay/{table_id}", "learn": "/learn"}
+        for where, path in paths.items():
+            page.goto(f"{stacked.url}{path}")
+            page.locator(LOADED[where]).first.wait_for()
+            choice = page.locator("footer #opt-theme")
+            assert choice.input_value() == "", where  # the device's
+            assert not page.evaluate(DARK), where
+            choice.select_option("dark")
+            assert page.evaluate(DARK), where
+            check(page, f"{where}, dark chosen")
+            choice.scroll_into_view_if_needed()
+            shot(page, f"phone-{where}-chosen-dark")
+            page.reload()
+            page.locator(LOADED[where]).first.wait_for()
+            assert page.evaluate(DARK), f"{where}: the choice is kept"
+            assert choice.input_value() == "dark", where
+            choice.select_option("light")
+            assert not page.evaluate(DARK), where
+            assert page.evaluate(CONTRAST) == [], f"{where}, light chosen"
+            choice.select_option("")
+            assert not page.evaluate(DARK), where
+            stored = page.evaluate("() => JSON.parse(localStorage['ginrummy.settings']).theme")
+            assert stored is None, where
+        you.check_clean()
     finally:
         ctx.close()

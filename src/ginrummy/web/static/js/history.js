@@ -1,7 +1,7 @@
 // This player's finished games, a page at a time, and their record: only the games this
 // browser's player sat at (by its anonymous player id, and the seat tokens kept in its storage),
 // never everyone's.
-import { h, savedTables } from "./common.js";
+import { h, savedTables, themeChoice } from "./common.js";
 
 const tables = savedTables().map((t) => ({ id: t.id, token: t.token }));
 let page = 1;
@@ -210,3 +210,6 @@ async function stats() {
 }
 load();
 stats();
+
+// The theme, chosen here as in the lobby's footer and the table's settings.
+themeChoice(document.getElementById("opt-theme"));

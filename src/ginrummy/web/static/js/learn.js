@@ -1,7 +1,7 @@
 // How to play, for the rules chosen: the same card pictures as the table, the figures of the
 // chosen preset (knock limit, bonuses, targets) filled in.
 import { cardElement } from "./cards.js";
-import { h } from "./common.js";
+import { h, themeChoice } from "./common.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -130,3 +130,6 @@ async function load() {
   show();
 }
 load();
+
+// The theme, chosen here as in the lobby's footer and the table's settings.
+themeChoice(document.getElementById("opt-theme"));

@@ -1,7 +1,7 @@
 // Step through every action of a finished game, in words, with both hands face up; play it
 // by itself with Play.
 import { position, stepper } from "./board.js";
-import { h } from "./common.js";
+import { h, themeChoice } from "./common.js";
 import { dealLine, moveLine, namer, resultHeadline, resultWords } from "./words.js";
 
 const $ = (id) => document.getElementById(id);
@@ -56,3 +56,6 @@ async function load() {
   });
 }
 load();
+
+// The theme, chosen here as in the lobby's footer and the table's settings.
+themeChoice(document.getElementById("opt-theme"));
