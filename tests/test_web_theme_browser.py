@@ -10,6 +10,7 @@ Screenshots go to test-artifacts/ (theme-*.png).
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -339,3 +340,50 @@ def test_the_history_replay_and_how_to_play_offer_the_theme(
         you.check_clean()
     finally:
         ctx.close()
+
+
+# What the page is while its modules have not come: the theme on <html>, and whether it is dark.
+BEFORE_MODULES = """() => [document.documentElement.dataset.theme || null,
+  document.querySelector('link[rel=stylesheet]').sheet !== null && (DARK_HERE)()]""".replace(
+    "DARK_HERE", DARK
+)
+
+
+@pytest.mark.parametrize(("device", "chosen"), [("light", "dark"), ("dark", "light")])
+def test_every_page_is_drawn_in_the_chosen_theme_from_the_first(
+    stacked: LiveServer, browser: Any, device: str, chosen: str
+) -> None:
+    # The stored theme was applied by the pages' modules, which run only once the whole page has
+    # been parsed (and their files fetched): until then a page with dark chosen on a light device
+    # was drawn light, and flashed to dark. Here the modules are held back while the page is
+    # looked at and drawn.
+    ctx = context(browser, SIZES["phone"], color_scheme=device)
+    held: list[Any] = []
+    try:
+        page = ctx.new_page()
+        page.goto(f"{stacked.url}/")
+        page.locator("#preset option").first.wait_for(state="attached")
+        page.locator("#opt-theme").select_option(chosen)
+        modules = re.compile(r".*/static/js/(?!theme\.js).*")
+        page.route(modules, lambda route: held.append(route))
+        for path in ("/", "/t/abc", "/history", "/replay/abc", "/learn"):
+            page.goto(f"{stacked.url}{path}", wait_until="commit")
+            page.wait_for_function("() => document.querySelector('script[type=module]')")
+            theme, dark = page.evaluate(BEFORE_MODULES)
+            assert theme == chosen, f"{path}: data-theme {theme} before the modules"
+            assert dark == (chosen == "dark"), f"{path}: drawn {device} before the modules"
+            name = path.strip("/").split("/")[0] or "lobby"
+            shot_now(page, f"phone-{name}-{chosen}-before-modules")
+            assert held, f"{path}: its modules came"
+            for route in held:
+                route.abort()
+            held.clear()
+        page.unroute(modules)
+    finally:
+        ctx.close()
+
+
+def shot_now(page: Any, name: str) -> None:
+    """A screenshot of what is drawn now (no waiting for the cards to settle)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"theme-{name}.png"))

@@ -105,14 +105,13 @@ export function applySettings() {
 }
 
 // The theme chosen in the settings ("light", "dark"), or else none: then the page follows the
-// device's (style.css, prefers-color-scheme). Every page imports this module, so every page
-// takes the theme as soon as its script runs.
+// device's (style.css, prefers-color-scheme). A page takes the stored one before it is first
+// drawn (theme.js, in its <head>); this applies a new choice.
 export function applyTheme(theme) {
   const root = document.documentElement;
   if (theme === "light" || theme === "dark") root.dataset.theme = theme;
   else delete root.dataset.theme;
 }
-applyTheme(settings().theme);
 
 // A Theme choice (a <select> of "", "light", "dark"): shows the one saved, and saves and applies
 // a new one at once; ``then`` follows a change (the table redraws with its other settings).
