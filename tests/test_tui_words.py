@@ -469,3 +469,40 @@ def test_the_plain_showdown_shows_the_cards_laid_off_on_their_melds(
     assert f" + {pretty_cards(laid[:1])}" in line, line
     assert line.endswith(")."), line
     store.close()
+
+
+@pytest.mark.parametrize("match_target", [1, 1000], ids=["match-over", "game-of-a-match"])
+def test_a_match_for_a_stake_is_settled_once_by_the_match(match_target: int) -> None:
+    """At a stake, a match is settled once, at its end: the last game's line said what its
+    own net paid as well ("You win the game by 253. At 0.5 a point, … pays you 126.50."),
+    beside the match's same sum, and each game before it said so too, as if paid per game."""
+    from ginrummy.tui.plain import showdown_lines
+    from ginrummy.tui.sheet import final_sentences
+
+    store = Store("sqlite://")
+    rules = Rules.preset("standard", game_target=1, match_target=match_target, stake="0.5")
+    _, states = finished_hand(SEEDS["knock"], store, rules=rules, match=True)
+    last = states[-1]
+    table, n = last["table"], Namer.of(last)
+    assert table["game_over"] and table["over"] == (match_target == 1)
+    game_line = "You win the game by 253."
+    settled = "You win the match by 253. At 0.5 a point, Computer (simple) pays you 126.50."
+    said = [settled] if table["over"] else []
+    assert final_sentences(table, n) == [game_line, *said]  # the app's result
+    for shown in (final_lines(table, n), showdown_lines(last)):  # its sheet, the plain mode
+        assert game_line in shown, shown
+        assert [line for line in shown if "pays" in line] == said, shown
+    store.close()
+
+
+def test_a_single_game_for_a_stake_is_settled_by_the_game() -> None:
+    from ginrummy.tui.sheet import final_sentences
+
+    store = Store("sqlite://")
+    rules = Rules.preset("standard", game_target=1, stake="0.5")
+    _, states = finished_hand(SEEDS["knock"], store, rules=rules)
+    last = states[-1]
+    assert final_sentences(last["table"], Namer.of(last)) == [
+        "You win the game by 253. At 0.5 a point, Computer (simple) pays you 126.50."
+    ]
+    store.close()

@@ -165,14 +165,15 @@ def final_lines(
 
 
 def final_sentences(table: Mapping[str, Any], n: Namer) -> list[str]:
-    """Who wins by how much, once it is over: the game; the last game, then the match."""
+    """Who wins by how much, once it is over: the game; the last game, then the match. The
+    stake is settled by the game, or in a match once by the match (never by its games)."""
     final = table.get("final")
     if not final:
         return []
     if "games" not in final:
-        return [final_line(final, n, "game")]
+        return [final_line(final, n, "game", settles=not in_match(table))]
     games = final.get("games") or []
-    last = [final_line(games[-1], n, "game")] if games else []
+    last = [final_line(games[-1], n, "game", settles=False)] if games else []
     return [*last, final_line(final, n, "match")]
 
 
@@ -197,5 +198,10 @@ def _game_final_lines(
             ]
             lines = _table(pairs, 1)
         out += lines
-    out.append(final_line(final, n, "game"))
+    out.append(final_line(final, n, "game", settles=not in_match(table)))
     return out
+
+
+def in_match(table: Mapping[str, Any]) -> bool:
+    """Whether the table plays a match (whose games settle no stake of their own)."""
+    return bool((table.get("options") or {}).get("match"))

@@ -235,13 +235,15 @@ def result_words(
     )
 
 
-def final_line(final: Mapping[str, Any], n: Namer, what: str) -> str:
-    """The game's (or match's) end in a sentence: "Ann wins the game by 62"."""
+def final_line(final: Mapping[str, Any], n: Namer, what: str, settles: bool = True) -> str:
+    """The game's (or match's) end in a sentence: "Ann wins the game by 62", with what the
+    loser pays at a stake. A game of a match settles nothing (``settles`` false): the match
+    settles the stake once, at its end (as the web page says it)."""
     winner = final.get("winner")
     if winner is None:
         return "The totals are even."
     stake = ""
-    if float(final.get("stake") or 0) > 0:
+    if settles and float(final.get("stake") or 0) > 0:
         loser = 1 - winner
         stake = (
             f" At {final['stake']} a point, {n.whom(loser)} {n.does(loser, 'pay')} "
