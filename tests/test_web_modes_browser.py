@@ -216,3 +216,43 @@ def test_a_hints_reason_does_not_repeat_its_action(stacked: LiveServer, browser:
         ]
     finally:
         ctx.close()
+
+
+# Press Hint and read the hints' box in the same task: no answer from the server can have come.
+HINT_PRESSED = """(how) => {
+  const key = new KeyboardEvent("keydown", { key: "h", bubbles: true });
+  if (how === "key") document.body.dispatchEvent(key);
+  else document.querySelector("#hint").click();
+  const box = document.querySelector("#hints");
+  return box.hidden ? null : box.textContent;
+}"""
+
+
+@pytest.mark.parametrize(("name", "how"), [("phone", "tap"), ("desktop", "key")])
+def test_hint_says_at_once_that_it_is_working_out_the_moves(
+    stacked: LiveServer, browser: Any, name: str, how: str
+) -> None:
+    # The hints take the server a moment (5 s on a busy one): until they came, pressing Hint
+    # (or H) changed nothing on the page, as if it did nothing, and was pressed again.
+    from test_web_theme_browser import CONTRAST
+
+    ctx = context(browser, PHONES["phone"] if name == "phone" else DESKTOP, color_scheme="dark")
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(1), "you")
+        rules = {"first_dealer": "fixed", "first_dealer_seat": 1}
+        open_table(page, stacked, mode="computer", level="beginner", name="Ann", options=rules)
+        assert page.locator("#hints").is_hidden()
+        said = page.evaluate(HINT_PRESSED, how)
+        assert said == "HintsWorking out your best moves…", said
+        assert page.locator("#hints").is_visible()
+        assert page.evaluate(CONTRAST) == [], "the hints' box while they are worked out"
+        page.locator("#hints li").first.wait_for()
+        text = page.locator("#hints").inner_text()
+        assert "Working out" not in text and "pass" in text, text
+        page.locator("#actions button", has_text="Pass").click()  # a new state: no hints
+        page.locator("#stock .card.playable").wait_for()
+        assert page.locator("#hints").is_hidden()
+        you.check_clean()
+    finally:
+        ctx.close()

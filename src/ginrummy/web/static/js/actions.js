@@ -180,6 +180,16 @@ function confirmKnock(action) {
   dlg.showModal();
 }
 
+// Hints take the server a moment to work out (seconds, on a busy one): the box says so at once,
+// so that a press of Hint (or H) is seen to have done something. An answer or a new state
+// replaces it; a refusal takes it away (table.js).
+export const HINTS_ASKED = "asked";
+export function askHints() {
+  app.hints = HINTS_ASKED;
+  renderHints();
+  send({ type: "hint" });
+}
+
 export function renderHints() {
   const box = $("hints");
   box.replaceChildren();
@@ -188,6 +198,10 @@ export function renderHints() {
     return;
   }
   box.hidden = false;
+  if (app.hints === HINTS_ASKED) {
+    box.append(h("h3", {}, "Hints"), h("p", { class: "muted", role: "status" }, "Working out your best moves…"));
+    return;
+  }
   box.append(
     h("h3", {}, "Hints"),
     h(

@@ -2,7 +2,7 @@
 // digits and arrows to select a card, Enter or X to discard it, Esc to put it back, and
 // Shift with an arrow to move the selected (or focused) card along the hand.
 
-import { renderActions, undo } from "./actions.js";
+import { askHints, renderActions, undo } from "./actions.js";
 import { handCards, renderHand, shiftCard } from "./hand.js";
 import { $, act, app, isLegal, legal, send, table, view } from "./tablestate.js";
 
@@ -34,7 +34,7 @@ document.addEventListener("keydown", (e) => {
   else if (k === "p" && L.includes("pass")) act("pass");
   else if (k === "a" && L.includes("auto")) act("auto");
   else if (k === "f" && L.includes("done")) act("done");
-  else if (k === "h" && table().fair_play && table().fair_play.hints) send({ type: "hint" });
+  else if (k === "h" && table().fair_play && table().fair_play.hints) askHints();
   else if (k === "u" && table().can_undo) undo();
   else if (k === "n" && v.phase === "over" && !table().over) send({ type: "next" });
   else if ((k === "x" || k === "enter") && sel && L.includes(`discard ${sel}`)) act(`discard ${sel}`);

@@ -4,7 +4,7 @@
 // keyboard); the other modules are functions of their arguments (words, arrange, drag, motion,
 // movelog, sound, board, review, sheet, verify).
 
-import { renderActions, renderHints, undo } from "./actions.js";
+import { askHints, HINTS_ASKED, renderActions, renderHints, undo } from "./actions.js";
 import { splitCards } from "./cards.js";
 import { applySettings, h, saveSettings, saveTable, settings, shareLink, themeChoice } from "./common.js";
 import { enableDrag } from "./drag.js";
@@ -113,6 +113,10 @@ function connect() {
       if (app.state) renderInvite(table());
     } else if (msg.type === "error") {
       toast(msg.message, true);
+      if (app.hints === HINTS_ASKED) {
+        app.hints = null; // the hint was refused: nothing is being worked out
+        renderHints();
+      }
       if (app.awaitingSeat && app.heldState) {
         // the seat refused: watch, and say why for as long as the page shows the table
         $("seat-notice").hidden = false;
@@ -411,7 +415,7 @@ async function checkOtherSeatLink() {
   );
 }
 
-$("hint").onclick = () => send({ type: "hint" });
+$("hint").onclick = askHints;
 $("undo").onclick = undo;
 $("knock-cancel").onclick = () => $("knock-dialog").close();
 setting("opt-large", "large");
