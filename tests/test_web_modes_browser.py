@@ -256,3 +256,31 @@ def test_hint_says_at_once_that_it_is_working_out_the_moves(
         you.check_clean()
     finally:
         ctx.close()
+
+
+SHOWDOWN_SEATS = "els => els.map(e => e.textContent)"
+
+
+def test_the_result_marks_which_cards_are_yours(stacked: LiveServer, browser: Any) -> None:
+    # The result laid out both seats' cards under their bare names ("Player 2", "Ann"), where
+    # the table above marks the player's own ("Player 2 (you)"): a player who had kept the
+    # name given could not tell which cards were his.
+    ctx = context(browser, PHONES["phone"])
+    watch_ctx = context(browser, DESKTOP)
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(1), "you")
+        knock_on_the_readme_deal(page, stacked, you)
+        you.wait_for_showdown()
+        seats = page.locator("#showdown .seat-label").evaluate_all(SHOWDOWN_SEATS)
+        assert seats == ["Ann (you)", "Computer (beginner)"], seats
+        assert page.locator("#my-label").inner_text() == "Ann (you)"
+        watcher = watch_ctx.new_page()
+        watcher.goto(page.url.split("#")[0])  # the table's own link: a spectator's
+        watcher.locator("#showdown .seat-label").first.wait_for()
+        seats = watcher.locator("#showdown .seat-label").evaluate_all(SHOWDOWN_SEATS)
+        assert seats == ["Ann", "Computer (beginner)"], seats  # nobody's is "you"
+        you.check_clean()
+    finally:
+        ctx.close()
+        watch_ctx.close()

@@ -69,7 +69,9 @@ export function renderShowdown(v) {
     const melds = seat === r.knocker && v.table_melds?.length ? v.table_melds.map(meldCards) : arr.melds;
     for (const m of melds) row.append(meldGroup(m, "", off));
     if (arr.deadwood.length) row.append(meldGroup(arr.deadwood, "deadwood"));
-    box.append(h("div", { class: "seat-label" }, t.names[seat]), row);
+    // whose cards these are, the player's own marked as on the table ("Ann (you)")
+    const whose = seat === mySeat() ? `${t.names[seat]} (you)` : t.names[seat];
+    box.append(h("div", { class: "seat-label" }, whose), row);
   }
   const verify = h("p", { class: "verify", id: "verify" }, "Checking the deal…");
   box.append(verify);
