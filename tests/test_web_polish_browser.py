@@ -333,3 +333,33 @@ def test_a_hollywood_table_shows_each_columns_score(stacked: LiveServer, browser
         you.check_clean()
     finally:
         ctx.close()
+
+
+# Every checkbox and radio button on the screen that is not 20px square, as a touch screen
+# draws them (style.css): "name widthxheight".
+SQUEEZED_BOXES = """() => [...document.querySelectorAll('input[type=checkbox], input[type=radio]')]
+  .filter((e) => e.getClientRects().length)
+  .map((e) => [e.name || e.id, e.getBoundingClientRect()])
+  .filter(([, r]) => Math.round(r.width) !== 20 || Math.round(r.height) !== 20)
+  .map(([name, r]) => `${name} ${Math.round(r.width)}x${Math.round(r.height)}`)"""
+
+
+@pytest.mark.parametrize("name", sorted(PHONES))
+def test_no_box_is_squeezed_by_its_label(stacked: LiveServer, browser: Any, name: str) -> None:
+    # On a phone the friend's "Hints for both players (never in a game for stakes)" box was
+    # squeezed by its two lines of words to 13px wide and 20px high, beside the 20px squares.
+    ctx = context(browser, PHONES[name])
+    try:
+        page = ctx.new_page()
+        page.goto(f"{stacked.url}/")
+        page.locator("#preset option").first.wait_for(state="attached")
+        page.locator("input[name=mode][value=friend]").check()
+        open_all(page)
+        assert page.evaluate(SQUEEZED_BOXES) == [], "lobby, a friend's options"
+        page.locator("input[name=hints]").scroll_into_view_if_needed()
+        screen(page, f"{name}-lobby-hints-box")
+        open_table(page, stacked, mode="computer", level="beginner", name="Ann")
+        open_all(page)
+        assert page.evaluate(SQUEEZED_BOXES) == [], "table and its settings"
+    finally:
+        ctx.close()
