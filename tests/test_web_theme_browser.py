@@ -293,6 +293,16 @@ def test_the_header_stands_out_from_the_dark_page(
         ctx.close()
 
 
+# How far the footer's Theme choice stands below the page's main part (its felt, its panels)
+# (a main part with no background of its own ends where its last part does).
+FOOTER_GAP = """() => {
+  const main = document.querySelector('main');
+  const s = getComputedStyle(main);
+  const painted = s.backgroundImage !== 'none' || s.backgroundColor !== 'rgba(0, 0, 0, 0)';
+  const above = painted ? main : main.lastElementChild;
+  return document.querySelector('footer select').getBoundingClientRect().top
+    - above.getBoundingClientRect().bottom; }"""
+
 # Where each page has loaded what it shows (the theme choice is checked against it).
 LOADED = {
     "history": "#stats .chart",
@@ -320,6 +330,7 @@ def test_the_history_replay_and_how_to_play_offer_the_theme(
             page.locator(LOADED[where]).first.wait_for()
             choice = page.locator("footer #opt-theme")
             assert choice.input_value() == "", where  # the device's
+            assert page.evaluate(FOOTER_GAP) >= 8, f"{where}: the Theme choice touches the page"
             assert not page.evaluate(DARK), where
             choice.select_option("dark")
             assert page.evaluate(DARK), where
