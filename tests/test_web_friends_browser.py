@@ -357,3 +357,27 @@ def test_a_seat_opened_in_another_browser_leaves_the_first_watching_for_good(
     finally:
         for w in windows:
             w.close()
+
+
+def test_a_friend_not_come_yet_is_not_called_away(
+    stacked: LiveServer, two: tuple[Any, Any]
+) -> None:
+    # Before the friend had opened the invite his seat said "○ away", as if he had left, and
+    # the table "Player 2 to play.", as if he were slow to move: he had never been there.
+    ann, bob = two
+    options = {"first_dealer": "fixed", "first_dealer_seat": 0}  # Bob moves first
+    created = post_table(stacked, mode="friend", name="Ann", options=options)
+    ann.goto(f"{stacked.url}{created['url']}")
+    ann.locator("#hand .card[data-card]").first.wait_for()
+    seat, status = ann.locator("#opp-label"), ann.locator("#status")
+    seat.filter(has_text="○ not here yet").wait_for()
+    assert "away" not in seat.inner_text()
+    assert status.inner_text() == "Player 2 to play, once they open your invite."
+    shot(ann, "friends-phone-friend-not-come-yet")
+    bob.goto(f"{stacked.url}{created['invite']}")
+    bob.locator("#hand .card[data-card]").first.wait_for()
+    seat.filter(has_text="● connected").wait_for()
+    status.filter(has_text="Player 2 to play.").wait_for()
+    bob.close()  # he came and went: now he is away
+    seat.filter(has_text="○ away").wait_for()
+    assert status.inner_text() == "Player 2 to play."

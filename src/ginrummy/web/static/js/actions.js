@@ -3,7 +3,7 @@
 
 import { cardValue, pretty, prettyText } from "./cards.js";
 import { h } from "./common.js";
-import { $, act, app, button, legal, send, table, toast, view, withKeys, words } from "./tablestate.js";
+import { $, act, app, button, legal, notComeYet, send, table, toast, view, withKeys, words } from "./tablestate.js";
 import { actionWords, hintReason } from "./words.js";
 
 // A touch screen is tapped, not clicked (the same test as style.css's for hiding key hints).
@@ -38,7 +38,9 @@ function drawActions(v) {
         ? `${n.who(who)} ${n.does(who, "are")} laying off…`
         : table().options.mode === "computer" && who === 1
           ? `${n.who(who)} is thinking…`
-          : `${n.who(who)} to play.`;
+          : notComeYet(who)
+            ? `${n.who(who)} to play, once they open your invite.`
+            : `${n.who(who)} to play.`;
     return;
   }
   const L = legal();

@@ -3,7 +3,7 @@
 
 import { cardElement, cardName, pretty, splitCards } from "./cards.js";
 import { forgetInvite, h, inviteButton, inviteFor, saveSettings, settings } from "./common.js";
-import { $, app, button, mySeat, myTurn, send, table, toast, view } from "./tablestate.js";
+import { $, app, button, mySeat, myTurn, notComeYet, send, table, toast, view } from "./tablestate.js";
 
 // The two seats' labels: name, dealer, whose turn, and whether a person is connected.
 export function renderPlayers() {
@@ -20,7 +20,8 @@ export function renderPlayers() {
     if (!computer) {
       // between people, whether each is here (against the computer, both always are)
       const on = connected[seat];
-      parts.push(h("span", { class: `presence ${on ? "on" : "off"}` }, on ? "● connected" : "○ away"));
+      const off = notComeYet(seat) ? "○ not here yet" : "○ away";
+      parts.push(h("span", { class: `presence ${on ? "on" : "off"}` }, on ? "● connected" : off));
     }
     if (v && v.phase !== "over" && v.current_player === seat) {
       parts.push(

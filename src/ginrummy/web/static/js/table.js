@@ -111,6 +111,7 @@ function connect() {
       app.connected = msg.connected;
       renderPlayers();
       if (app.state) renderInvite(table());
+      if (app.state) renderActions(view()); // "once they open your invite" no more
     } else if (msg.type === "error") {
       toast(msg.message, true);
       if (app.hints === HINTS_ASKED) {

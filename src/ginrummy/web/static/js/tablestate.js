@@ -28,6 +28,7 @@ export const app = {
   hints: null,
   review: null, // the expert's review of the hand just over
   opts: applySettings(),
+  friendCame: false, // the invited friend was seen connected here (notComeYet)
   sawOpen: false, // this page saw the game before it ended (so it follows a rematch)
   askedRematch: false, // this page asked for the rematch (so it follows it at once)
   logShown: undefined, // what the move log showed last
@@ -88,6 +89,15 @@ export const legal = () => view()?.legal_actions || [];
 export const isLegal = (a) => legal().includes(a);
 export const words = () => namer(table().names, view() && view().seat != null ? view().seat : null);
 export const myTurn = () => view() && view().seat != null && view().current_player === view().seat;
+// Whether ``seat`` is the invited friend, not come yet: the invite is still open (the server
+// tells its sender, seat 0) and this page has not seen the friend connected. Then he is not
+// "away" (he was never here), and the table waits for him to open the invite.
+export function notComeYet(seat) {
+  const t = table();
+  const connected = app.connected || t.connected;
+  if (connected[1]) app.friendCame = true;
+  return seat === 1 && t.seat === 0 && t.options.mode === "friend" && !!t.invite_open && !app.friendCame;
+}
 
 export function send(msg) {
   if (app.ws && app.ws.readyState === WebSocket.OPEN) app.ws.send(JSON.stringify(msg));
