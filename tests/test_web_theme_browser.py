@@ -398,3 +398,20 @@ def shot_now(page: Any, name: str) -> None:
     """A screenshot of what is drawn now (no waiting for the cards to settle)."""
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"theme-{name}.png"))
+
+
+def test_every_page_but_the_table_leads_back_to_play(stacked: LiveServer, browser: Any) -> None:
+    # The history's header had no way on but its logo, and the replay's only "History": a
+    # player done reading had to guess that "♠ Gin Rummy" starts a game.
+    ctx = context(browser, SIZES["phone"])
+    try:
+        page = ctx.new_page()
+        for path in ("/history", "/replay/abc", "/learn"):
+            page.goto(f"{stacked.url}{path}")
+            play = page.locator("header.top nav").get_by_role("link", name="Play", exact=True)
+            assert play.get_attribute("href") == "/", path
+            assert play.is_visible(), path
+        page.locator("header.top nav").get_by_role("link", name="Play", exact=True).click()
+        page.locator("#preset option").first.wait_for(state="attached")
+    finally:
+        ctx.close()
