@@ -315,8 +315,9 @@ def test_the_experts_reply_comes_at_its_delay_however_long_its_search_would_be(
             store.close()
 
     seconds = asyncio.run(run())
-    # (uncapped, the reply came seconds late; the margin is for a loaded machine)
-    assert delay <= seconds < delay + 0.6, seconds
+    # (uncapped, the reply came seconds late: 20,000 worlds are about 6 s; the margin is for
+    # a loaded machine, where 1.02 s was seen)
+    assert delay <= seconds < delay + 1.2, seconds
     worlds, budget = searched[0]  # (its next move, a discard after a take, may have begun)
     assert budget == pytest.approx(1000 * (delay - THINK_MARGIN))
     if seed == 0:
