@@ -55,12 +55,22 @@ def test_a_match_won_in_its_first_game_shows_the_match_over(
         knock_on_the_readme_deal(page, stacked, you, rules, match=True, stake="0.5")
         you.wait_for_showdown()
         final = page.locator("#showdown .final")
-        assert final.locator("h3").inner_text() == "Match over"
-        assert final_rows(page)[1:] == [["Game 1", "248", "0"], ["Total", "248", "0"]]
-        words = final.locator("p").inner_text()
-        assert words == (
-            "You win the match by 248. At 0.5 a point, Computer (beginner) pays you 124.00."
-        ), words
+        # the last game item by item (as every game of a match ends), then the match
+        assert final.locator("h3").all_inner_texts() == ["Game 1 over", "Match over"]
+        rows = final_rows(page)
+        assert rows[1:6] == [
+            ["Hand points", "23", "0"],
+            ["Boxes", "25", "0"],
+            ["Game bonus", "100", "0"],
+            ["Shutout", "100", "0"],
+            ["Total", "248", "0"],
+        ], rows
+        assert rows[7:] == [["Game 1", "248", "0"], ["Total", "248", "0"]], rows
+        words = final.locator("p").all_inner_texts()
+        assert words == [
+            "You win the game by 248.",  # the stake is settled once, by the match
+            "You win the match by 248. At 0.5 a point, Computer (beginner) pays you 124.00.",
+        ], words
         assert page.locator("#showdown button", has_text="Rematch").count() == 1
         sheet = page.locator("#sheet-body").inner_text()
         assert "1\tAnn\tknock\t23\t23\t0" in sheet and "1\tAnn\t248\t248\t0" in sheet, sheet

@@ -4,22 +4,39 @@ import { finalLine } from "./words.js";
 
 export function finalPanel(t, n) {
   const f = t.final;
-  const names = t.names;
-  // a game's summary item by item; a match's points game by game (each game's net goes to its
-  // winner), which add up to the match points
-  const rows = f.games
-    ? [
-        ...f.games.map((g, i) => [`Game ${i + 1}`, [0, 1].map((seat) => (g.winner === seat ? g.net : 0))]),
-        ["Total", f.totals],
-      ]
-    : [
-        ["Hand points", "hand_points"],
-        ["Boxes", "boxes"],
-        ["Game bonus", "game_bonus"],
-        ["Shutout", "shutout"],
-        ["Total", "total"],
-      ].map(([label, key]) => [label, f.players.map((p) => p[key])]);
-  const sheet = h(
+  if (!f.games) return h("div", { class: "final" }, ...gameFinal(f, t, n, "Game over", !t.options.match));
+  // a match: its last game item by item, as every other game of it was shown at its end, then
+  // the match's points game by game (each game's net goes to its winner), which add up to the
+  // match points
+  const last = f.games.at(-1);
+  const rows = [
+    ...f.games.map((g, i) => [`Game ${i + 1}`, [0, 1].map((seat) => (g.winner === seat ? g.net : 0))]),
+    ["Total", f.totals],
+  ];
+  return h(
+    "div",
+    { class: "final" },
+    ...(last?.players ? gameFinal(last, t, n, `Game ${f.games.length} over`, false) : []),
+    h("h3", {}, "Match over"),
+    finalTable(rows, t.names),
+    h("p", {}, finalLine(f, n, "match", true)),
+  );
+}
+
+// A game's summary item by item, under its heading, and who wins it by how much.
+function gameFinal(f, t, n, heading, settles) {
+  const rows = [
+    ["Hand points", "hand_points"],
+    ["Boxes", "boxes"],
+    ["Game bonus", "game_bonus"],
+    ["Shutout", "shutout"],
+    ["Total", "total"],
+  ].map(([label, key]) => [label, f.players.map((p) => p[key])]);
+  return [h("h3", {}, heading), finalTable(rows, t.names), h("p", {}, finalLine(f, n, "game", settles))];
+}
+
+function finalTable(rows, names) {
+  return h(
     "table",
     { class: "sheet" },
     h(
@@ -40,14 +57,6 @@ export function finalPanel(t, n) {
         h("tr", {}, h("th", { scope: "row" }, label), ...cells.map((x) => h("td", {}, x))),
       ),
     ),
-  );
-  const what = f.games ? "match" : "game";
-  return h(
-    "div",
-    { class: "final" },
-    h("h3", {}, f.games ? "Match over" : "Game over"),
-    sheet,
-    h("p", {}, finalLine(f, n, what, !!f.games || !t.options.match)),
   );
 }
 

@@ -1,0 +1,66 @@
+"""The end of a match and what is kept of it, as a player sees them in Debian's Chromium: the
+last game's tally beside the match's, the expert's review of the hand, and the history page's
+record (its rules named by what was changed, its figures named by what they count, its table
+inside its panel).
+
+One match is played (to 10, won by my knock on the README's deal, under changed rules) on a
+phone, and every test looks at it. Screenshots go to test-artifacts/ (ends-*.png).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from test_web_browser import CHROMIUM, Player, browser
+from test_web_table_browser import PHONES, context, knock_on_the_readme_deal, overflow, stacked
+from webutil import ARTIFACTS, LiveServer
+
+__all__ = ["browser", "stacked"]  # fixtures
+
+pytestmark = pytest.mark.skipif(
+    not CHROMIUM.exists(), reason="needs Debian's Chromium: apt install chromium"
+)
+
+# gin bonus 20 and knock limit 9, besides the fixed first dealer the README's deal needs
+RULES = {"game_target": 10, "match_target": 10, "gin_bonus": 20, "knock_limit": 9}
+
+
+def screen(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"ends-{name}.png"), full_page=True)
+
+
+@pytest.fixture(scope="module")
+def match(stacked: LiveServer, browser: Any) -> Iterator[tuple[Any, Player]]:
+    """A phone's page at a match just won by my knock (the only hand of its only game)."""
+    ctx = context(browser, PHONES["phone"])
+    try:
+        page = ctx.new_page()
+        you = Player(page, random.Random(1), "you")
+        you.tap = True
+        knock_on_the_readme_deal(page, stacked, you, RULES, match=True)
+        you.wait_for_showdown()
+        page.locator("#showdown .final").wait_for()
+        yield page, you
+    finally:
+        ctx.close()
+
+
+def test_the_end_of_a_match_shows_its_last_games_tally_too(match: tuple[Any, Player]) -> None:
+    # Every other game of a match ends with its tally item by item; the last one showed only
+    # the match's points game by game.
+    page, you = match
+    text = page.locator("#showdown .final").inner_text()
+    for item in ("Game 1 over", "Hand points", "Boxes", "Game bonus", "Shutout"):
+        assert item in text, (item, text)
+    assert "You win the game by 248." in text, text
+    assert text.index("Game 1 over") < text.index("Match over"), text
+    assert "You win the match by 248." in text, text
+    assert overflow(page) == 0
+    page.locator("#showdown .final").scroll_into_view_if_needed()
+    screen(page, "phone-match-over")
+    you.check_clean()
