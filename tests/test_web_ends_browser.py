@@ -64,3 +64,15 @@ def test_the_end_of_a_match_shows_its_last_games_tally_too(match: tuple[Any, Pla
     page.locator("#showdown .final").scroll_into_view_if_needed()
     screen(page, "phone-match-over")
     you.check_clean()
+
+
+def test_the_reviews_boards_mark_you(match: tuple[Any, Player]) -> None:
+    # The table and the result say "Ann (you)"; the review's boards said only "Ann".
+    page, you = match
+    page.locator("#review-ask").tap()
+    page.locator("#review .seat-label").first.wait_for()
+    labels = page.locator("#review .seat-label").all_inner_texts()
+    assert labels[0] == "Ann (you)", labels
+    assert labels[-1] == "Computer (beginner) (dealer)", labels
+    assert overflow(page) == 0
+    you.check_clean()

@@ -20,9 +20,13 @@ function melds(list) {
   return r;
 }
 
-// The position ``step`` of a hand (see replay_hand on the server) as elements.
-export function position(step, { names, dealer, heading = "h3" }) {
-  const name = (seat) => names[seat] + (dealer === seat ? " (dealer)" : "");
+// The position ``step`` of a hand (see replay_hand on the server) as elements. ``you``: the
+// seat of whoever looks at it, marked as the table marks it ("Ann (you)"), if any.
+export function position(step, { names, dealer, you = null, heading = "h3" }) {
+  const name = (seat) => {
+    const marks = [seat === you ? "you" : "", dealer === seat ? "dealer" : ""].filter(Boolean);
+    return names[seat] + (marks.length ? ` (${marks.join(", ")})` : "");
+  };
   const out = [
     h(heading, { class: "seat-label" }, name(0)),
     row(splitCards(step.hands[0]), `${names[0]}'s hand`),

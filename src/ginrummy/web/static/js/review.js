@@ -7,7 +7,7 @@ import { actionWords, moveLine } from "./words.js";
 
 // The expert's review of your play of the hand just over: asked for with a button, worked out
 // on the server in the background, the biggest mistakes first.
-export function renderReview(box, { review, names, n, ask: askForIt }) {
+export function renderReview(box, { review, names, you, n, ask: askForIt }) {
   if (!review) {
     const ask = h("button", { type: "button" }, "Review my play");
     ask.onclick = () => {
@@ -38,7 +38,7 @@ export function renderReview(box, { review, names, n, ask: askForIt }) {
       `Move ${i} of ${play.steps.length - 1}: ${what}`,
       mistake ? h("strong", { class: "mistake" }, ` ✗ The expert would ${actionWords(mistake.best)}.`) : "",
     );
-    board.replaceChildren(...position(s, { names, dealer: play.dealer, heading: "h4" }));
+    board.replaceChildren(...position(s, { names, dealer: play.dealer, you, heading: "h4" }));
   });
   const list = review.mistakes.length
     ? h(

@@ -146,5 +146,5 @@ export function showReview() {
   const box = $("review");
   if (!box) return;
   const review = app.review && app.review.hand === table().hand_number ? app.review : null;
-  renderReview(box, { review, names: table().names, n: words(), ask: () => send({ type: "review" }) });
+  renderReview(box, { review, names: table().names, you: mySeat(), n: words(), ask: () => send({ type: "review" }) });
 }
