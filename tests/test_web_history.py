@@ -238,7 +238,11 @@ def test_history_and_statistics_follow_the_player_not_the_name(
         assert stats[ann]["games"] == stats[bob]["games"] == 1
         assert stats[ann]["wins"] + stats[bob]["wins"] == 1
         (row,) = stats[ann]["by"]
-        assert (row["against"], row["rules"], row["games"]) == ("a person", "standard, changed", 1)
+        assert (row["against"], row["rules"], row["games"]) == (
+            "a person",
+            "standard, game target 10",
+            1,
+        )
         assert row["wins"] == stats[ann]["wins"]
         for key in ("hands", "gins", "undercuts", "points"):
             assert row[key] == stats[ann][key], key

@@ -217,6 +217,33 @@ class Rules:
                     raise RulesWordError(str(exc), written[option]) from None
         return cls.preset(name, **typed)
 
+    def label(self, preset: str, *, most: int = 3) -> str:
+        """A short name for these rules, for a list's cell: the preset's name, then what they
+        change of it (at most ``most`` changes, then how many more), the stake apart (what a
+        point is worth is no rule of play).
+
+        >>> Rules.preset("standard", gin_bonus=20, knock_limit=8).label("standard")
+        'standard, knock limit 8, gin bonus 20'
+        >>> Rules.preset("classic", big_gin=True, stake="0.5").label("classic")
+        'classic, big gin'
+        >>> Rules.preset("standard", undercut_on_tie=False, knock_limit=5, game_target=50,
+        ...     match_target=300, shutout="none").label("standard")
+        'standard, knock limit 5, no undercut on tie, shutout none, 2 more'
+        """
+        base = Rules.preset(preset).to_dict()
+        changes = []
+        for key, value in self.to_dict().items():
+            if key == "stake" or value == base[key]:
+                continue
+            words = key.replace("_", " ")
+            if isinstance(value, bool):
+                changes.append(words if value else f"no {words}")
+            else:
+                changes.append(f"{words} {value}")
+        if len(changes) > most:
+            changes[most:] = [f"{len(changes) - most} more"]
+        return ", ".join([preset, *changes])
+
     # -- per-hand rules ------------------------------------------------------------------------
 
     def knock_limit_for(self, upcard: Card | None) -> int:

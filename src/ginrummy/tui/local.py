@@ -45,8 +45,9 @@ class ResumeError(LookupError):
 
 
 def preset_label(preset: str, rules: Rules) -> str:
-    """How the web labels a table's rules: the preset's name, or "<preset>, changed"."""
-    return preset if rules == Rules.preset(preset) else f"{preset}, changed"
+    """How the web labels a table's rules: the preset's name, and what was changed of it
+    ("standard, gin bonus 20")."""
+    return rules.label(preset)
 
 
 class LocalGame:

@@ -146,7 +146,8 @@ def _table_settings(data: dict[str, Any]) -> tuple[Rules, Options, tuple[str, st
         if mode == "computer"
         else clean_name(data.get("opponent"), "Player 2")
     )
-    label = preset if rules == Rules.preset(preset) else f"{preset}, changed"
+    # how the history names these rules: the preset, and what was changed of it
+    label = rules.label(preset)
     options = Options(mode, level, match, clock, hints, preset=label)
     return rules, options, (name, other)
 
