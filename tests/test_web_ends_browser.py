@@ -76,3 +76,23 @@ def test_the_reviews_boards_mark_you(match: tuple[Any, Player]) -> None:
     assert labels[-1] == "Computer (beginner) (dealer)", labels
     assert overflow(page) == 0
     you.check_clean()
+
+
+def by_rules(page: Any, stacked: LiveServer) -> Any:
+    page.goto(f"{stacked.url}/history")
+    table = page.locator("#stats table.sheet", has_text="By opponent and rules")
+    table.wait_for()
+    return table
+
+
+def test_the_hands_figure_is_named_for_what_it_counts(
+    match: tuple[Any, Player], stacked: LiveServer
+) -> None:
+    # "Hands played" stood under "Games finished" but counted the hands of those games only.
+    page, _ = match
+    by_rules(page, stacked)
+    rows = page.locator("#stats table.sheet").first.locator("tr")
+    labels = rows.locator("th").all_inner_texts()
+    assert "Hands played" not in labels, labels
+    assert labels[:4] == ["Games finished", "Won", "Lost", "Hands in those games"], labels
+    assert rows.nth(3).locator("td").inner_text() == "1"  # the match's one hand

@@ -79,7 +79,7 @@ const LABELS = [
   ["games", "Games finished"],
   ["wins", "Won"],
   ["losses", "Lost"],
-  ["hands", "Hands played"],
+  ["hands", "Hands in those games"],
   ["hands_won", "Hands won"],
   ["gins", "Gins"],
   ["undercuts", "Undercuts (yours)"],
