@@ -85,6 +85,18 @@ def by_rules(page: Any, stacked: LiveServer) -> Any:
     return table
 
 
+def test_the_history_names_the_rules_changed(
+    match: tuple[Any, Player], stacked: LiveServer
+) -> None:
+    # The rules' cell said "standard, changed": changed how, a player could not tell.
+    page, _ = match
+    group = by_rules(page, stacked).locator("tbody th.group")
+    assert " ".join(group.inner_text().split()) == (
+        "Against the computer (beginner): "
+        "standard, knock limit 9, gin bonus 20, first dealer fixed, 3 more"
+    )
+
+
 def test_the_hands_figure_is_named_for_what_it_counts(
     match: tuple[Any, Player], stacked: LiveServer
 ) -> None:
@@ -96,3 +108,26 @@ def test_the_hands_figure_is_named_for_what_it_counts(
     assert "Hands played" not in labels, labels
     assert labels[:4] == ["Games finished", "Won", "Lost", "Hands in those games"], labels
     assert rows.nth(3).locator("td").inner_text() == "1"  # the match's one hand
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (390, 844)], ids=["desktop", "phone"])
+def test_the_record_by_opponent_and_rules_fits_its_panel(
+    match: tuple[Any, Player], stacked: LiveServer, size: tuple[int, int]
+) -> None:
+    # On a desktop the table scrolled sideways inside its panel, its last column cut off.
+    page, _ = match
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    try:
+        table = by_rules(page, stacked)
+        table.scroll_into_view_if_needed()
+        screen(page, f"{size[0]}-history")
+        box = table.locator("xpath=..")
+        wide, room = box.evaluate("(e) => [e.scrollWidth, e.clientWidth]")
+        assert wide <= room, (wide, room)
+        assert overflow(page) == 0
+        # the headings and figures stay on a line or two: readable, not a word a line
+        for cell in table.locator("th, td").all():
+            height = cell.bounding_box()["height"]
+            assert height < 3 * 22, (cell.inner_text(), height)
+    finally:
+        page.set_viewport_size({"width": 390, "height": 844})

@@ -385,10 +385,15 @@ def test_a_rematch_keeps_the_seats_and_the_spectator_follows(
         page.locator("#stats .chart").wait_for()
         record = page.locator("#stats").inner_text()
         assert "Win rate" in record and "beginner" in record, record
-        # every column of the breakdown by opponent has its cell (three were left out)
-        for row in page.locator("#stats .scroll-x table tbody tr").all():
-            assert row.locator("td").count() == 7
-            assert row.locator("td").nth(4).inner_text() != ""
+        # every column of the breakdown by opponent has its cell (three were left out): a
+        # line naming the opponent and rules, then its five figures
+        bodies = page.locator("#stats .scroll-x table tbody").all()
+        assert bodies
+        for body in bodies:
+            assert "Against the computer (beginner)" in body.locator("th.group").inner_text()
+            figures = body.locator("tr").nth(1).locator("td")
+            assert figures.count() == 5
+            assert all(figures.nth(i).inner_text() != "" for i in range(5))
         assert page.locator("#games a").count() >= 1
         assert violations(page) == [], "history with a game"
         shot(page, "desktop-history-record")

@@ -155,17 +155,31 @@ async function stats() {
       h("td", {}, s.hands ? (s.points / s.hands).toFixed(1) : "—"),
     ),
   );
+  // each opponent and rules: a line naming them across the table, then its figures (in
+  // columns of their own beside them, the rules' names squeezed the table past its panel)
   const by = (s.by || []).map((r) =>
     h(
-      "tr",
+      "tbody",
       {},
-      h("td", {}, r.against),
-      h("td", {}, r.rules),
-      h("td", {}, r.games),
-      h("td", {}, percent(r.wins, r.games)),
-      h("td", {}, r.hands ? (r.points / r.hands).toFixed(1) : "—"),
-      h("td", {}, r.gins ?? "—"),
-      h("td", {}, r.undercuts ?? "—"),
+      h(
+        "tr",
+        {},
+        h(
+          "th",
+          { scope: "rowgroup", colspan: "5", class: "group" },
+          `Against ${r.against === "a person" ? "a person" : `the computer (${r.against})`}: `,
+          h("span", { class: "rules" }, r.rules),
+        ),
+      ),
+      h(
+        "tr",
+        {},
+        h("td", {}, r.games),
+        h("td", {}, percent(r.wins, r.games)),
+        h("td", {}, r.hands ? (r.points / r.hands).toFixed(1) : "—"),
+        h("td", {}, r.gins ?? "—"),
+        h("td", {}, r.undercuts ?? "—"),
+      ),
     ),
   );
   box.replaceChildren(
@@ -174,7 +188,7 @@ async function stats() {
       ? scrolling(
           h(
             "table",
-            { class: "sheet" },
+            { class: "sheet by" },
             h("caption", {}, "By opponent and rules"),
             h(
               "thead",
@@ -182,8 +196,6 @@ async function stats() {
               h(
                 "tr",
                 {},
-                h("th", { scope: "col" }, "Against"),
-                h("th", { scope: "col" }, "Rules"),
                 h("th", { scope: "col" }, "Games"),
                 h("th", { scope: "col" }, "Won"),
                 h("th", { scope: "col" }, "Points a hand"),
@@ -191,7 +203,7 @@ async function stats() {
                 h("th", { scope: "col" }, "Undercuts"),
               ),
             ),
-            h("tbody", {}, ...by),
+            ...by,
           ),
           "By opponent and rules",
         )
