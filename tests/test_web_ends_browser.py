@@ -97,6 +97,17 @@ def test_the_history_names_the_rules_changed(
     )
 
 
+def test_the_list_of_games_names_each_games_rules(
+    match: tuple[Any, Player], stacked: LiveServer
+) -> None:
+    # The list said who played, when and who won, but not under which rules.
+    page, _ = match
+    by_rules(page, stacked)
+    line = " ".join(page.locator("#games li").first.inner_text().split())
+    assert "standard, knock limit 9, gin bonus 20, first dealer fixed, 3 more" in line, line
+    assert overflow(page) == 0
+
+
 def test_the_hands_figure_is_named_for_what_it_counts(
     match: tuple[Any, Player], stacked: LiveServer
 ) -> None:

@@ -84,6 +84,7 @@ def test_a_finished_game_is_listed_replayed_and_counted(monkeypatch: pytest.Monk
         assert [g["id"] for g in listed] == [created["id"]]
         assert listed[0]["names"] == ["Ann", "Bob"] and listed[0]["seat"] == 0
         assert listed[0]["final"]["winner"] in (0, 1) and listed[0]["undo_used"] is False
+        assert listed[0]["rules"] == "standard, game target 10"
         stranger = [{"id": created["id"], "token": "nope"}]
         assert client.post("/api/history", json={"tables": stranger}).json()["games"] == []
         assert client.get("/api/history").status_code == 405  # nobody lists everyone's games

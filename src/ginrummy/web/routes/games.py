@@ -231,6 +231,8 @@ def _game_summary(game: SeatedGame) -> dict[str, Any]:
         "updated": game.updated_at.isoformat(),
         "final": game.summary,
         "undo_used": bool(game.options.get("undo_used")),
+        # the rules' name, as the record by opponent and rules gives it ("" for none stored)
+        "rules": str(game.options.get("preset") or ""),
         "url": f"/t/{game.id}" if game.status == "open" else f"/replay/{game.id}",
     }
 

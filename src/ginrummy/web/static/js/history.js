@@ -33,6 +33,7 @@ async function load() {
           "span",
           { class: "muted" },
           `${g.updated.slice(0, 16).replace("T", " ")}` +
+            (g.rules ? ` · ${g.rules}` : "") +
             (g.status === "abandoned" ? " · abandoned" : "") +
             (g.final && g.final.winner != null ? ` · ${g.names[g.final.winner]} won by ${g.final.net}` : "") +
             (g.undo_used ? " · undo used (not counted)" : ""),
