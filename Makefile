@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 
 $(BIN)/.installed: pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip "setuptools>=68"
+	$(BIN)/python -m pip install -q --upgrade pip "setuptools>=77"
 	GINRUMMY_PURE=1 $(BIN)/python -m pip install -q -e '.[all,test,dev]'
 	touch $@
 
