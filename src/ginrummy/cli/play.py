@@ -167,6 +167,12 @@ def run(args: argparse.Namespace) -> int:
                 "(or play line by line with --plain)"
             ) from None
     if args.join is not None:
+        try:
+            import websockets  # noqa: F401
+        except ImportError:
+            raise CommandError(
+                "joining a game needs the 'tui' extra: pip install 'ginrummy[tui]'"
+            ) from None
         return asyncio.run(_join(args.join, plain, args.name))
     store = _open_store(args.db)
     try:
