@@ -180,7 +180,29 @@ def test_edit_at_the_prompt_replaces_an_earlier_hand(
     assert "error: only a hand's result can be edited, not 'wrong dealer'" in out
     assert "error: this is a single game: say just the hand" in out
     assert "error: 'x' is not a hand number" in out
-    assert entries(db_url) == [("result", "ann knock 2 bob 23"), ("result", "bob gin 10")]
+    assert entries(db_url) == [
+        ("result", "ann knock 2 bob 23"),
+        ("result", "bob gin 10"),
+        ("note", "ann knock 2 bob 23"),  # the edit, kept for undo
+    ]
+
+
+def test_undo_after_an_edit_takes_back_the_edit_and_says_so(
+    db_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A player who just edited a hand and types 'undo' gets the edit taken back, not the last
+    hand entered; a second 'undo' then takes back that hand."""
+    lines = ["ann knock 7 bob 23", "bob gin 10", "edit 1 ann knock 2 bob 23", "undo", "undo"]
+    status, out, _ = score(
+        db_url, lines, *NEW, "--dealer", "bob", "--plain", capsys=capsys, monkeypatch=monkeypatch
+    )
+    assert status == 0
+    assert (
+        "Undone: the edit of hand 1 to 'ann knock 2 bob 23'; it is again 'ann knock 7 bob 23'."
+        in out
+    ), out
+    assert "Undone: hand 'bob gin 10'." in out
+    assert entries(db_url) == [("result", "ann knock 7 bob 23")]
 
 
 def test_edit_after_the_end_can_reopen_the_game(
@@ -287,6 +309,9 @@ def test_delete_at_the_prompt_asks_first(
         assert store.list_games() == []
 
 
+EDITED = [("note", "bob gin 80")]  # the edit, kept for undo
+
+
 def test_the_next_game_of_a_match_question_takes_sheet_undo_and_edit(
     db_url: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -312,7 +337,7 @@ def test_the_next_game_of_a_match_question_takes_sheet_undo_and_edit(
     assert "Game 1, hand 2 is now: Bob goes gin; Ann has 80: Bob scores 105." in out
     assert out.count("Start game 2?") == 4, out  # each end, after the sheet and the edit
     assert "Start game 2? [Y/n/sheet/undo/edit]: n\nThe match is saved" in out, out
-    assert entries(db_url) == [("result", "ann gin 9"), ("result", "bob gin 80")]
+    assert entries(db_url) == [("result", "ann gin 9"), ("result", "bob gin 80"), *EDITED]
 
 
 @pytest.mark.parametrize("plain", [True, False])

@@ -174,11 +174,50 @@ def test_an_earlier_hand_is_edited_and_every_later_total_recomputed(store: Store
     assert [line.totals[0] for line in lines] == [(0, 10), (0, 45), (0, 45)]
     # Bob won hand 1 now, so he dealt hand 2 and (after his gin) hand 3.
     assert [line.dealer for line in lines] == [1, 1, 1]
-    stored = saved(store, session.id).entries
+    *stored, note = saved(store, session.id).entries
     assert [e.data["text"] for e in stored] == ["bob knock 2 ann 12", "bob gin 10", "dead"]
     assert [e.data["dealer"] for e in stored] == [1, 1, 1]
     assert [e.created_at for e in stored] == told
+    assert (note.kind, note.data["text"], note.data["hand"]) == ("note", "bob knock 2 ann 12", 1)
     assert Session(store, session.id).keeper.sheet() == after.sheet()
+
+
+def test_undo_takes_back_the_last_edit_or_entry_whichever_came_last(store: Store) -> None:
+    """An edit is undone as an entry is: the last thing done first, in a game resumed too
+    (the edit is stored), each hand it changed as it was; the game it ended or reopened
+    reopened or ended again."""
+    session = new_session(store)  # Bob deals first; the winner deals next
+    for line in ("ann knock 7 bob 23", "bob gin 10"):  # Ann 16, Bob 35
+        enter(session, line)
+    before = saved(store, session.id)
+    entry = parse_entry("bob knock 2 ann 12", session.keeper)
+    assert isinstance(entry, ResultEntry)
+    session.edit(1, 1, entry.result, "bob knock 2 ann 12")  # Bob 10: he deals hand 2
+    enter(session, "ann knock 3 bob 10")
+    resumed = Session(store, session.id)
+    removed = resumed.undo()
+    assert removed is not None and removed.data["text"] == "ann knock 3 bob 10"
+    removed = Session(store, session.id).undo()
+    assert removed is not None and removed.kind == "note" and removed.data["hand"] == 1
+    assert saved(store, session.id).entries == before.entries
+    again = Session(store, session.id)
+    assert again.keeper.sheet() == keeper_of(before).sheet()
+    assert [line.dealer for line in again.keeper.sheet().lines] == [1, 0]
+    removed = again.undo()
+    assert removed is not None and removed.data["text"] == "bob gin 10"
+
+    big = parse_entry("ann gin 40", again.keeper)  # Ann 65: the edit ends the game
+    assert isinstance(big, ResultEntry)
+    again.edit(1, 1, big.result, "ann gin 40")
+    assert again.keeper.is_over
+    exported = json.loads(export_text(saved(store, session.id), "json"))
+    assert [e["text"] for e in exported["entries"]] == ["ann gin 40"]  # as it now is
+    game = find_game(store, session.id)
+    assert game is not None and game.status == "finished"
+    assert again.undo() is not None and not again.keeper.is_over
+    game = find_game(store, session.id)
+    assert game is not None and game.status == "open" and game.final is None
+    assert [e.data["text"] for e in saved(store, session.id).entries] == ["ann knock 7 bob 23"]
 
 
 def test_an_edit_that_ends_or_reopens_the_game_closes_or_reopens_it(store: Store) -> None:

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TextIO, TypeVar
+from typing import Any, TextIO, TypeVar
 
 from ..engine.errors import GinRummyError
 from ..engine.game import Cut
@@ -42,7 +42,7 @@ from ..scorekeeper import (
     read_game,
 )
 from ..scorekeeper.entries import COMMANDS
-from ..scorekeeper.saved import ExportFormat
+from ..scorekeeper.saved import ExportFormat, is_edit
 from ..storage import Store
 from . import CommandError
 from .scoreview import View
@@ -413,8 +413,11 @@ class ScorePrompt:
         if removed is None:
             self.view.error("there is nothing to undo")
             return
-        what = "hand" if removed.kind == "result" else removed.kind
-        self.view.say(f"Undone: {what} {removed.data.get('text', '')!r}.")
+        if is_edit(removed.kind, removed.data):
+            self.view.say(f"Undone: {_undone_edit(removed.data, session.keeper)}")
+        else:
+            what = "hand" if removed.kind == "result" else removed.kind
+            self.view.say(f"Undone: {what} {removed.data.get('text', '')!r}.")
         self._next(session.keeper)
 
     def _offer_next_game(self, session: Session) -> str:
@@ -627,3 +630,16 @@ def close_game(store: Store, view: View, args: argparse.Namespace) -> int:
     else:
         prompt.confirm_abandon(game_id)
     return 0
+
+
+def _undone_edit(data: Mapping[str, Any], keeper: Keeper) -> str:
+    """An edit taken back, in words: ``the edit of hand 3 to 'ann knock 5 bob 20'; it is
+    again 'ann knock 5 bob 25'.``"""
+    game, hand = data.get("game"), data.get("hand")
+    where = f"game {game}, hand {hand}" if keeper.match is not None else f"hand {hand}"
+    before = data["edit"]["before"].values()
+    was = next(
+        (str(e.get("text", "")) for e in before if (e.get("game"), e.get("hand")) == (game, hand)),
+        "",
+    )
+    return f"the edit of {where} to {str(data.get('text', ''))!r}; it is again {was!r}."

@@ -102,7 +102,8 @@ Irregularities (the ruling is shown and recorded):
 Other commands:
   edit 3 ann knock 5 bob 20   replace hand 3's result (in a match, "edit 2.3 ..." for
                               game 2's hand 3); every later total is worked out again
-  undo     take back the last entry      sheet   show the score sheet
+  undo     take back the last entry or edit
+  sheet    show the score sheet
   rules    the rules of this game        quit    stop (everything is saved)
   abandon  end this game unfinished (it is listed as abandoned)
   delete   delete this game and all its entries (asked to confirm)"""

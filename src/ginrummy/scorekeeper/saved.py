@@ -9,9 +9,10 @@ results, so the list and the exports cover both kinds. A scorekeeper game is exp
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..engine.game import Game
 from ..engine.match import Match
@@ -40,6 +41,12 @@ class ListedGame:
     hands: int
     #: ``open``, ``abandoned``, ``even``, or who won by how much: ``"Ann won +120"``.
     status: str
+
+
+def is_edit(kind: str, data: Mapping[str, Any]) -> bool:
+    """Whether a stored entry is the record of an edit, kept for undo: a note that changes no
+    score, and is left out of an export (which holds the entries as they now are)."""
+    return kind == "note" and isinstance(data.get("edit"), Mapping)
 
 
 def keeper_of(saved: SavedGame) -> Keeper:
@@ -79,7 +86,9 @@ def record_of(saved: SavedGame) -> GameRecord:
         setup = Setup.from_stored(game.names, game.rules, game.options)
     except KeeperError as exc:
         raise KeeperError(f"game {game.id}: {exc}") from None
-    entries = tuple((e.kind, e.data, e.created_at) for e in saved.entries)
+    entries = tuple(
+        (e.kind, e.data, e.created_at) for e in saved.entries if not is_edit(e.kind, e.data)
+    )
     return GameRecord(setup, game.status, game.created_at, entries)
 
 

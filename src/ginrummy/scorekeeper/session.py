@@ -17,7 +17,7 @@ from ..engine.rulings import Ruling
 from .errors import EntryError, MissingGameError
 from .exchange import GameRecord
 from .keeper import Keeper, Setup
-from .saved import keeper_of
+from .saved import is_edit, keeper_of
 
 if TYPE_CHECKING:
     from ..storage import EntryInfo, GameInfo, SavedGame, Store
@@ -86,7 +86,13 @@ class Session:
         return self._enter("irregularity", self.keeper.ruling_data(ruling, text, dealt_by))
 
     def undo(self) -> EntryInfo | None:
-        """Take back the last entry (reopening the game it ended); None when there is none."""
+        """Take back the last thing done: the last entry (reopening the game it ended), or
+        the last edit (the hands it changed as they were before it), whichever came last;
+        returns it (an edit as its ``note`` entry), None when there is nothing to undo."""
+        saved = self._saved()
+        last = saved.entries[-1] if saved.entries else None
+        if last is not None and is_edit(last.kind, last.data):
+            return self._undo_edit(saved, last)
         with self.store.transaction() as tx:
             removed = tx.remove_last_entry(self.id)
             if removed is not None and self.keeper.is_over:
@@ -94,6 +100,21 @@ class Session:
         if removed is not None:
             self.keeper = keeper_of(self._saved())
         return removed
+
+    def _undo_edit(self, saved: SavedGame, last: EntryInfo) -> EntryInfo:
+        """Put back the entries an edit changed, as they were, and forget the edit."""
+        before = {int(seq): data for seq, data in last.data["edit"]["before"].items()}
+        entries = [(e.kind, before.get(e.seq, e.data)) for e in saved.entries if e.seq != last.seq]
+        keeper = Keeper.replay(self.keeper.setup, entries)
+        with self.store.transaction() as tx:
+            if saved.game.status == "finished":
+                tx.reopen_game(self.id)
+            tx.remove_last_entry(self.id)
+            tx.rewrite_entries(self.id, before)
+            if keeper.is_over:
+                tx.finish_game(self.id, keeper.final_data())
+        self.keeper = keeper
+        return last
 
     def edit(
         self, game: int, hand: int, result: HandResult, text: str, upcard: Card | None = None
@@ -121,6 +142,9 @@ class Session:
         keeper.apply("result", changes[stored[index].seq])
         for later in stored[index + 1 :]:
             data = dict(later.data)
+            if is_edit(later.kind, data):  # an earlier edit's record: kept as it is
+                keeper.apply(later.kind, data)
+                continue
             if keeper.is_over:
                 what = "match" if keeper.match is not None else "game"
                 raise EntryError(
@@ -137,10 +161,17 @@ class Session:
                 data["dealer"] = keeper.dealer
                 changes[later.seq] = data
             keeper.apply(later.kind, data)
+        # The edit is kept as a note after the last entry, with the entries it changes as
+        # they were: undo takes back whichever came last, an entry or an edit, in a game
+        # resumed too.
+        before = {str(e.seq): e.data for e in stored if e.seq in changes}
+        note = {"game": game, "hand": hand, "text": text, "edit": {"before": before}}
         with self.store.transaction() as tx:
             tx.rewrite_entries(self.id, changes)
             if saved.game.status == "finished":
                 tx.reopen_game(self.id)
+            tx.add_entry(self.id, "note", note)
+            keeper.apply("note", {})
             if keeper.is_over:
                 tx.finish_game(self.id, keeper.final_data())
         self.keeper = keeper
