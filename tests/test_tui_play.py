@@ -504,7 +504,10 @@ def test_a_saved_game_resumes_where_it_was_left(tmp_path: Any) -> None:
 
     async def first(pilot: Pilot[Any], app: PlayApp) -> None:
         await play_hand(pilot, app, stop=lambda: table(app).state["view"]["phase"] == "discard")
-        await pilot.press("q")
+        await pilot.press("q")  # in the middle of the hand: asked first
+        await until(pilot, lambda: "Quit in the middle" in screen_text(app), "the question")
+        await pilot.press("y")
+        await until(pilot, lambda: app.return_code is not None, "the app to quit")
 
     drive(game, first)
     left = game.table.hand
@@ -521,6 +524,38 @@ def test_a_saved_game_resumes_where_it_was_left(tmp_path: Any) -> None:
 
     drive(resumed, second)
     store.close()
+
+
+def test_q_in_the_middle_of_a_hand_asks_first_and_quits_at_once_between_hands() -> None:
+    """A lone q (a queen typed without its capital: q then h) does not end the game in the
+    middle of a hand: a dialog asks, and n or Esc plays on with nothing chosen; q again (or
+    y) quits. Once the hand is over nothing is under way, and q quits at once."""
+    game = new_game(SEEDS["knock"])
+
+    async def scenario(pilot: Pilot[Any], app: PlayApp) -> None:
+        await until(pilot, lambda: waiting_for_me(app), "my turn")
+        for no in ("n", "escape"):
+            await pilot.press("q")
+            await until(pilot, lambda: "Quit in the middle" in screen_text(app), "the question")
+            assert "capital Q" in screen_text(app)
+            await pilot.press("h")  # the suit meant: nothing in the dialog
+            await pilot.pause(0.1)
+            assert app.return_code is None and "Quit in the middle" in screen_text(app)
+            await pilot.press(no)
+            await until(pilot, lambda: "Quit in the middle" not in screen_text(app), "the table")
+            assert app.return_code is None
+        await pilot.press("q", "q")  # asked, and q again: quit
+        await until(pilot, lambda: app.return_code is not None, "the app to quit")
+
+    drive(game, scenario)
+
+    async def between_hands(pilot: Pilot[Any], app: PlayApp) -> None:
+        await play_hand(pilot, app)
+        await pilot.press("q")
+        await until(pilot, lambda: app.return_code is not None, "the app to quit")
+        assert "Quit in the middle" not in screen_text(app)
+
+    drive(new_game(SEEDS["knock"]), between_hands)
 
 
 def test_the_screen_never_shows_the_computers_cards_or_the_stock() -> None:

@@ -32,7 +32,7 @@ from .commands import (
     knock_choices,
     parse_command,
 )
-from .dialogs import DIALOG_CSS, KnockDialog, TextDialog, help_lines
+from .dialogs import DIALOG_CSS, KnockDialog, QuitDialog, TextDialog, help_lines
 from .plain import table_lines
 from .session import Message, Session
 from .sheet import final_lines, sheet_lines
@@ -683,7 +683,26 @@ class TableScreen(Screen[None]):
         box.focus()
 
     async def action_quit(self) -> None:
-        self.app.exit()
+        """q: quit at once where nothing is under way (between hands, the game over, the
+        table closed); in the middle of a hand, after asking (a lone q may be a queen meant,
+        typed without its capital)."""
+        if not self.in_a_hand():
+            self.app.exit()
+            return
+
+        def answered(quit: bool | None) -> None:
+            if quit:
+                self.app.exit()
+
+        self.pending_rank = None
+        self.app.push_screen(QuitDialog(), answered)
+
+    def in_a_hand(self) -> bool:
+        """Whether a hand is being played: dealt, and not over."""
+        state = self.state
+        if state is None or self.closed or state["table"].get("over"):
+            return False
+        return bool(self.view) and self.view.get("phase") not in (None, "over")
 
     def action_cancel(self) -> None:
         """Esc: forget the card being typed, the chosen card and the command line."""

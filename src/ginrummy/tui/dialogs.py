@@ -77,6 +77,33 @@ class KnockDialog(ModalScreen[int | None]):
         self.dismiss(None)
 
 
+class QuitDialog(ModalScreen[bool]):
+    """Quit in the middle of a hand? Dismissed with True to quit, False to play on. A lone
+    ``q`` is also what a player types who meant a queen (``Q`` then ``h``): the dialog says
+    so, and ``q`` again quits."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("y,q", "answer(True)", "Quit"),
+        Binding("n,escape", "answer(False)", "Play on"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Static("Quit in the middle of this hand?", classes="title")
+            yield Static(QUIT_WORDS, markup=False)
+            yield Static("y or q: quit · n or Esc: play on", classes="muted")
+        yield Footer()
+
+    def action_answer(self, quit: bool) -> None:
+        self.dismiss(quit)
+
+
+QUIT_WORDS = (
+    "The game is kept as it stands: you can come back to it.\n"
+    "(A queen is chosen with a capital Q, then its suit: Q then h for Q♥.)"
+)
+
+
 class TextDialog(ModalScreen[None]):
     """Lines of text to read (the score sheet, help), closed with Esc, q or its own key. The
     lines may be a function of the screen's width in columns (the score sheet, laid out to
@@ -153,7 +180,8 @@ Keys:
   x or Enter discard the chosen card (a click chooses, a double click discards)
   k knock · g gin · b big gin (a dialog offers the best arrangements)
   l lay off the chosen card · a optimal layoffs · f done laying off
-  h hint · u undo · n next hand · r rematch · s score sheet · : type a command · q quit
+  h hint · u undo · n next hand · r rematch · s score sheet · : type a command
+  q quit (in the middle of a hand it asks first) · Ctrl+Q quit at once
   ? this help · Esc close a dialog (↑/↓, PgUp/PgDn scroll a long one)
 """
 
