@@ -227,6 +227,37 @@ def test_the_tables_refusal_is_a_sentence(tmp_path: Path) -> None:
     assert "Not done: nothing of yours to undo in this hand.\n" in done.stdout, done.stdout
 
 
+def test_a_queen_typed_apart_is_refused_not_taken_for_quit(tmp_path: Path) -> None:
+    """ "q h" (the queen of hearts, typed apart) quit the game at once: it is refused, saying
+    how a card is typed, and the game goes on to the next line."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ginrummy.cli.main",
+            "play",
+            "--plain",
+            "--level",
+            "simple",
+            "--seed",
+            str(SEEDS["undo"]),
+            "--computer-delay",
+            "0",
+            "--db",
+            str(tmp_path / "games.db"),
+        ],
+        input="q h\npass\nquit\n",
+        capture_output=True,
+        text=True,
+        env=env(tmp_path),
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "'q h' is not a command: a card is one word, Qh for Q♥.\n" in out, out
+    assert "You pass on the upcard" in out, out
+
+
 def test_the_plain_mode_never_says_a_hidden_card() -> None:
     """Every line printed during a whole hand (the first dealer fixed: no cut cards) names
     only cards the person may know at that point."""

@@ -107,6 +107,11 @@ def test_commands_are_read_against_the_state() -> None:
     assert knock_action("knock Kh", choices, 1) == "knock Kh Ac2c3c"
     assert parse_command("hint", state).message == {"type": "hint"}
     assert parse_command("q", state).name == "quit"
+    for split, card in [("q h", "Qh"), ("t s", "Ts"), ("a d", "Ad"), ("10 ♣", "Tc")]:
+        with pytest.raises(
+            CommandWordsError, match=f"is not a command: a card is one word, {card}"
+        ):
+            parse_command(split, state)  # not quit, take or auto
     for bad, says in [
         ("draw", "cannot draw"),
         ("d", "you cannot draw from the stock now"),  # the move in words, not its short form

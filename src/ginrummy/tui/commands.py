@@ -156,12 +156,28 @@ def best_end(state: State, kind: str, selected: str | None = None) -> str | None
     return min(cards, key=lambda c: after.get(c, 99))
 
 
+def _split_card(words: list[str]) -> str | None:
+    """The card that a rank and a suit typed apart (``q h``) would be, else None."""
+    if len(words) != 2 or words[1].lower() not in ("s", "h", "d", "c", "♠", "♥", "♦", "♣"):
+        return None
+    try:
+        return str(Card.parse(words[0] + words[1]))
+    except InvalidNotationError:
+        return None
+
+
 def parse_command(text: str, state: State) -> Command:
     """Read one typed command against the current state (raises CommandWordsError)."""
     words = text.split()
     if not words:
         raise CommandWordsError("type a command (help lists them)")
     head, rest = words[0].lower(), words[1:]
+    split = _split_card(words)
+    if split is not None:  # "q h": a queen meant, not quit (nor "t h" take, "a h" auto)
+        raise CommandWordsError(
+            f"{_quoted(' '.join(words))} is not a command: a card is one word, {split} for "
+            f"{pretty(split)}"
+        )
     if head in LOCAL:
         return Command("local", name=LOCAL[head])
     if head in MESSAGES:

@@ -257,7 +257,8 @@ class PlainPlayer:
         """A typed line: the screen's own commands (sheet, help, quit ...) at once, the rest
         once it is your turn, so that lines typed ahead, or piped in, are played in order."""
         words = line.split()
-        local = bool(words) and words[0].lower() in LOCAL
+        # The command alone: "q h" (a queen meant) is read, and refused, on its turn.
+        local = len(words) == 1 and words[0].lower() in LOCAL
         if local and not self.held and self.state is not None:
             self.local(LOCAL[words[0].lower()])
         else:
