@@ -374,6 +374,32 @@ def test_plain_hollywood_sheet_fits_80_columns(
     assert "Boxes so far: game 1: Ann 3, Bob 1; game 2: Ann 2, Bob 0; game 3: Ann 1, Bob 0" in out
 
 
+@pytest.mark.parametrize("view", ["rich", "plain"])
+@pytest.mark.parametrize(
+    ("stake", "paid"), [("0.5", "170.50"), ("2", "682.00"), ("0.125", "42.625")]
+)
+def test_the_settlement_is_written_as_money_in_every_view(
+    view: str,
+    stake: str,
+    paid: str,
+    db: str,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At 0.5 a point the final line read "Ann pays Bob 170.5" in one view and 170.50 in the
+    other: money is written with two decimals in both, more only where the stake has more."""
+    args = ["--players", "Ann", "Bob", "--rules", "standard", "--single", "--stake", stake]
+    args += ["--dealer", "bob", *(["--plain"] if view == "plain" else [])]
+    lines = ["ann gin 91", "n"]  # 116 + box 25 + game 100 + shutout 100: net 341
+    status, out, _ = score(db, lines, *args, capsys=capsys, monkeypatch=monkeypatch)
+    assert status == 0
+    said = [line for line in out.splitlines() if "pays" in line]
+    assert said and all(line.rstrip(" .").endswith(f"Bob pays Ann {paid}") for line in said), said
+    with Store(db) as store:
+        (game,) = store.list_games()
+        assert game.final is not None and game.final["settlement"] == paid
+
+
 def test_rich_hollywood_sheet_fits_80_columns_with_its_headers_whole(
     db: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

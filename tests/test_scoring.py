@@ -296,7 +296,7 @@ def test_stake_settlement() -> None:
 
 @pytest.mark.parametrize(
     ("stake", "paid"),
-    [("0.5", "102.00"), ("2", "408"), ("0.25", "51.00"), ("0.001", "0.204"), ("1.50", "306.00")],
+    [("0.5", "102.00"), ("2", "408.00"), ("0.25", "51.00"), ("0.001", "0.204"), ("1.50", "306.00")],
 )
 def test_a_settlement_is_written_as_money(stake: str, paid: str) -> None:
     rules = Rules(stake=Decimal(stake))

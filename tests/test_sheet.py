@@ -160,7 +160,7 @@ def test_match_sheet() -> None:
     assert "settlement" not in sheet.games[0].to_csv()
     rows = list(csv.reader(io.StringIO(sheet.to_csv())))
     assert rows[0] == ["game", "winner", "net", "Alice", "Bob"]
-    assert rows[-1] == ["settlement", "Alice", "395"]
+    assert rows[-1] == ["settlement", "Alice", "395.00"]
     assert json.loads(sheet.to_json())["final"]["winner"] == 0
 
 

@@ -500,14 +500,24 @@ def test_a_match_for_a_stake_is_settled_once_by_the_match(match_target: int) -> 
     store.close()
 
 
-def test_a_single_game_for_a_stake_is_settled_by_the_game() -> None:
+@pytest.mark.parametrize(
+    ("stake", "paid"), [("0.5", "126.50"), ("2", "506.00"), ("0.125", "31.625")]
+)
+def test_a_single_game_for_a_stake_is_settled_by_the_game(stake: str, paid: str) -> None:
+    """Money with two decimals, more only where the stake has more: at 2 a point the game
+    read "pays you 506", where the same sum at 1.50 a point reads with its cents."""
     from ginrummy.tui.sheet import final_sentences
+    from ginrummy.tui.words import final_line
 
     store = Store("sqlite://")
-    rules = Rules.preset("standard", game_target=1, stake="0.5")
+    rules = Rules.preset("standard", game_target=1, stake=stake)
     _, states = finished_hand(SEEDS["knock"], store, rules=rules)
     last = states[-1]
-    assert final_sentences(last["table"], Namer.of(last)) == [
-        "You win the game by 253. At 0.5 a point, Computer (simple) pays you 126.50."
+    n = Namer.of(last)
+    assert final_sentences(last["table"], n) == [
+        f"You win the game by 253. At {stake} a point, Computer (simple) pays you {paid}."
     ]
+    # A table that wrote the amount as it came ("126.5", "506") is read as money all the same.
+    final = {**last["table"]["final"], "settlement": paid.rstrip("0").rstrip(".")}
+    assert final_line(final, n, "game").endswith(f" pays you {paid}.")
     store.close()

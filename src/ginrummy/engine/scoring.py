@@ -46,13 +46,16 @@ def _plus(pair: Pair, seat: int, amount: int) -> Pair:
 
 
 def money(amount: Decimal) -> Decimal:
-    """``amount`` as money is written: whole, or with at least two decimals (124.0 is 124.00;
-    a stake of a tenth of a cent keeps its three).
+    """``amount`` as money is written: with two decimals, more only where the stake has more
+    (124 and 124.5 are 124.00 and 124.50; a stake of a tenth of a cent keeps its three). The
+    one place an amount is made money: every sheet, sentence and view writes what it gives.
+    Nothing paid (no stake, or an even game) stays 0, which no sentence writes as a sum.
 
-    >>> money(Decimal("124.0")), money(Decimal("248")), money(Decimal("0.248"))
-    (Decimal('124.00'), Decimal('248'), Decimal('0.248'))
+    >>> money(Decimal("124.5")), money(Decimal("248")), money(Decimal("0.248")), money(Decimal(0))
+    (Decimal('124.50'), Decimal('248.00'), Decimal('0.248'), Decimal('0'))
     """
-    if amount.as_tuple().exponent == -1 and amount.adjusted() < 20:  # within the precision
+    exponent = amount.as_tuple().exponent
+    if amount and isinstance(exponent, int) and exponent > -2 and amount.adjusted() < 20:
         return amount.quantize(Decimal("0.01"))
     return amount
 

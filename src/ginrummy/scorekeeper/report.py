@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from ..engine.scoring import money
 from ..engine.sheet import ScoreSheet
 from .keeper import Keeper, Ruled
 
@@ -53,14 +54,15 @@ def ruling_lines(keeper: Keeper, number: int) -> list[str]:
 def settlement_text(names: tuple[str, str], winner: int | None, net: int, stake: Decimal) -> str:
     """Who is up by how much and, at a stake, who pays whom.
 
-    >>> settlement_text(("Ann", "Bob"), 1, 120, Decimal("0.05"))
-    'Net: Bob +120. At 0.05 a point, Ann pays Bob 6.00.'
+    >>> settlement_text(("Ann", "Bob"), 1, 533, Decimal("0.5"))
+    'Net: Bob +533. At 0.5 a point, Ann pays Bob 266.50.'
     """
     if winner is None:
         return "Net: even, nobody pays."
     text = f"Net: {names[winner]} +{net}."
     if stake:
-        text += f" At {stake} a point, {names[1 - winner]} pays {names[winner]} {net * stake}."
+        paid = money(net * stake)
+        text += f" At {stake} a point, {names[1 - winner]} pays {names[winner]} {paid}."
     return text
 
 

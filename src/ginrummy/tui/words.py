@@ -16,6 +16,7 @@ from decimal import Decimal
 from typing import Any
 
 from ..engine.cards import Card
+from ..engine.scoring import money
 
 State = Mapping[str, Any]
 
@@ -247,7 +248,7 @@ def final_line(final: Mapping[str, Any], n: Namer, what: str, settles: bool = Tr
         loser = 1 - winner
         stake = (
             f" At {final['stake']} a point, {n.whom(loser)} {n.does(loser, 'pay')} "
-            f"{n.whom(winner)} {final['settlement']}."
+            f"{n.whom(winner)} {money(Decimal(str(final['settlement'])))}."
         )
     return f"{n.who(winner)} {n.does(winner, 'win')} the {what} by {final['net']}.{stake}"
 
