@@ -437,3 +437,54 @@ def test_the_deal_check_holds_the_deck_to_the_commitment_seen_at_the_deal(
         assert said[2].startswith("✓ Deal verified"), said  # a page that saw nothing of the deal
     finally:
         context.close()
+
+
+def test_the_deal_check_holds_the_stock_and_the_decks_length_to_the_commitment(
+    server: LiveServer, browser: Any
+) -> None:
+    """The commitment binds the whole deck, so the page checks more than the deal: the cards
+    this seat drew from the stock are the deck's in its order (a server that committed to one
+    deck and fed the stock from another once passed as "Deal verified"), and the revealed deck
+    is 52 different cards (a commitment to the 21 cards of the deal alone, which leaves the
+    stock free, once passed too)."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/")
+        said = page.evaluate(
+            """async () => {
+              const { verifyDeal } = await import('/static/js/verify.js');
+              const { sha256Hex } = await import('/static/js/common.js');
+              const deck = [];
+              for (const s of 'shdc') for (const r of 'A23456789TJQK') deck.push(r + s);
+              const dealt = deck.filter((_, i) => i < 20 && i % 2 === 0).join(' ');
+              // seat 0 (the non-dealer) drew the 22nd card, seat 1 the 23rd, seat 0 the 24th
+              const history = [
+                { n: 1, seat: 0, action: 'pass' },
+                { n: 2, seat: 1, action: 'pass' },
+                { n: 3, seat: 0, action: 'draw', card: deck[21] },
+                { n: 4, seat: 0, action: `discard ${deck[21]}`, card: deck[21] },
+                { n: 5, seat: 1, action: 'draw' },
+                { n: 6, seat: 1, action: `discard ${deck[22]}`, card: deck[22] },
+                { n: 7, seat: 0, action: 'draw', card: deck[23] },
+              ];
+              const v = { seat: 0, dealer: 1, upcard: deck[20], history };
+              const hash = (r) => sha256Hex(`${r.deck}:${r.salt}`);
+              const check = async (r) => {
+                const committed = await hash(r);
+                return verifyDeal(r, v, { commitment: committed, dealt }, committed);
+              };
+              const honest = { deck: deck.join(''), salt: 'aa'.repeat(16) };
+              // committed to a stock in another order than the one dealt from
+              const other = [...deck.slice(0, 21), ...deck.slice(21).reverse()];
+              const swapped = { deck: other.join(''), salt: 'bb'.repeat(16) };
+              // committed to the deal alone: the stock left free
+              const short = { deck: deck.slice(0, 21).join(''), salt: 'cc'.repeat(16) };
+              return [await check(honest), await check(swapped), await check(short)];
+            }"""
+        )
+        assert said[0].startswith("✓ Deal verified"), said
+        assert said[1].startswith("✗ The cards you drew from the stock"), said
+        assert said[2].startswith("✗ The revealed deck is not a deck of 52"), said
+    finally:
+        context.close()
