@@ -35,8 +35,10 @@ from ginrummy.tui.words import (
     prompt,
     result_headline,
     result_words,
+    split_cards,
     third_person,
 )
+from ginrummy.web.dealing import commitment
 from tuiutil import SEEDS, new_game, policy
 
 ANN = Namer(("Ann", "Bob"), 0)
@@ -257,6 +259,25 @@ def test_the_deal_check_and_the_sheet() -> None:
     assert verdict is not None and verdict.startswith("✓ Deal verified") and "your cards" in verdict
     forged = {**last, "reveal": {**last["reveal"], "salt": "0" * 32}}
     assert (check.verdict(forged) or "").startswith("✗")
+    # The commitment binds the whole deck: a server that committed to a deck whose stock is
+    # in another order than the one it fed, or to the deal's 21 cards alone, is caught.
+    deck = split_cards(last["reveal"]["deck"])
+    mine = [e for e in last["view"]["history"] if e["action"] == "draw" and e.get("card")]
+    assert mine and all(e["seat"] == last["view"]["seat"] for e in mine)
+    for forged_deck, said in [
+        ([*deck[:21], *deck[22:], deck[21]], "✗ The cards you drew from the stock"),
+        (deck[:21], "✗ The revealed deck is not a deck of 52"),
+    ]:
+        text, salt = "".join(forged_deck), "1" * 32
+        published = commitment(text, salt)
+        check = DealCheck()
+        check.saw({**first, "table": {**first["table"], "commitment": published}})
+        ended = {
+            **last,
+            "table": {**last["table"], "commitment": published},
+            "reveal": {"deck": text, "salt": salt},
+        }
+        assert (check.verdict(ended) or "").startswith(said), check.verdict(ended)
     lines = sheet_lines(last["table"])
     assert lines[0] == "Game to 100" and "knock" in lines[2]
     sheet = last["table"]["sheet"]

@@ -1,11 +1,13 @@
 """The terminal's own check of a deal once the hand is over, as the web page makes it
 (``verify.js``): the revealed deck and salt hash to the commitment published before the first
-move, the upcard is the deck's, and the cards this seat was dealt came from it. Against a
-served table this is the player's check on the server.
+move, the deck is 52 different cards, the upcard is the deck's, the cards this seat was dealt
+came from it, and so did those it drew from the stock, in the deck's order. Against a served
+table this is the player's check on the server.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,6 +28,26 @@ def dealt_hand(view: Mapping[str, Any]) -> set[str]:
         if kind in ("discard", "knock", "gin") and rest:
             cards.add(rest.split()[0])
     return cards
+
+
+#: A deck as the reveal writes it: 52 cards, no spaces.
+DECK_TEXT = re.compile(r"(?:[A2-9TJQK][shdc]){52}")
+
+
+def draws_follow(deck: list[str], view: Mapping[str, Any]) -> bool:
+    """Whether each card this seat drew from the stock is the deck's card at that draw: the
+    stock is the deck past the first 21 cards, drawn from the top by both seats (the other's
+    draws name no card, but count). A server that committed to one deck and fed the stock
+    from another would pass the other checks."""
+    at = 21
+    for event in view.get("history") or []:
+        if event.get("action") != "draw":
+            continue
+        card = event.get("card")
+        if event.get("seat") == view.get("seat") and card and deck[at] != card:
+            return False
+        at += 1
+    return True
 
 
 class DealCheck:
@@ -53,9 +75,18 @@ class DealCheck:
         deck_text = str(reveal["deck"])
         if not verify(deck_text, str(reveal["salt"]), published):
             return "✗ The revealed deck does NOT match the commitment published at the deal!"
-        deck = split_cards(deck_text)
+        # 52 different cards and nothing else: a server that committed to the deal's 21 cards
+        # alone (or could split the committed text elsewhere) would have left the stock free.
+        deck = split_cards(deck_text) if DECK_TEXT.fullmatch(deck_text) else []
+        if len(set(deck)) != 52:
+            return "✗ The revealed deck is not a deck of 52 different cards!"
         if view.get("upcard") and deck[20] != view["upcard"]:
             return "✗ The revealed deck does not match the upcard!"
+        if not draws_follow(deck, view):
+            return (
+                "✗ The cards you drew from the stock do not come from the revealed deck in its "
+                "order!"
+            )
         if seen is not None:
             non_dealer = view.get("seat") != view.get("dealer")
             mine = {c for i, c in enumerate(deck[:20]) if (i % 2 == 0) == non_dealer}
