@@ -5,7 +5,8 @@ commitment: the SHA-256 hex digest of ``"<deck>:<salt>"``, where ``<deck>`` is t
 first written without spaces (``"7c6dAc..."``, 104 characters) and ``<salt>`` is 32 random hex
 digits kept secret. When the hand ends the server reveals the deck and the salt; anyone can
 recompute the digest, compare it with the commitment published before the first move, and check
-that the cards they were dealt are the deck's cards in dealing order. The salt stops a player
+that the cards they were dealt, and those they drew from the stock, are the deck's cards in
+dealing order. The salt stops a player
 from testing guessed deck orders against the commitment during the hand.
 """
 
