@@ -248,6 +248,19 @@ def finished_hand(seed: int, store: Store, **kwargs: Any) -> tuple[LocalGame, li
     return game, states
 
 
+@pytest.mark.parametrize("dealer", [0, 1])
+def test_the_deal_check_of_the_eleven_card_deal(dealer: int) -> None:
+    """The eleven-card deal gives the non-dealer the 21st card too (no upcard is turned): his
+    dealt cards are the deck's 1st, 3rd, ..., 19th and 21st, which the check once took for
+    cards that do not come from the deck, and said the deal was false."""
+    rules = Rules.preset("standard", deal="eleven", first_dealer="fixed", first_dealer_seat=dealer)
+    _, states = finished_hand(SEEDS["knocked"], Store("sqlite://"), rules=rules)
+    check = DealCheck()
+    check.saw(states[0])
+    verdict = check.verdict(states[-1]) or ""
+    assert verdict.startswith("✓ Deal verified") and "your cards" in verdict, verdict
+
+
 def test_the_deal_check_and_the_sheet() -> None:
     store = Store("sqlite://")
     _, states = finished_hand(SEEDS["knocked"], store)

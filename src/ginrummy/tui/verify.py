@@ -90,6 +90,8 @@ class DealCheck:
         if seen is not None:
             non_dealer = view.get("seat") != view.get("dealer")
             mine = {c for i, c in enumerate(deck[:20]) if (i % 2 == 0) == non_dealer}
+            if non_dealer and (table.get("rules") or {}).get("deal") == "eleven":
+                mine.add(deck[20])  # the eleven-card deal: the 21st card is the non-dealer's
             if mine != seen[1]:
                 return "✗ Your dealt cards do not come from the revealed deck!"
             return (
