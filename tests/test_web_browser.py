@@ -488,3 +488,40 @@ def test_the_deal_check_holds_the_stock_and_the_decks_length_to_the_commitment(
         assert said[2].startswith("✗ The revealed deck is not a deck of 52"), said
     finally:
         context.close()
+
+
+def test_the_deal_check_of_the_eleven_card_deal_holds_the_21st_card(
+    server: LiveServer, browser: Any
+) -> None:
+    """The eleven-card deal turns no upcard and gives the non-dealer the 21st card: the page
+    checks that card too (a non-dealer dealt another card in its place once passed as "Deal
+    verified")."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{server.url}/")
+        said = page.evaluate(
+            """async () => {
+              const { verifyDeal } = await import('/static/js/verify.js');
+              const { sha256Hex } = await import('/static/js/common.js');
+              const deck = [];
+              for (const s of 'shdc') for (const r of 'A23456789TJQK') deck.push(r + s);
+              const odd = deck.filter((_, i) => i < 20 && i % 2 === 0);
+              const reveal = { deck: deck.join(''), salt: 'aa'.repeat(16) };
+              const committed = await sha256Hex(`${reveal.deck}:${reveal.salt}`);
+              const check = (seat, dealt) =>
+                verifyDeal(reveal, { seat, dealer: 1, upcard: null, history: [] },
+                           { commitment: committed, dealt: dealt.join(' ') }, committed);
+              const evens = deck.filter((_, i) => i < 20 && i % 2 === 1);
+              return [
+                await check(0, [...odd, deck[20]]),
+                await check(0, [...odd, deck[30]]),
+                await check(1, evens),
+              ];
+            }"""
+        )
+        assert said[0].startswith("✓ Deal verified") and "your cards" in said[0], said
+        assert said[1].startswith("✗ Your dealt cards"), said
+        assert said[2].startswith("✓ Deal verified") and "your cards" in said[2], said
+    finally:
+        context.close()

@@ -58,6 +58,8 @@ export async function verifyDeal(reveal, v, seen, published) {
     return "✗ The cards you drew from the stock do not come from the revealed deck in its order!";
   if (seen?.dealt && v.seat != null) {
     const mine = deck.slice(0, 20).filter((_, i) => (i % 2 === 0) === (v.seat !== v.dealer));
+    // The eleven-card deal turns no upcard: the 21st card is the non-dealer's.
+    if (!v.upcard && v.seat !== v.dealer) mine.push(deck[20]);
     const dealt = splitCards(seen.dealt);
     if (!mine.every((c) => dealt.includes(c))) return "✗ Your dealt cards do not come from the revealed deck!";
     return "✓ Deal verified: the revealed deck matches the commitment published before the first move, and your cards came from it.";
