@@ -157,6 +157,9 @@ def test_bad_settings_are_refused() -> None:
     ("args", "message"),
     [
         (["out.csv"], "OUT must be a file name ending in .parquet or .npz"),
+        ([], "OUT is required: the file to write, .parquet or .npz"),
+        # --ray's address is optional: a file name after it is taken for one
+        (["--ray", "out.npz"], "--ray took 'out.npz' as the cluster's address: write OUT"),
         (["out.npz", "--episodes", "0"], "--episodes must be at least 1"),
         (["out.npz", "--agents", "simple", "nobody"], "unknown player 'nobody'"),
         (["out.npz", "--rules", "nope"], "unknown rules preset 'nope'"),

@@ -45,7 +45,11 @@ def add_parser(subparsers: Subparsers) -> None:
         epilog=EXAMPLES,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("out", metavar="OUT", help="the file to write: .parquet or .npz")
+    # Optional to argparse only so that a file name taken by --ray as its address (--ray
+    # out.npz) can be told apart from no file at all (run() refuses both, saying which).
+    parser.add_argument(
+        "out", metavar="OUT", nargs="?", help="the file to write: .parquet or .npz (required)"
+    )
     parser.add_argument(
         "--episodes", type=int, default=1000, metavar="N", help="hands to play (default 1000)"
     )
@@ -83,6 +87,14 @@ def run(args: argparse.Namespace) -> int:
     if args.encoding not in encoding_names():
         names = ", ".join(encoding_names())
         raise CommandError(f"unknown encoding {args.encoding!r}; encodings are: {names}")
+    if args.out is None:
+        taken = args.ray and Path(args.ray).suffix in (".parquet", ".npz")
+        raise CommandError(
+            f"--ray took {args.ray!r} as the cluster's address: write OUT before --ray "
+            f"(selfplay {args.ray} --ray), or give --ray=ADDRESS"
+            if taken
+            else "OUT is required: the file to write, .parquet or .npz"
+        )
     if Path(args.out).suffix not in (".parquet", ".npz"):  # a file named .npz has none
         raise CommandError(f"OUT must be a file name ending in .parquet or .npz, not {args.out!r}")
     check_folder(args.out, "OUT")  # before the hands are played, not after
