@@ -265,13 +265,9 @@ class ScorePrompt:
                     self._show_all(keeper)
                     continue
                 if answer.startswith("edit"):
-                    try:
-                        edit = parse_entry(answer, keeper)
-                    except EntryError as exc:
-                        self.view.error(str(exc))
-                        continue
-                    assert isinstance(edit, EditEntry)
-                    self._edit(session, edit)
+                    edit = self._edit_of(answer, keeper)
+                    if edit is not None:
+                        self._edit(session, edit)
                     continue
                 return None
             line = self.ask(_prompt(keeper))
@@ -354,6 +350,16 @@ class ScorePrompt:
         if after is not None:
             self._show(after)
             self._next(after)
+
+    def _edit_of(self, answer: str, keeper: Keeper) -> EditEntry | None:
+        """The edit an "edit ..." answer asks for, or None (saying why) if it is not one."""
+        try:
+            edit = parse_entry(answer, keeper)
+        except EntryError as exc:
+            self.view.error(str(exc))
+            return None
+        assert isinstance(edit, EditEntry)
+        return edit
 
     def _edited(self, session: Session, edit: EditEntry) -> Keeper | None:
         """Make the edit and say it; the new state (None, saying why, if it cannot be)."""
@@ -444,12 +450,9 @@ class ScorePrompt:
             if answer == "undo":
                 self._undo(session)
                 return "answered"
-            try:
-                edit = parse_entry(answer, keeper)
-            except EntryError as exc:
-                self.view.error(str(exc))
+            edit = self._edit_of(answer, keeper)
+            if edit is None:
                 continue
-            assert isinstance(edit, EditEntry)
             after = self._edited(session, edit)
             if after is None:
                 continue
